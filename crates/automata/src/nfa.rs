@@ -1,0 +1,717 @@
+//! The [`Nfa`] type: representation, builder API, constructors and the
+//! regular operations.
+
+use crate::label::{Label, Symbol};
+
+/// A state of an [`Nfa`]: a dense index from 0 to `num_states() - 1`.
+pub type StateId = u32;
+
+/// A nondeterministic finite automaton over [`Symbol`]s with ε-transitions.
+///
+/// Representation: one start state, a dense `Vec<bool>` of accepting flags and,
+/// per state, a vector of ε-successors and a vector of `(Symbol, successor)`
+/// pairs. Keeping ε-edges apart from labelled edges lets the searches close a
+/// BFS layer under ε without filtering, and keeps every inner loop free of
+/// hashing.
+///
+/// Every automaton has at least one state (the start state). All operations
+/// return new automata and leave their operands untouched; they never
+/// minimise implicitly, so call [`Nfa::trim`] or [`Nfa::reduced`] where the
+/// size matters.
+///
+/// `PartialEq` is structural (same states, same edges in the same order), not
+/// language equality.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nfa {
+    pub(crate) start: StateId,
+    pub(crate) accepting: Vec<bool>,
+    pub(crate) eps: Vec<Vec<StateId>>,
+    pub(crate) edges: Vec<Vec<(Symbol, StateId)>>,
+}
+
+impl Default for Nfa {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Nfa {
+    // ----------------------------------------------------------------------
+    // Builder API
+    // ----------------------------------------------------------------------
+
+    /// A fresh automaton with a single, non-accepting start state `0` and no
+    /// transitions (so it accepts nothing). Start point of the builder API.
+    pub fn new() -> Self {
+        Nfa {
+            start: 0,
+            accepting: vec![false],
+            eps: vec![Vec::new()],
+            edges: vec![Vec::new()],
+        }
+    }
+
+    /// Adds a new non-accepting state without transitions and returns it.
+    pub fn add_state(&mut self) -> StateId {
+        let id = StateId::try_from(self.accepting.len()).expect("more than u32::MAX states");
+        self.accepting.push(false);
+        self.eps.push(Vec::new());
+        self.edges.push(Vec::new());
+        id
+    }
+
+    /// Adds a transition `from --sym--> to`; `None` is an ε-transition.
+    ///
+    /// # Panics
+    /// If `from` or `to` is not a state of this automaton.
+    pub fn add_transition(&mut self, from: StateId, sym: Option<Symbol>, to: StateId) {
+        self.check(from);
+        self.check(to);
+        match sym {
+            None => self.eps[from as usize].push(to),
+            Some(s) => self.edges[from as usize].push((s, to)),
+        }
+    }
+
+    /// Adds an ε-transition `from --ε--> to`.
+    pub fn add_epsilon(&mut self, from: StateId, to: StateId) {
+        self.add_transition(from, None, to);
+    }
+
+    /// Adds a transition `from --label--> to`.
+    pub fn add_label(&mut self, from: StateId, label: Label, to: StateId) {
+        self.add_transition(from, Some(Symbol::Label(label)), to);
+    }
+
+    /// Adds a wildcard transition `from --*--> to`.
+    pub fn add_any(&mut self, from: StateId, to: StateId) {
+        self.add_transition(from, Some(Symbol::Any), to);
+    }
+
+    /// Marks `state` as accepting (`true`) or not (`false`).
+    ///
+    /// # Panics
+    /// If `state` is not a state of this automaton.
+    pub fn set_accepting(&mut self, state: StateId, accepting: bool) {
+        self.check(state);
+        self.accepting[state as usize] = accepting;
+    }
+
+    /// Makes `state` the start state.
+    ///
+    /// # Panics
+    /// If `state` is not a state of this automaton.
+    pub fn set_start(&mut self, state: StateId) {
+        self.check(state);
+        self.start = state;
+    }
+
+    /// Copies all states and transitions of `other` into `self` (renumbered
+    /// past the existing states, accepting states stay accepting) and returns
+    /// the id that `other`'s start state has in `self`.
+    ///
+    /// This is how statement automata are attached to call-graph states in
+    /// Algorithm 1: `let s = nfa.embed(&stmt); nfa.add_epsilon(fn_state, s);`.
+    pub fn embed(&mut self, other: &Nfa) -> StateId {
+        let off = self.accepting.len() as StateId;
+        StateId::try_from(self.accepting.len() + other.accepting.len())
+            .expect("more than u32::MAX states");
+        self.accepting.extend_from_slice(&other.accepting);
+        self.eps
+            .extend(other.eps.iter().map(|v| v.iter().map(|&t| t + off).collect()));
+        self.edges.extend(
+            other
+                .edges
+                .iter()
+                .map(|v| v.iter().map(|&(s, t)| (s, t + off)).collect()),
+        );
+        other.start + off
+    }
+
+    #[inline]
+    fn check(&self, s: StateId) {
+        assert!(
+            (s as usize) < self.accepting.len(),
+            "state {s} out of range (automaton has {} states)",
+            self.accepting.len()
+        );
+    }
+
+    // ----------------------------------------------------------------------
+    // Accessors
+    // ----------------------------------------------------------------------
+
+    /// The start state.
+    pub fn start(&self) -> StateId {
+        self.start
+    }
+
+    /// Number of states.
+    pub fn num_states(&self) -> usize {
+        self.accepting.len()
+    }
+
+    /// Number of transitions, ε-transitions included.
+    pub fn num_transitions(&self) -> usize {
+        self.eps.iter().map(Vec::len).sum::<usize>() + self.edges.iter().map(Vec::len).sum::<usize>()
+    }
+
+    /// Whether `state` is accepting.
+    pub fn is_accepting(&self, state: StateId) -> bool {
+        self.accepting[state as usize]
+    }
+
+    /// All accepting states, in increasing order.
+    pub fn accepting_states(&self) -> impl Iterator<Item = StateId> + '_ {
+        self.accepting
+            .iter()
+            .enumerate()
+            .filter(|(_, &a)| a)
+            .map(|(i, _)| i as StateId)
+    }
+
+    /// The ε-successors of `state`.
+    pub fn epsilon_transitions(&self, state: StateId) -> &[StateId] {
+        &self.eps[state as usize]
+    }
+
+    /// The labelled (non-ε) transitions out of `state`.
+    pub fn transitions(&self, state: StateId) -> &[(Symbol, StateId)] {
+        &self.edges[state as usize]
+    }
+
+    // ----------------------------------------------------------------------
+    // Constructors
+    // ----------------------------------------------------------------------
+
+    /// The automaton accepting no word at all.
+    pub fn empty() -> Self {
+        Self::new()
+    }
+
+    /// The automaton accepting only the empty word ε.
+    pub fn epsilon() -> Self {
+        let mut n = Self::new();
+        n.accepting[0] = true;
+        n
+    }
+
+    /// The automaton accepting exactly the one-label word `label`.
+    pub fn label(label: Label) -> Self {
+        Self::symbols(&[Symbol::Label(label)])
+    }
+
+    /// The automaton accepting every one-label word (`*`).
+    pub fn any() -> Self {
+        Self::symbols(&[Symbol::Any])
+    }
+
+    /// The automaton accepting exactly `word`.
+    pub fn word(word: &[Label]) -> Self {
+        let mut n = Self::new();
+        let mut cur = n.start;
+        for &l in word {
+            let next = n.add_state();
+            n.add_label(cur, l, next);
+            cur = next;
+        }
+        n.accepting[cur as usize] = true;
+        n
+    }
+
+    /// The automaton accepting the words matching a symbol pattern, e.g.
+    /// `[next, content, Any]` accepts `next.content.x` for every label `x`.
+    pub fn symbols(word: &[Symbol]) -> Self {
+        let mut n = Self::new();
+        let mut cur = n.start;
+        for &s in word {
+            let next = n.add_state();
+            n.add_transition(cur, Some(s), next);
+            cur = next;
+        }
+        n.accepting[cur as usize] = true;
+        n
+    }
+
+    /// The automaton accepting every word (`*` repeated, ε included).
+    pub fn universal() -> Self {
+        let mut n = Self::epsilon();
+        n.add_any(0, 0);
+        n
+    }
+
+    // ----------------------------------------------------------------------
+    // Regular operations
+    // ----------------------------------------------------------------------
+
+    /// `L(self) ∪ L(other)`.
+    pub fn union(&self, other: &Nfa) -> Nfa {
+        Self::union_all([self, other])
+    }
+
+    /// The union of any number of automata (the empty union is [`Nfa::empty`]).
+    ///
+    /// Virtual dispatch in access analysis is a union over the overrides.
+    pub fn union_all<'a>(parts: impl IntoIterator<Item = &'a Nfa>) -> Nfa {
+        let mut n = Self::new();
+        for p in parts {
+            let s = n.embed(p);
+            n.add_epsilon(0, s);
+        }
+        n
+    }
+
+    /// `L(self) · L(other)`: a word of `self` followed by a word of `other`.
+    pub fn concat(&self, other: &Nfa) -> Nfa {
+        let mut n = self.clone();
+        let finals: Vec<StateId> = n.accepting_states().collect();
+        let s = n.embed(other);
+        for f in finals {
+            n.accepting[f as usize] = false;
+            n.eps[f as usize].push(s);
+        }
+        n
+    }
+
+    /// `L(self)*`: zero or more words of `self`.
+    pub fn star(&self) -> Nfa {
+        self.plus().optional()
+    }
+
+    /// `L(self)+`: one or more words of `self`.
+    pub fn plus(&self) -> Nfa {
+        // Looping every accepting state back to the start is sound even when
+        // the start state has incoming edges: every segment between two
+        // back-edges is an accepting run of `self`.
+        let mut n = self.clone();
+        let start = n.start;
+        let finals: Vec<StateId> = n.accepting_states().collect();
+        for f in finals {
+            n.eps[f as usize].push(start);
+        }
+        n
+    }
+
+    /// `L(self) ∪ {ε}`.
+    pub fn optional(&self) -> Nfa {
+        // A fresh accepting start state: making the old start accepting would
+        // be wrong when some run returns to it.
+        let mut n = Self::epsilon();
+        let s = n.embed(self);
+        n.add_epsilon(0, s);
+        n
+    }
+
+    /// Every prefix of every word of `self` (ε included when `self` accepts
+    /// anything; empty when `self` is empty).
+    ///
+    /// A read of an access path reads every prefix of it.
+    pub fn prefix_closure(&self) -> Nfa {
+        let mut n = self.trim();
+        if n.is_empty() {
+            return n;
+        }
+        // After trimming, every state lies on an accepting run.
+        n.accepting.iter_mut().for_each(|a| *a = true);
+        n
+    }
+
+    /// `L(self) · *^*`: every word that has a word of `self` as a prefix.
+    ///
+    /// A record or node at the end of an access path covers everything below
+    /// it.
+    pub fn with_any_suffix(&self) -> Nfa {
+        let mut n = self.clone();
+        let finals: Vec<StateId> = n.accepting_states().collect();
+        let sink = n.add_state();
+        n.accepting[sink as usize] = true;
+        n.add_any(sink, sink);
+        for f in finals {
+            n.accepting[f as usize] = false;
+            n.eps[f as usize].push(sink);
+        }
+        n
+    }
+
+    // ----------------------------------------------------------------------
+    // Clean-up
+    // ----------------------------------------------------------------------
+
+    /// The ε-closure of every state, as sorted state lists.
+    fn epsilon_closures(&self) -> Vec<Vec<StateId>> {
+        let n = self.num_states();
+        let mut mark = vec![u32::MAX; n];
+        let mut stack = Vec::new();
+        (0..n)
+            .map(|s| {
+                let mut out = vec![s as StateId];
+                mark[s] = s as u32;
+                stack.push(s as StateId);
+                while let Some(p) = stack.pop() {
+                    for &q in &self.eps[p as usize] {
+                        if mark[q as usize] != s as u32 {
+                            mark[q as usize] = s as u32;
+                            out.push(q);
+                            stack.push(q);
+                        }
+                    }
+                }
+                out.sort_unstable();
+                out
+            })
+            .collect()
+    }
+
+    /// An equivalent automaton without ε-transitions (then trimmed).
+    ///
+    /// Each state takes over the labelled edges and the acceptance of its
+    /// ε-closure; duplicate edges are merged.
+    pub fn remove_epsilons(&self) -> Nfa {
+        let closures = self.epsilon_closures();
+        let mut out = Nfa {
+            start: self.start,
+            accepting: vec![false; self.num_states()],
+            eps: vec![Vec::new(); self.num_states()],
+            edges: vec![Vec::new(); self.num_states()],
+        };
+        for (s, cl) in closures.iter().enumerate() {
+            let mut es: Vec<(Symbol, StateId)> = Vec::new();
+            for &c in cl {
+                out.accepting[s] |= self.accepting[c as usize];
+                es.extend_from_slice(&self.edges[c as usize]);
+            }
+            es.sort_unstable();
+            es.dedup();
+            out.edges[s] = es;
+        }
+        out.trim()
+    }
+
+    /// Drops every state that is not both reachable from the start and able
+    /// to reach an accepting state; the language is unchanged. An automaton
+    /// with an empty language becomes [`Nfa::empty`]. States keep their
+    /// relative order.
+    pub fn trim(&self) -> Nfa {
+        let n = self.num_states();
+        // Forward reachability.
+        let mut fwd = vec![false; n];
+        let mut stack = vec![self.start];
+        fwd[self.start as usize] = true;
+        while let Some(p) = stack.pop() {
+            let succ = self.eps[p as usize]
+                .iter()
+                .copied()
+                .chain(self.edges[p as usize].iter().map(|&(_, t)| t));
+            for q in succ {
+                if !fwd[q as usize] {
+                    fwd[q as usize] = true;
+                    stack.push(q);
+                }
+            }
+        }
+        // Backward reachability over reachable states only (CSR reverse graph).
+        let mut indeg = vec![0u32; n + 1];
+        for p in 0..n {
+            if !fwd[p] {
+                continue;
+            }
+            for &q in &self.eps[p] {
+                indeg[q as usize + 1] += 1;
+            }
+            for &(_, q) in &self.edges[p] {
+                indeg[q as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            indeg[i + 1] += indeg[i];
+        }
+        let mut fill = indeg.clone();
+        let mut preds = vec![0 as StateId; indeg[n] as usize];
+        for p in 0..n {
+            if !fwd[p] {
+                continue;
+            }
+            let succ = self.eps[p]
+                .iter()
+                .copied()
+                .chain(self.edges[p].iter().map(|&(_, t)| t));
+            for q in succ {
+                preds[fill[q as usize] as usize] = p as StateId;
+                fill[q as usize] += 1;
+            }
+        }
+        let mut keep = vec![false; n];
+        for s in 0..n {
+            if fwd[s] && self.accepting[s] {
+                keep[s] = true;
+                stack.push(s as StateId);
+            }
+        }
+        while let Some(q) = stack.pop() {
+            for &p in &preds[indeg[q as usize] as usize..indeg[q as usize + 1] as usize] {
+                if !keep[p as usize] {
+                    keep[p as usize] = true;
+                    stack.push(p);
+                }
+            }
+        }
+        if !keep[self.start as usize] {
+            return Nfa::empty();
+        }
+        let mut map = vec![u32::MAX; n];
+        let mut next = 0;
+        for s in 0..n {
+            if keep[s] {
+                map[s] = next;
+                next += 1;
+            }
+        }
+        let mut out = Nfa {
+            start: map[self.start as usize],
+            accepting: Vec::with_capacity(next as usize),
+            eps: Vec::with_capacity(next as usize),
+            edges: Vec::with_capacity(next as usize),
+        };
+        for s in 0..n {
+            if !keep[s] {
+                continue;
+            }
+            out.accepting.push(self.accepting[s]);
+            out.eps.push(
+                self.eps[s]
+                    .iter()
+                    .filter(|&&t| keep[t as usize])
+                    .map(|&t| map[t as usize])
+                    .collect(),
+            );
+            out.edges.push(
+                self.edges[s]
+                    .iter()
+                    .filter(|&&(_, t)| keep[t as usize])
+                    .map(|&(sym, t)| (sym, map[t as usize]))
+                    .collect(),
+            );
+        }
+        out
+    }
+
+    /// [`remove_epsilons`](Nfa::remove_epsilons) followed by
+    /// [`trim`](Nfa::trim): usually much smaller than the Thompson-style
+    /// results of the regular operations. Worth doing once on an automaton
+    /// that will be intersected many times.
+    pub fn reduced(&self) -> Nfa {
+        self.remove_epsilons()
+    }
+
+    // ----------------------------------------------------------------------
+    // Membership
+    // ----------------------------------------------------------------------
+
+    /// Whether the concrete label word `word` is accepted.
+    pub fn accepts(&self, word: &[Label]) -> bool {
+        let n = self.num_states();
+        let mut in_cur = vec![false; n];
+        let mut in_next = vec![false; n];
+        let mut cur = Vec::new();
+        let mut next = Vec::new();
+        self.close_into(self.start, &mut in_cur, &mut cur);
+        for &l in word {
+            for &p in &cur {
+                for &(sym, q) in &self.edges[p as usize] {
+                    if sym.matches(l) {
+                        self.close_into(q, &mut in_next, &mut next);
+                    }
+                }
+            }
+            for &p in &cur {
+                in_cur[p as usize] = false;
+            }
+            cur.clear();
+            std::mem::swap(&mut cur, &mut next);
+            std::mem::swap(&mut in_cur, &mut in_next);
+            if cur.is_empty() {
+                return false;
+            }
+        }
+        cur.iter().any(|&p| self.accepting[p as usize])
+    }
+
+    /// Adds `s` and its ε-closure to the state set (`mark`, `list`).
+    fn close_into(&self, s: StateId, mark: &mut [bool], list: &mut Vec<StateId>) {
+        if mark[s as usize] {
+            return;
+        }
+        mark[s as usize] = true;
+        let first = list.len();
+        list.push(s);
+        let mut i = first;
+        while i < list.len() {
+            let p = list[i];
+            i += 1;
+            for &q in &self.eps[p as usize] {
+                if !mark[q as usize] {
+                    mark[q as usize] = true;
+                    list.push(q);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: Label = Label(0);
+    const B: Label = Label(1);
+    const C: Label = Label(2);
+
+    #[test]
+    fn constructors() {
+        assert!(!Nfa::empty().accepts(&[]));
+        assert!(Nfa::epsilon().accepts(&[]));
+        assert!(!Nfa::epsilon().accepts(&[A]));
+        assert!(Nfa::label(A).accepts(&[A]));
+        assert!(!Nfa::label(A).accepts(&[B]));
+        assert!(!Nfa::label(A).accepts(&[]));
+        assert!(Nfa::any().accepts(&[C]));
+        assert!(Nfa::any().accepts(&[Label(1000)]));
+        assert!(!Nfa::any().accepts(&[A, A]));
+        let w = Nfa::word(&[A, B, C]);
+        assert!(w.accepts(&[A, B, C]));
+        assert!(!w.accepts(&[A, B]));
+        assert!(!w.accepts(&[A, B, C, C]));
+        assert!(Nfa::word(&[]).accepts(&[]));
+        let p = Nfa::symbols(&[Symbol::Label(A), Symbol::Any]);
+        assert!(p.accepts(&[A, C]));
+        assert!(!p.accepts(&[B, C]));
+        assert!(Nfa::universal().accepts(&[]));
+        assert!(Nfa::universal().accepts(&[A, Label(77), B]));
+    }
+
+    #[test]
+    fn builder() {
+        let mut n = Nfa::new();
+        let s1 = n.add_state();
+        let s2 = n.add_state();
+        n.add_label(0, A, s1);
+        n.add_epsilon(s1, s2);
+        n.add_any(s2, s2);
+        n.set_accepting(s2, true);
+        assert_eq!(n.num_states(), 3);
+        assert_eq!(n.num_transitions(), 3);
+        assert!(n.accepts(&[A]));
+        assert!(n.accepts(&[A, B, C]));
+        assert!(!n.accepts(&[B]));
+        assert_eq!(n.accepting_states().collect::<Vec<_>>(), vec![s2]);
+        assert_eq!(n.epsilon_transitions(s1), &[s2]);
+        assert_eq!(n.transitions(0), &[(Symbol::Label(A), s1)]);
+        n.set_start(s2);
+        assert!(n.accepts(&[]));
+    }
+
+    #[test]
+    #[should_panic(expected = "out of range")]
+    fn builder_rejects_bad_state() {
+        let mut n = Nfa::new();
+        n.add_epsilon(0, 5);
+    }
+
+    #[test]
+    fn embed_offsets_states() {
+        let mut n = Nfa::word(&[A]);
+        let s = n.embed(&Nfa::word(&[B, C]));
+        assert_eq!(s, 2);
+        assert_eq!(n.num_states(), 5);
+        n.set_start(s);
+        assert!(n.accepts(&[B, C]));
+    }
+
+    #[test]
+    fn union_concat() {
+        let u = Nfa::label(A).union(&Nfa::word(&[B, C]));
+        assert!(u.accepts(&[A]));
+        assert!(u.accepts(&[B, C]));
+        assert!(!u.accepts(&[B]));
+        assert!(!Nfa::union_all([]).accepts(&[]));
+        let c = Nfa::label(A).concat(&Nfa::label(B).union(&Nfa::epsilon()));
+        assert!(c.accepts(&[A]));
+        assert!(c.accepts(&[A, B]));
+        assert!(!c.accepts(&[B]));
+        assert!(Nfa::label(A).concat(&Nfa::empty()).trim().is_empty());
+    }
+
+    #[test]
+    fn star_plus_optional() {
+        let ab = Nfa::word(&[A, B]);
+        let s = ab.star();
+        assert!(s.accepts(&[]));
+        assert!(s.accepts(&[A, B, A, B]));
+        assert!(!s.accepts(&[A, B, A]));
+        let p = ab.plus();
+        assert!(!p.accepts(&[]));
+        assert!(p.accepts(&[A, B]));
+        assert!(p.accepts(&[A, B, A, B, A, B]));
+        let o = ab.optional();
+        assert!(o.accepts(&[]));
+        assert!(o.accepts(&[A, B]));
+        assert!(!o.accepts(&[A, B, A, B]));
+        // Star of an automaton whose start state is re-entered.
+        let mut loopy = Nfa::new();
+        let f = loopy.add_state();
+        loopy.add_label(0, A, 0);
+        loopy.add_label(0, B, f);
+        loopy.set_accepting(f, true);
+        let ls = loopy.star();
+        assert!(ls.accepts(&[]));
+        assert!(!ls.accepts(&[A]));
+        assert!(ls.accepts(&[A, A, B, B]));
+        assert!(Nfa::empty().star().accepts(&[]));
+        assert!(!Nfa::empty().plus().accepts(&[]));
+    }
+
+    #[test]
+    fn prefix_and_suffix() {
+        let w = Nfa::word(&[A, B, C]);
+        let p = w.prefix_closure();
+        for k in 0..=3 {
+            assert!(p.accepts(&[A, B, C][..k]));
+        }
+        assert!(!p.accepts(&[B]));
+        assert!(!p.accepts(&[A, B, C, A]));
+        assert!(Nfa::empty().prefix_closure().is_empty());
+        let s = Nfa::word(&[A]).with_any_suffix();
+        assert!(s.accepts(&[A]));
+        assert!(s.accepts(&[A, B, Label(9)]));
+        assert!(!s.accepts(&[]));
+        assert!(!s.accepts(&[B, A]));
+        assert!(Nfa::empty().with_any_suffix().is_empty());
+    }
+
+    #[test]
+    fn remove_epsilons_and_trim() {
+        let n = Nfa::label(A)
+            .union(&Nfa::word(&[B, C]))
+            .star()
+            .concat(&Nfa::empty().union(&Nfa::label(C)));
+        let r = n.remove_epsilons();
+        assert!(r.eps.iter().all(Vec::is_empty));
+        assert!(r.num_states() <= n.num_states());
+        for w in [&[C][..], &[A, C], &[B, C, C], &[A, A, B, C, C]] {
+            assert!(n.accepts(w) && r.accepts(w), "{w:?}");
+        }
+        for w in [&[][..], &[A], &[B], &[C, C, C], &[A, B]] {
+            assert!(!n.accepts(w) && !r.accepts(w), "{w:?}");
+        }
+        // Trim removes unreachable and dead states.
+        let mut t = Nfa::word(&[A]);
+        let dead = t.add_state();
+        t.add_label(0, B, dead);
+        let unreachable = t.add_state();
+        t.add_label(unreachable, C, 1);
+        let tt = t.trim();
+        assert_eq!(tt.num_states(), 2);
+        assert!(tt.accepts(&[A]));
+        assert_eq!(Nfa::word(&[A]).concat(&Nfa::empty()).trim(), Nfa::empty());
+    }
+}
