@@ -117,8 +117,12 @@ impl Nfa {
         StateId::try_from(self.accepting.len() + other.accepting.len())
             .expect("more than u32::MAX states");
         self.accepting.extend_from_slice(&other.accepting);
-        self.eps
-            .extend(other.eps.iter().map(|v| v.iter().map(|&t| t + off).collect()));
+        self.eps.extend(
+            other
+                .eps
+                .iter()
+                .map(|v| v.iter().map(|&t| t + off).collect()),
+        );
         self.edges.extend(
             other
                 .edges
@@ -153,7 +157,8 @@ impl Nfa {
 
     /// Number of transitions, ε-transitions included.
     pub fn num_transitions(&self) -> usize {
-        self.eps.iter().map(Vec::len).sum::<usize>() + self.edges.iter().map(Vec::len).sum::<usize>()
+        self.eps.iter().map(Vec::len).sum::<usize>()
+            + self.edges.iter().map(Vec::len).sum::<usize>()
     }
 
     /// Whether `state` is accepting.
@@ -337,6 +342,14 @@ impl Nfa {
     // Clean-up
     // ----------------------------------------------------------------------
 
+    /// All successors of state `p`, ε and labelled.
+    pub(crate) fn successors(&self, p: usize) -> impl Iterator<Item = StateId> + '_ {
+        self.eps[p]
+            .iter()
+            .copied()
+            .chain(self.edges[p].iter().map(|&(_, t)| t))
+    }
+
     /// The ε-closure of every state, as sorted state lists.
     fn epsilon_closures(&self) -> Vec<Vec<StateId>> {
         let n = self.num_states();
@@ -398,11 +411,7 @@ impl Nfa {
         let mut stack = vec![self.start];
         fwd[self.start as usize] = true;
         while let Some(p) = stack.pop() {
-            let succ = self.eps[p as usize]
-                .iter()
-                .copied()
-                .chain(self.edges[p as usize].iter().map(|&(_, t)| t));
-            for q in succ {
+            for q in self.successors(p as usize) {
                 if !fwd[q as usize] {
                     fwd[q as usize] = true;
                     stack.push(q);
@@ -411,14 +420,8 @@ impl Nfa {
         }
         // Backward reachability over reachable states only (CSR reverse graph).
         let mut indeg = vec![0u32; n + 1];
-        for p in 0..n {
-            if !fwd[p] {
-                continue;
-            }
-            for &q in &self.eps[p] {
-                indeg[q as usize + 1] += 1;
-            }
-            for &(_, q) in &self.edges[p] {
+        for p in (0..n).filter(|&p| fwd[p]) {
+            for q in self.successors(p) {
                 indeg[q as usize + 1] += 1;
             }
         }
@@ -427,15 +430,8 @@ impl Nfa {
         }
         let mut fill = indeg.clone();
         let mut preds = vec![0 as StateId; indeg[n] as usize];
-        for p in 0..n {
-            if !fwd[p] {
-                continue;
-            }
-            let succ = self.eps[p]
-                .iter()
-                .copied()
-                .chain(self.edges[p].iter().map(|&(_, t)| t));
-            for q in succ {
+        for p in (0..n).filter(|&p| fwd[p]) {
+            for q in self.successors(p) {
                 preds[fill[q as usize] as usize] = p as StateId;
                 fill[q as usize] += 1;
             }

@@ -158,7 +158,7 @@ fn shortest_word<G: SearchGraph>(g: &G) -> Option<Vec<Symbol>> {
     let mut layer: Vec<u32> = Vec::new();
     let mut eps_buf: Vec<Node> = Vec::new();
     let mut sym_buf: Vec<(Symbol, Node)> = Vec::new();
-    let mut candidates: Vec<(Node, u32, Symbol)> = Vec::new();
+    let mut next: Vec<u32> = Vec::new();
 
     let start = g.start();
     found.push(Discovered {
@@ -196,34 +196,29 @@ fn shortest_word<G: SearchGraph>(g: &G) -> Option<Vec<Symbol>> {
                 }
             }
         }
-        // Labelled successors form the next layer; they are only marked
-        // visited once the current layer is fully ε-closed.
-        candidates.clear();
+        // Labelled successors form the next layer. The current layer is
+        // already ε-closed, so a node first seen here is at distance + 1.
+        next.clear();
         for &id in &layer {
             sym_buf.clear();
             g.sym_successors(found[id as usize].node, &mut sym_buf);
             for &(s, m) in &sym_buf {
                 if visit.get(m).is_none() {
-                    candidates.push((m, id, s));
+                    let mid = found.len() as u32;
+                    found.push(Discovered {
+                        node: m,
+                        parent: id,
+                        sym: Some(s),
+                    });
+                    visit.insert(m, mid);
+                    if g.accepting(m) {
+                        return Some(read_word(&found, mid));
+                    }
+                    next.push(mid);
                 }
             }
         }
-        layer.clear();
-        for &(m, parent, s) in &candidates {
-            if visit.get(m).is_none() {
-                let mid = found.len() as u32;
-                found.push(Discovered {
-                    node: m,
-                    parent,
-                    sym: Some(s),
-                });
-                visit.insert(m, mid);
-                if g.accepting(m) {
-                    return Some(read_word(&found, mid));
-                }
-                layer.push(mid);
-            }
-        }
+        std::mem::swap(&mut layer, &mut next);
         if layer.is_empty() {
             return None;
         }
@@ -255,11 +250,7 @@ impl Nfa {
             if self.accepting[p as usize] {
                 return false;
             }
-            let succ = self.eps[p as usize]
-                .iter()
-                .copied()
-                .chain(self.edges[p as usize].iter().map(|&(_, t)| t));
-            for q in succ {
+            for q in self.successors(p as usize) {
                 if !seen[q as usize] {
                     seen[q as usize] = true;
                     stack.push(q);
