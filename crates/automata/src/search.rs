@@ -117,7 +117,9 @@ const DENSE_LIMIT: u64 = 1 << 22;
 impl VisitMap {
     fn new(size: u64) -> Self {
         if size <= DENSE_LIMIT {
-            VisitMap::Dense(vec![u32::MAX; size as usize])
+            // Stores `id + 1`, so that 0 means unvisited and the array comes
+            // from a zeroed allocation.
+            VisitMap::Dense(vec![0; size as usize])
         } else {
             VisitMap::Sparse(HashMap::new())
         }
@@ -125,17 +127,14 @@ impl VisitMap {
     #[inline]
     fn get(&self, n: Node) -> Option<u32> {
         match self {
-            VisitMap::Dense(v) => {
-                let i = v[n as usize];
-                (i != u32::MAX).then_some(i)
-            }
+            VisitMap::Dense(v) => v[n as usize].checked_sub(1),
             VisitMap::Sparse(m) => m.get(&n).copied(),
         }
     }
     #[inline]
     fn insert(&mut self, n: Node, id: u32) {
         match self {
-            VisitMap::Dense(v) => v[n as usize] = id,
+            VisitMap::Dense(v) => v[n as usize] = id + 1,
             VisitMap::Sparse(m) => {
                 m.insert(n, id);
             }
