@@ -1,0 +1,654 @@
+//! The reference interpreter: runs a `fuse` item's calls one after the
+//! other, unfused, which is the meaning of a program (LANGUAGE.md).
+//!
+//! It walks the checked model directly. Traversals recurse on the Rust
+//! stack, one host frame per traversal invocation; `stacker` grows the
+//! stack on demand (a check of the remaining stack at each call, a new
+//! segment when it runs low), so million-level chains run without an
+//! overflow and shallow trees pay almost nothing.
+
+#![warn(missing_docs)]
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use treefuse_runtime::{NodeId, Slot, Tree};
+use treefuse_sema::ops::{self, BinaryOp, OpError};
+use treefuse_sema::*;
+use treefuse_syntax::Span;
+
+/// A host-supplied pure function.
+pub type HostFn = Box<dyn Fn(&[Value]) -> Result<Value, String> + Send + Sync>;
+
+/// Bodies for `pure fn` declarations without one.
+#[derive(Default)]
+pub struct Host {
+    fns: HashMap<String, HostFn>,
+}
+
+impl Host {
+    /// No host functions.
+    pub fn new() -> Host {
+        Host::default()
+    }
+
+    /// Supplies the body of `pure fn name(..)`.
+    pub fn define(
+        &mut self,
+        name: &str,
+        f: impl Fn(&[Value]) -> Result<Value, String> + Send + Sync + 'static,
+    ) {
+        self.fns.insert(name.to_string(), Box::new(f));
+    }
+}
+
+impl fmt::Debug for Host {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Host")
+            .field("fns", &self.fns.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+/// A runtime error of the program: division by zero, a failed cast, an
+/// index out of range, a missing host function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeError {
+    /// What went wrong.
+    pub message: String,
+    /// The traversal (`Type.name`), pure function or fuse item running.
+    pub context: String,
+    /// The expression or statement that failed.
+    pub span: Span,
+}
+
+impl RuntimeError {
+    /// Renders the error as `file:line:col: in CONTEXT: MESSAGE`.
+    pub fn render(&self, file: &str, source: &str) -> String {
+        let (line, col) =
+            treefuse_syntax::LineIndex::new(source).line_col(source, self.span.start as usize);
+        format!(
+            "runtime error: {file}:{line}:{col}: in {}: {}",
+            self.context, self.message
+        )
+    }
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "runtime error in {}: {}", self.context, self.message)
+    }
+}
+
+impl std::error::Error for RuntimeError {}
+
+/// Counts from one run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Traversal invocations (LANGUAGE.md §5).
+    pub node_visits: u64,
+    /// Visits made by each call of the `fuse` item, in order.
+    pub visits_per_call: Vec<u64>,
+}
+
+/// What a frame belongs to, for error messages.
+#[derive(Clone, Copy)]
+enum Owner {
+    Body(BodyId),
+    Pure(PureFnId),
+    Fuse(usize),
+}
+
+struct Frame {
+    owner: Owner,
+    self_node: NodeId,
+    data: Vec<Value>,
+    nodes: Vec<NodeId>,
+    ret: Option<Value>,
+}
+
+enum Flow {
+    Normal,
+    Return,
+}
+
+/// Bytes of stack that must remain before a traversal call recurses.
+const RED_ZONE: usize = 128 * 1024;
+/// Size of each extra stack segment.
+const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+
+/// The interpreter state: the program, the host functions, the globals and
+/// the visit counter. One interpreter can run several `fuse` items in turn
+/// on the same globals.
+pub struct Interpreter<'p> {
+    program: &'p Program,
+    host: &'p Host,
+    /// Current values of the globals, indexed by [`GlobalId`].
+    pub globals: Vec<Value>,
+    visits: u64,
+}
+
+impl<'p> Interpreter<'p> {
+    /// An interpreter with globals at their initial values.
+    pub fn new(program: &'p Program, host: &'p Host) -> Interpreter<'p> {
+        Interpreter {
+            program,
+            host,
+            globals: program.globals.iter().map(|g| g.init.clone()).collect(),
+            visits: 0,
+        }
+    }
+
+    /// Node visits so far.
+    pub fn visits(&self) -> u64 {
+        self.visits
+    }
+
+    /// Runs the `fuse` item `fuse` on `tree`, with `args` for its extra
+    /// parameters, calling its traversals one after another.
+    pub fn run_fuse(
+        &mut self,
+        tree: &mut Tree,
+        fuse: &Fuse,
+        args: Vec<Value>,
+    ) -> Result<RunStats, RuntimeError> {
+        let index = self
+            .program
+            .fuses
+            .iter()
+            .position(|f| f.name == fuse.name)
+            .unwrap_or(0);
+        let mut frame = Frame {
+            owner: Owner::Fuse(index),
+            self_node: tree.root,
+            data: args,
+            nodes: Vec::new(),
+            ret: None,
+        };
+        let start = self.visits;
+        let mut per_call = Vec::new();
+        for call in &fuse.calls {
+            let before = self.visits;
+            let args = call
+                .args
+                .iter()
+                .map(|a| self.eval(tree, &mut frame, a))
+                .collect::<Result<Vec<_>, _>>()?;
+            let root = tree.root;
+            self.call(tree, root, call.method, args, call.span, &frame)?;
+            per_call.push(self.visits - before);
+        }
+        Ok(RunStats {
+            node_visits: self.visits - start,
+            visits_per_call: per_call,
+        })
+    }
+
+    fn context(&self, owner: Owner) -> String {
+        match owner {
+            Owner::Body(b) => self.program.body_name(b),
+            Owner::Pure(f) => format!("pure fn {}", self.program.pure_fns[f.index()].name),
+            Owner::Fuse(i) => format!(
+                "fuse {}",
+                self.program.fuses.get(i).map_or("?", |f| &f.name)
+            ),
+        }
+    }
+
+    fn error(&self, frame: &Frame, span: Span, message: impl Into<String>) -> RuntimeError {
+        RuntimeError {
+            message: message.into(),
+            context: self.context(frame.owner),
+            span,
+        }
+    }
+
+    fn op_error(&self, frame: &Frame, span: Span, e: OpError) -> RuntimeError {
+        self.error(frame, span, e.to_string())
+    }
+
+    /// Invokes `method` on `node`, dispatching on its concrete type.
+    fn call(
+        &mut self,
+        tree: &mut Tree,
+        node: NodeId,
+        method: MethodId,
+        args: Vec<Value>,
+        span: Span,
+        caller: &Frame,
+    ) -> Result<(), RuntimeError> {
+        let ty = tree.type_of(node);
+        let Some(body_id) = self.program.dispatch(ty, method) else {
+            return Err(self.error(
+                caller,
+                span,
+                format!(
+                    "no traversal `{}` for a node of type `{}`",
+                    self.program.methods[method.index()].name,
+                    self.program.type_name(ty)
+                ),
+            ));
+        };
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
+            self.visits += 1;
+            let program = self.program;
+            let body = &program.bodies[body_id.index()];
+            let mut data = args;
+            data.resize(body.frame.locals.len(), Value::Int(0));
+            let mut frame = Frame {
+                owner: Owner::Body(body_id),
+                self_node: node,
+                data,
+                nodes: vec![node; body.frame.node_vars.len()],
+                ret: None,
+            };
+            if let Some(stmts) = &body.body {
+                self.exec_block(tree, &mut frame, stmts)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn exec_block(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        stmts: &[Stmt],
+    ) -> Result<Flow, RuntimeError> {
+        for s in stmts {
+            if let Flow::Return = self.exec(tree, frame, s)? {
+                return Ok(Flow::Return);
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn exec(&mut self, tree: &mut Tree, frame: &mut Frame, s: &Stmt) -> Result<Flow, RuntimeError> {
+        match &s.kind {
+            StmtKind::Call {
+                receiver,
+                method,
+                args,
+            } => {
+                let node = self.path(tree, frame, receiver)?;
+                let args = args
+                    .iter()
+                    .map(|a| self.eval(tree, frame, a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.call(tree, node, *method, args, s.span, frame)?;
+            }
+            StmtKind::Let { local, value } => {
+                frame.data[local.index()] = self.eval(tree, frame, value)?;
+            }
+            StmtKind::Alias { var, path } => {
+                frame.nodes[var.index()] = self.path(tree, frame, path)?;
+            }
+            StmtKind::Assign { place, value } => {
+                let v = self.eval(tree, frame, value)?;
+                self.assign(tree, frame, place, v, s.span)?;
+            }
+            StmtKind::Replace { slot, tree: new } => {
+                let parent = self.path(tree, frame, &slot.parent)?;
+                let built = self.build(tree, frame, new)?;
+                let child = self.materialize(tree, &built);
+                *tree.slot_mut(parent, self.slot_index(slot.field)) = Slot::Child(child);
+            }
+            StmtKind::Move { slot, source } => {
+                let parent = self.path(tree, frame, &slot.parent)?;
+                let moved = self.path(tree, frame, source)?;
+                *tree.slot_mut(parent, self.slot_index(slot.field)) = Slot::Child(moved);
+            }
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                let branch = if self.eval(tree, frame, cond)?.as_bool() {
+                    then_branch
+                } else {
+                    else_branch
+                };
+                return self.exec_block(tree, frame, branch);
+            }
+            StmtKind::ForChildren { var, list, body } => {
+                let parent = self.path(tree, frame, &list.parent)?;
+                let items = match tree.slot(parent, self.slot_index(list.field)) {
+                    Slot::List(items) => items.clone(),
+                    _ => Arc::from(Vec::new()),
+                };
+                for item in items.iter() {
+                    frame.nodes[var.index()] = *item;
+                    if let Flow::Return = self.exec_block(tree, frame, body)? {
+                        return Ok(Flow::Return);
+                    }
+                }
+            }
+            StmtKind::ForArray { var, array, body } => {
+                let array = self.eval(tree, frame, array)?;
+                if let Value::Array(items) = array {
+                    for item in items.iter() {
+                        frame.data[var.index()] = item.clone();
+                        if let Flow::Return = self.exec_block(tree, frame, body)? {
+                            return Ok(Flow::Return);
+                        }
+                    }
+                }
+            }
+            StmtKind::ForRange {
+                var,
+                start,
+                end,
+                body,
+            } => {
+                let start = self.eval(tree, frame, start)?.as_int();
+                let end = self.eval(tree, frame, end)?.as_int();
+                for i in start..end {
+                    frame.data[var.index()] = Value::Int(i);
+                    if let Flow::Return = self.exec_block(tree, frame, body)? {
+                        return Ok(Flow::Return);
+                    }
+                }
+            }
+            StmtKind::Return(value) => {
+                if let Some(v) = value {
+                    frame.ret = Some(self.eval(tree, frame, v)?);
+                }
+                return Ok(Flow::Return);
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    #[inline]
+    fn slot_index(&self, field: FieldId) -> u32 {
+        self.program.fields[field.index()].slot
+    }
+
+    /// Follows a node path, checking casts.
+    fn path(&self, tree: &Tree, frame: &Frame, p: &NodePath) -> Result<NodeId, RuntimeError> {
+        let mut n = match p.root {
+            PathRoot::SelfNode => frame.self_node,
+            PathRoot::Var(v) => frame.nodes[v.index()],
+        };
+        for step in &p.steps {
+            match step {
+                PathStep::Child(f) => n = tree.child(n, self.slot_index(*f)),
+                PathStep::Cast(t) => {
+                    let actual = tree.type_of(n);
+                    if !self.program.is_subtype(actual, *t) {
+                        return Err(self.error(
+                            frame,
+                            p.span,
+                            format!(
+                                "cast failed: the node is a `{}`, not a `{}`",
+                                self.program.type_name(actual),
+                                self.program.type_name(*t)
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(n)
+    }
+
+    fn assign(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        place: &Place,
+        v: Value,
+        span: Span,
+    ) -> Result<(), RuntimeError> {
+        // Evaluate index expressions before borrowing the target mutably.
+        let mut indices = Vec::new();
+        for p in &place.projections {
+            if let Projection::Index(e) = p {
+                indices.push(self.eval(tree, frame, e)?.as_int());
+            }
+        }
+        let node = match &place.root {
+            PlaceRoot::Field(path, _) => Some(self.path(tree, frame, path)?),
+            _ => None,
+        };
+        let err_frame_owner = frame.owner;
+        let target: &mut Value = match &place.root {
+            PlaceRoot::Local(l) => &mut frame.data[l.index()],
+            PlaceRoot::Global(g) => &mut self.globals[g.index()],
+            PlaceRoot::Field(_, f) => {
+                let slot = self.program.fields[f.index()].slot;
+                match tree.slot_mut(node.unwrap_or(frame.self_node), slot) {
+                    Slot::Data(v) => v,
+                    _ => return Ok(()),
+                }
+            }
+        };
+        let mut cur = target;
+        let mut next_index = indices.into_iter();
+        for p in &place.projections {
+            cur = match p {
+                Projection::Member(i) => ops::member_mut(cur, *i as usize),
+                Projection::Index(_) => {
+                    let i = next_index.next().unwrap_or(0);
+                    match ops::index_mut(cur, i) {
+                        Ok(x) => x,
+                        Err(e) => {
+                            return Err(RuntimeError {
+                                message: e.to_string(),
+                                context: self.context(err_frame_owner),
+                                span,
+                            })
+                        }
+                    }
+                }
+            };
+        }
+        *cur = v;
+        Ok(())
+    }
+
+    fn build(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        new: &NewTree,
+    ) -> Result<Built, RuntimeError> {
+        let mut fields = Vec::with_capacity(new.fields.len());
+        for nf in &new.fields {
+            fields.push(self.build_field(tree, frame, nf)?);
+        }
+        Ok(Built::Node(new.ty, fields))
+    }
+
+    fn build_field(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        nf: &NewField,
+    ) -> Result<Built, RuntimeError> {
+        Ok(match nf {
+            NewField::Data(e) => Built::Data(self.eval(tree, frame, e)?),
+            NewField::New(t) => self.build(tree, frame, t)?,
+            NewField::Move(p) => Built::Existing(self.path(tree, frame, p)?),
+            NewField::List(items) => Built::List(
+                items
+                    .iter()
+                    .map(|i| self.build_field(tree, frame, i))
+                    .collect::<Result<_, _>>()?,
+            ),
+            NewField::MoveList(slot) => {
+                let parent = self.path(tree, frame, &slot.parent)?;
+                match tree.slot(parent, self.slot_index(slot.field)) {
+                    Slot::List(items) => Built::ExistingList(items.clone()),
+                    _ => Built::ExistingList(Arc::from(Vec::new())),
+                }
+            }
+        })
+    }
+
+    /// Allocates the nodes of a built subtree. Every value and moved node
+    /// was computed first, so a runtime error leaves the tree untouched.
+    fn materialize(&self, tree: &mut Tree, built: &Built) -> NodeId {
+        match built {
+            Built::Node(ty, fields) => {
+                let node = tree.alloc(self.program, *ty);
+                for (i, f) in fields.iter().enumerate() {
+                    let slot = match f {
+                        Built::Data(v) => Slot::Data(v.clone()),
+                        Built::Node(..) | Built::Existing(_) => {
+                            Slot::Child(self.materialize(tree, f))
+                        }
+                        Built::List(items) => {
+                            Slot::List(items.iter().map(|x| self.materialize(tree, x)).collect())
+                        }
+                        Built::ExistingList(items) => Slot::List(items.clone()),
+                    };
+                    *tree.slot_mut(node, i as u32) = slot;
+                }
+                node
+            }
+            Built::Existing(n) => *n,
+            // Not reachable for a node position; the checker guarantees it.
+            Built::Data(_) | Built::List(_) | Built::ExistingList(_) => tree.root,
+        }
+    }
+
+    /// Evaluates a data expression.
+    fn eval(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        e: &Expr,
+    ) -> Result<Value, RuntimeError> {
+        Ok(match &e.kind {
+            ExprKind::Const(v) => v.clone(),
+            ExprKind::Local(l) => frame.data[l.index()].clone(),
+            ExprKind::Global(g) => self.globals[g.index()].clone(),
+            ExprKind::Field(p, f) => {
+                let n = self.path(tree, frame, p)?;
+                match tree.slot(n, self.slot_index(*f)) {
+                    Slot::Data(v) => v.clone(),
+                    _ => Value::Int(0),
+                }
+            }
+            ExprKind::Member(x, i) => match self.eval(tree, frame, x)? {
+                Value::Record(fields) => fields[*i as usize].clone(),
+                other => other,
+            },
+            ExprKind::Index(a, i) => {
+                let a = self.eval(tree, frame, a)?;
+                let i = self.eval(tree, frame, i)?.as_int();
+                ops::index(&a, i).map_err(|err| self.op_error(frame, e.span, err))?
+            }
+            ExprKind::Unary(op, x) => ops::unary(*op, &self.eval(tree, frame, x)?),
+            ExprKind::Binary(op, a, b) => {
+                let a = self.eval(tree, frame, a)?;
+                match op {
+                    BinaryOp::And if !a.as_bool() => Value::Bool(false),
+                    BinaryOp::Or if a.as_bool() => Value::Bool(true),
+                    _ => {
+                        let b = self.eval(tree, frame, b)?;
+                        ops::binary(*op, &a, &b).map_err(|err| self.op_error(frame, e.span, err))?
+                    }
+                }
+            }
+            ExprKind::Builtin(b, args) => {
+                let args = args
+                    .iter()
+                    .map(|a| self.eval(tree, frame, a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                ops::builtin(*b, &args)
+            }
+            ExprKind::Call(f, args) => {
+                let args = args
+                    .iter()
+                    .map(|a| self.eval(tree, frame, a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.call_pure(tree, frame, *f, args, e.span)?
+            }
+            ExprKind::Array(items) => Value::Array(Arc::new(
+                items
+                    .iter()
+                    .map(|a| self.eval(tree, frame, a))
+                    .collect::<Result<_, _>>()?,
+            )),
+            ExprKind::Record(_, items) => Value::Record(Arc::new(
+                items
+                    .iter()
+                    .map(|a| self.eval(tree, frame, a))
+                    .collect::<Result<_, _>>()?,
+            )),
+            ExprKind::Is(p, t) => {
+                let n = self.path(tree, frame, p)?;
+                Value::Bool(self.program.is_subtype(tree.type_of(n), *t))
+            }
+            ExprKind::If(c, a, b) => {
+                if self.eval(tree, frame, c)?.as_bool() {
+                    self.eval(tree, frame, a)?
+                } else {
+                    self.eval(tree, frame, b)?
+                }
+            }
+        })
+    }
+
+    fn call_pure(
+        &mut self,
+        tree: &mut Tree,
+        caller: &Frame,
+        f: PureFnId,
+        args: Vec<Value>,
+        span: Span,
+    ) -> Result<Value, RuntimeError> {
+        let pf = &self.program.pure_fns[f.index()];
+        match &pf.body {
+            PureBody::Host => match self.host.fns.get(&pf.name) {
+                Some(h) => h(&args).map_err(|m| {
+                    self.error(
+                        caller,
+                        span,
+                        format!("host function `{}` failed: {m}", pf.name),
+                    )
+                }),
+                None => Err(self.error(
+                    caller,
+                    span,
+                    format!("the host did not supply a body for `pure fn {}`", pf.name),
+                )),
+            },
+            PureBody::Expr(e) => {
+                let mut frame = self.pure_frame(f, args, caller.self_node);
+                self.eval(tree, &mut frame, e)
+            }
+            PureBody::Block(stmts) => {
+                let mut frame = self.pure_frame(f, args, caller.self_node);
+                // The checker admits only local computation in pure bodies,
+                // so running them with the traversal executor is safe.
+                self.exec_block(tree, &mut frame, stmts)?;
+                Ok(frame.ret.unwrap_or(Value::Int(0)))
+            }
+        }
+    }
+
+    fn pure_frame(&self, f: PureFnId, args: Vec<Value>, self_node: NodeId) -> Frame {
+        let pf = &self.program.pure_fns[f.index()];
+        let mut data = args;
+        data.resize(pf.frame.locals.len(), Value::Int(0));
+        Frame {
+            owner: Owner::Pure(f),
+            self_node,
+            data,
+            nodes: Vec::new(),
+            ret: None,
+        }
+    }
+}
+
+/// A subtree computed by `new`, before its nodes are allocated.
+enum Built {
+    Data(Value),
+    Node(TypeId, Vec<Built>),
+    Existing(NodeId),
+    List(Vec<Built>),
+    ExistingList(Arc<[NodeId]>),
+}

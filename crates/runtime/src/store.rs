@@ -1,0 +1,179 @@
+//! The arena tree store.
+//!
+//! All nodes of a tree live in two vectors: one [`NodeHeader`] per node
+//! (its concrete type and where its fields start) and one flat vector of
+//! [`Slot`]s holding every node's fields back to back. A node is a
+//! [`NodeId`] index; children are ids, so a tree is plain data with no
+//! `Rc<RefCell>` web, dropping it never recurses, and nodes read in
+//! pre-order sit next to each other in memory.
+//!
+//! Replaced subtrees are not freed: they become unreachable garbage in the
+//! arena (aliases may still point at them, as LANGUAGE.md requires), and
+//! writing the tree out visits only the reachable part.
+
+use std::sync::Arc;
+use treefuse_sema::{FieldKind, Program, TypeId, Value};
+
+/// A node handle: an index into the store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The id as an index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The contents of one field of a node.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Slot {
+    /// A data field.
+    Data(Value),
+    /// A single child.
+    Child(NodeId),
+    /// A list of children. Shared so that a `for` loop can iterate over a
+    /// snapshot without copying.
+    List(Arc<[NodeId]>),
+}
+
+/// Per-node header: concrete type and the index of its first slot.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeHeader {
+    /// Concrete type.
+    pub ty: TypeId,
+    /// Index of the node's first field in the slot vector.
+    pub first_slot: u32,
+}
+
+/// A tree: nodes in an arena, and the root.
+#[derive(Clone, Debug, Default)]
+pub struct Tree {
+    nodes: Vec<NodeHeader>,
+    slots: Vec<Slot>,
+    /// The root node.
+    pub root: NodeId,
+}
+
+impl Default for NodeId {
+    fn default() -> Self {
+        NodeId(0)
+    }
+}
+
+impl Tree {
+    /// An empty store; add nodes, then set `root`.
+    pub fn new() -> Tree {
+        Tree::default()
+    }
+
+    /// Number of nodes allocated (reachable or not).
+    pub fn allocated(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Allocates a node of type `ty` with every field at its default
+    /// (children point at the node itself until set).
+    pub fn alloc(&mut self, program: &Program, ty: TypeId) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        let first_slot = self.slots.len() as u32;
+        for f in &program.types[ty.index()].fields {
+            let field = &program.fields[f.index()];
+            self.slots.push(match &field.kind {
+                FieldKind::Data(_) => Slot::Data(field.default.clone().unwrap_or(Value::Int(0))),
+                FieldKind::Child(_) => Slot::Child(id),
+                FieldKind::List(_) => Slot::List(Arc::from(Vec::new())),
+            });
+        }
+        self.nodes.push(NodeHeader { ty, first_slot });
+        id
+    }
+
+    /// The concrete type of a node.
+    #[inline]
+    pub fn type_of(&self, n: NodeId) -> TypeId {
+        self.nodes[n.index()].ty
+    }
+
+    /// A field of a node by slot index.
+    #[inline]
+    pub fn slot(&self, n: NodeId, slot: u32) -> &Slot {
+        &self.slots[(self.nodes[n.index()].first_slot + slot) as usize]
+    }
+
+    /// A mutable field of a node by slot index.
+    #[inline]
+    pub fn slot_mut(&mut self, n: NodeId, slot: u32) -> &mut Slot {
+        let i = (self.nodes[n.index()].first_slot + slot) as usize;
+        &mut self.slots[i]
+    }
+
+    /// The single child in `slot` (the node itself if the slot is not a
+    /// child slot, which the checker rules out).
+    #[inline]
+    pub fn child(&self, n: NodeId, slot: u32) -> NodeId {
+        match self.slot(n, slot) {
+            Slot::Child(c) => *c,
+            _ => n,
+        }
+    }
+
+    /// The nodes reachable from the root, in depth-first pre-order.
+    pub fn preorder(&self, program: &Program) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.root];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            let fields = &program.types[self.type_of(n).index()].fields;
+            for i in (0..fields.len()).rev() {
+                match self.slot(n, i as u32) {
+                    Slot::Child(c) => stack.push(*c),
+                    Slot::List(items) => stack.extend(items.iter().rev().copied()),
+                    Slot::Data(_) => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// Copies the reachable part of the tree into a fresh store, in
+    /// pre-order, dropping garbage left by replaced subtrees.
+    pub fn compact(&self, program: &Program) -> Tree {
+        let order = self.preorder(program);
+        let mut new_id = vec![u32::MAX; self.nodes.len()];
+        for (i, n) in order.iter().enumerate() {
+            new_id[n.index()] = i as u32;
+        }
+        let mut out = Tree::new();
+        for n in &order {
+            let h = self.nodes[n.index()];
+            let first_slot = out.slots.len() as u32;
+            let count = program.types[h.ty.index()].fields.len() as u32;
+            for s in 0..count {
+                out.slots.push(match self.slot(*n, s) {
+                    Slot::Data(v) => Slot::Data(v.clone()),
+                    Slot::Child(c) => Slot::Child(NodeId(new_id[c.index()])),
+                    Slot::List(items) => {
+                        Slot::List(items.iter().map(|c| NodeId(new_id[c.index()])).collect())
+                    }
+                });
+            }
+            out.nodes.push(NodeHeader {
+                ty: h.ty,
+                first_slot,
+            });
+        }
+        out.root = NodeId(0);
+        out
+    }
+
+    /// Number of nodes reachable from the root.
+    pub fn len(&self, program: &Program) -> usize {
+        self.preorder(program).len()
+    }
+
+    /// Whether no node was ever allocated.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+}

@@ -1,0 +1,628 @@
+//! The checked program: the semantic model every later stage consumes.
+//!
+//! Names are resolved to dense ids ([`TypeId`], [`FieldId`], ...), every
+//! expression carries its [`DataType`], overloaded operators are resolved
+//! to monomorphic ones, and tree paths are explicit [`NodePath`]s. Access
+//! analysis, fusion and both engines read this model and never look at the
+//! syntax tree again; spans stay for diagnostics and runtime errors.
+//!
+//! Field layout follows single inheritance: a type's fields are its base's
+//! fields followed by its own, so a field has the same slot index in every
+//! subtype and engines index node storage without dispatch.
+
+use crate::ops::{BinaryOp, Builtin, UnaryOp};
+use crate::value::Value;
+use treefuse_syntax::Span;
+
+macro_rules! id_type {
+    ($(#[$doc:meta] $name:ident),* $(,)?) => {$(
+        #[$doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            /// The id as an index.
+            pub fn index(self) -> usize { self.0 as usize }
+        }
+    )*};
+}
+
+id_type! {
+    /// A tree type.
+    TypeId,
+    /// A record type.
+    RecordId,
+    /// A field of a tree type (child, list or data).
+    FieldId,
+    /// A traversal *name* as declared on its topmost type; overrides share it.
+    MethodId,
+    /// One traversal definition (a body on a type, or a body-less declaration).
+    BodyId,
+    /// A pure function.
+    PureFnId,
+    /// A global.
+    GlobalId,
+    /// A data local (parameter, `let`, pure-function loop variable) in a frame.
+    LocalId,
+    /// A node variable in a frame: a tree alias or a `for` loop variable.
+    NodeVarId,
+}
+
+/// The type of a data value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DataType {
+    /// `i64`
+    Int,
+    /// `f64`
+    Float,
+    /// `bool`
+    Bool,
+    /// `str`
+    Str,
+    /// A record.
+    Record(RecordId),
+    /// `[T]`
+    Array(Box<DataType>),
+}
+
+/// A checked program.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// Record types.
+    pub records: Vec<Record>,
+    /// Tree types.
+    pub types: Vec<TreeType>,
+    /// All fields of all tree types (each declared once, on its owner).
+    pub fields: Vec<Field>,
+    /// Traversal names.
+    pub methods: Vec<Method>,
+    /// Traversal definitions.
+    pub bodies: Vec<TraversalBody>,
+    /// Pure functions.
+    pub pure_fns: Vec<PureFn>,
+    /// Globals with their initial values.
+    pub globals: Vec<Global>,
+    /// `fuse` items.
+    pub fuses: Vec<Fuse>,
+}
+
+/// A record type.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// Name.
+    pub name: String,
+    /// Declaration.
+    pub span: Span,
+    /// Fields in order.
+    pub fields: Vec<RecordField>,
+}
+
+/// A field of a record.
+#[derive(Clone, Debug)]
+pub struct RecordField {
+    /// Name.
+    pub name: String,
+    /// Type.
+    pub ty: DataType,
+}
+
+/// A tree type.
+#[derive(Clone, Debug)]
+pub struct TreeType {
+    /// Name.
+    pub name: String,
+    /// Declaration.
+    pub span: Span,
+    /// `abstract`?
+    pub is_abstract: bool,
+    /// Direct base type.
+    pub base: Option<TypeId>,
+    /// Every field, inherited first; `fields[i]` lives in slot `i`.
+    pub fields: Vec<FieldId>,
+    /// This type and all its transitive subtypes that are concrete.
+    pub concrete_subtypes: Vec<TypeId>,
+    /// Dispatch table indexed by [`MethodId`]: the body that runs for a
+    /// node of exactly this type, if the method is visible on it.
+    pub vtable: Vec<Option<BodyId>>,
+}
+
+/// What a field holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldKind {
+    /// `child name: T`
+    Child(TypeId),
+    /// `child name: [T]`
+    List(TypeId),
+    /// A data field.
+    Data(DataType),
+}
+
+/// A field of a tree type.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// Name.
+    pub name: String,
+    /// Declaration.
+    pub span: Span,
+    /// The type that declares it.
+    pub owner: TypeId,
+    /// Slot index in every node of `owner` or a subtype.
+    pub slot: u32,
+    /// Kind and type.
+    pub kind: FieldKind,
+    /// Default value of a data field (the zero value if none was written).
+    pub default: Option<Value>,
+}
+
+/// A traversal name, introduced by its topmost declaration.
+#[derive(Clone, Debug)]
+pub struct Method {
+    /// Name.
+    pub name: String,
+    /// The type whose declaration introduced the name.
+    pub declared_on: TypeId,
+    /// Parameter types (overrides keep them).
+    pub params: Vec<DataType>,
+    /// The introducing declaration.
+    pub span: Span,
+}
+
+/// One traversal definition on one type.
+#[derive(Clone, Debug)]
+pub struct TraversalBody {
+    /// Which traversal this defines.
+    pub method: MethodId,
+    /// The type it is written on (the static type of `self`).
+    pub owner: TypeId,
+    /// Declaration.
+    pub span: Span,
+    /// Frame layout: data locals (parameters first) and node variables.
+    pub frame: FrameLayout,
+    /// Statements; `None` for a declaration without a body.
+    pub body: Option<Vec<Stmt>>,
+}
+
+/// The locals of a traversal or pure function.
+#[derive(Clone, Debug, Default)]
+pub struct FrameLayout {
+    /// Number of parameters; they occupy the first data locals.
+    pub num_params: usize,
+    /// Data locals: name and type.
+    pub locals: Vec<(String, DataType)>,
+    /// Node variables: tree aliases and `for` loop variables.
+    pub node_vars: Vec<NodeVar>,
+}
+
+/// A node variable of a frame.
+#[derive(Clone, Debug)]
+pub struct NodeVar {
+    /// Name as written.
+    pub name: String,
+    /// Static type.
+    pub ty: TypeId,
+    /// For an alias, the path it was bound to, with aliases in it already
+    /// expanded (so it starts at `self` or at a loop variable). `None` for
+    /// a `for` loop variable.
+    pub origin: Option<NodePath>,
+}
+
+/// A pure function.
+#[derive(Clone, Debug)]
+pub struct PureFn {
+    /// Name.
+    pub name: String,
+    /// Declaration.
+    pub span: Span,
+    /// Parameter types.
+    pub params: Vec<DataType>,
+    /// Result type.
+    pub ret: DataType,
+    /// Frame layout (parameters first).
+    pub frame: FrameLayout,
+    /// Body.
+    pub body: PureBody,
+}
+
+/// The body of a pure function.
+#[derive(Clone, Debug)]
+pub enum PureBody {
+    /// `= expr;`
+    Expr(Expr),
+    /// A block that returns on every path.
+    Block(Vec<Stmt>),
+    /// Supplied by the host program.
+    Host,
+}
+
+/// A global.
+#[derive(Clone, Debug)]
+pub struct Global {
+    /// Name.
+    pub name: String,
+    /// Declaration.
+    pub span: Span,
+    /// Type.
+    pub ty: DataType,
+    /// Initial value.
+    pub init: Value,
+}
+
+/// A `fuse` item: a sequence of traversal calls on one root.
+#[derive(Clone, Debug)]
+pub struct Fuse {
+    /// Name.
+    pub name: String,
+    /// Declaration.
+    pub span: Span,
+    /// Name of the root parameter.
+    pub root_name: String,
+    /// Static type of the root.
+    pub root_type: TypeId,
+    /// Extra parameters (data locals `0..n` of the fuse frame).
+    pub frame: FrameLayout,
+    /// The calls, in order.
+    pub calls: Vec<FuseCall>,
+}
+
+/// One call of a `fuse` item.
+#[derive(Clone, Debug)]
+pub struct FuseCall {
+    /// The traversal.
+    pub method: MethodId,
+    /// Arguments, evaluated when the call runs.
+    pub args: Vec<Expr>,
+    /// The call statement.
+    pub span: Span,
+}
+
+/// A checked statement.
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    /// What it does.
+    pub kind: StmtKind,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// Statement forms of the checked model.
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    /// A traversing call, dynamically dispatched on the receiver.
+    Call {
+        /// `self`, `self.c` or a loop variable.
+        receiver: NodePath,
+        /// The traversal.
+        method: MethodId,
+        /// Arguments.
+        args: Vec<Expr>,
+    },
+    /// `let x = e;` for a data local.
+    Let {
+        /// The local.
+        local: LocalId,
+        /// Its value.
+        value: Expr,
+    },
+    /// `let n = path;`, a tree alias bound to the node the path reaches now.
+    Alias {
+        /// The node variable.
+        var: NodeVarId,
+        /// The descendant path.
+        path: NodePath,
+    },
+    /// A data write.
+    Assign {
+        /// Where.
+        place: Place,
+        /// What.
+        value: Expr,
+    },
+    /// `slot = new T { .. };`
+    Replace {
+        /// The child slot replaced.
+        slot: ChildSlot,
+        /// The new subtree.
+        tree: NewTree,
+    },
+    /// `slot = path;`: a descendant subtree of the slot moves up into it.
+    Move {
+        /// The child slot replaced.
+        slot: ChildSlot,
+        /// The descendant that moves.
+        source: NodePath,
+    },
+    /// `if`; an `else if` is an `If` alone in `else_branch`.
+    If {
+        /// Condition.
+        cond: Expr,
+        /// Then branch.
+        then_branch: Vec<Stmt>,
+        /// Else branch (empty if absent).
+        else_branch: Vec<Stmt>,
+    },
+    /// `for x in self.list { }` over a snapshot of a list child.
+    ForChildren {
+        /// Loop variable.
+        var: NodeVarId,
+        /// The list, a path whose last step is a list field.
+        list: ChildSlot,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// `for x in array { }` (pure functions).
+    ForArray {
+        /// Loop variable.
+        var: LocalId,
+        /// The array.
+        array: Expr,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// `for i in a..b { }` (pure functions).
+    ForRange {
+        /// Loop variable.
+        var: LocalId,
+        /// Start, inclusive.
+        start: Expr,
+        /// End, exclusive.
+        end: Expr,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// `return;` in a traversal, `return e;` in a pure function.
+    Return(Option<Expr>),
+}
+
+/// Where a path starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PathRoot {
+    /// The node the traversal runs on.
+    SelfNode,
+    /// A tree alias or loop variable.
+    Var(NodeVarId),
+}
+
+/// A step of a node path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PathStep {
+    /// Go to a single child.
+    Child(FieldId),
+    /// Checked downcast: a runtime error unless the node is a subtype.
+    Cast(TypeId),
+}
+
+/// A path to a node: a root and steps down through child fields.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NodePath {
+    /// Start.
+    pub root: PathRoot,
+    /// Steps.
+    pub steps: Vec<PathStep>,
+    /// Static type of the node reached.
+    pub ty: TypeId,
+    /// Source text of the path.
+    pub span: Span,
+}
+
+impl NodePath {
+    /// The child fields the path goes through, casts left out.
+    pub fn fields(&self) -> impl Iterator<Item = FieldId> + '_ {
+        self.steps.iter().filter_map(|s| match s {
+            PathStep::Child(f) => Some(*f),
+            PathStep::Cast(_) => None,
+        })
+    }
+
+    /// Whether the path contains a cast that can fail.
+    pub fn has_cast(&self) -> bool {
+        self.steps.iter().any(|s| matches!(s, PathStep::Cast(_)))
+    }
+}
+
+/// A child slot: a field (single or list child) of the node a path reaches.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ChildSlot {
+    /// The node that owns the slot.
+    pub parent: NodePath,
+    /// The child or list field.
+    pub field: FieldId,
+}
+
+/// A subtree built by `new`.
+#[derive(Clone, Debug)]
+pub struct NewTree {
+    /// Concrete type built.
+    pub ty: TypeId,
+    /// One initializer per field of `ty`, in slot order.
+    pub fields: Vec<NewField>,
+    /// The `new` expression.
+    pub span: Span,
+}
+
+/// The initial content of one field of a new node.
+#[derive(Clone, Debug)]
+pub enum NewField {
+    /// A data field's value (a written expression or the default).
+    Data(Expr),
+    /// A single child built by a nested `new`.
+    New(Box<NewTree>),
+    /// A single child moved from a descendant of the replaced slot.
+    Move(NodePath),
+    /// A list child given element by element.
+    List(Vec<NewField>),
+    /// A list child moved whole from a descendant of the replaced slot.
+    MoveList(ChildSlot),
+}
+
+/// The target of a data write.
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// The variable or field written.
+    pub root: PlaceRoot,
+    /// Record members and array elements below it.
+    pub projections: Vec<Projection>,
+}
+
+/// The variable or field a [`Place`] starts from.
+#[derive(Clone, Debug)]
+pub enum PlaceRoot {
+    /// A data local or parameter.
+    Local(LocalId),
+    /// A global.
+    Global(GlobalId),
+    /// A data field of a node.
+    Field(NodePath, FieldId),
+}
+
+/// A step into a data value.
+#[derive(Clone, Debug)]
+pub enum Projection {
+    /// Record member by index.
+    Member(u32),
+    /// Array element.
+    Index(Expr),
+}
+
+/// A typed expression.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    /// What it computes.
+    pub kind: ExprKind,
+    /// Its type.
+    pub ty: DataType,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// Expression forms of the checked model.
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// A constant.
+    Const(Value),
+    /// Read a data local.
+    Local(LocalId),
+    /// Read a global.
+    Global(GlobalId),
+    /// Read a data field of a node.
+    Field(NodePath, FieldId),
+    /// Read a record member.
+    Member(Box<Expr>, u32),
+    /// Read an array element.
+    Index(Box<Expr>, Box<Expr>),
+    /// Unary operation.
+    Unary(UnaryOp, Box<Expr>),
+    /// Binary operation (`&&` and `||` short-circuit).
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// Call of a built-in.
+    Builtin(Builtin, Vec<Expr>),
+    /// Call of a pure function.
+    Call(PureFnId, Vec<Expr>),
+    /// Array value.
+    Array(Vec<Expr>),
+    /// Record value, members in declaration order.
+    Record(RecordId, Vec<Expr>),
+    /// Dynamic type test.
+    Is(NodePath, TypeId),
+    /// Conditional expression.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+impl Program {
+    /// Whether `sub` is `sup` or a transitive subtype of it.
+    pub fn is_subtype(&self, mut sub: TypeId, sup: TypeId) -> bool {
+        loop {
+            if sub == sup {
+                return true;
+            }
+            match self.types[sub.index()].base {
+                Some(b) => sub = b,
+                None => return false,
+            }
+        }
+    }
+
+    /// The type with this name.
+    pub fn type_named(&self, name: &str) -> Option<TypeId> {
+        self.types
+            .iter()
+            .position(|t| t.name == name)
+            .map(|i| TypeId(i as u32))
+    }
+
+    /// The field called `name` of type `ty` (inherited ones included).
+    pub fn field_named(&self, ty: TypeId, name: &str) -> Option<FieldId> {
+        self.types[ty.index()]
+            .fields
+            .iter()
+            .copied()
+            .find(|f| self.fields[f.index()].name == name)
+    }
+
+    /// The `fuse` item with this name.
+    pub fn fuse_named(&self, name: &str) -> Option<&Fuse> {
+        self.fuses.iter().find(|f| f.name == name)
+    }
+
+    /// The traversal visible on `ty` under `name`.
+    pub fn method_named(&self, ty: TypeId, name: &str) -> Option<MethodId> {
+        self.methods
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.name == name && self.is_subtype(ty, m.declared_on))
+            .map(|(i, _)| MethodId(i as u32))
+    }
+
+    /// The body that runs for `method` on a node of concrete type `ty`.
+    pub fn dispatch(&self, ty: TypeId, method: MethodId) -> Option<BodyId> {
+        self.types[ty.index()]
+            .vtable
+            .get(method.index())
+            .copied()
+            .flatten()
+    }
+
+    /// A readable name for a type.
+    pub fn type_name(&self, ty: TypeId) -> &str {
+        &self.types[ty.index()].name
+    }
+
+    /// `Type.method`, naming a body in messages.
+    pub fn body_name(&self, body: BodyId) -> String {
+        let b = &self.bodies[body.index()];
+        format!(
+            "{}.{}",
+            self.types[b.owner.index()].name,
+            self.methods[b.method.index()].name
+        )
+    }
+
+    /// Renders a data type as written.
+    pub fn data_type_name(&self, ty: &DataType) -> String {
+        match ty {
+            DataType::Int => "i64".into(),
+            DataType::Float => "f64".into(),
+            DataType::Bool => "bool".into(),
+            DataType::Str => "str".into(),
+            DataType::Record(r) => self.records[r.index()].name.clone(),
+            DataType::Array(t) => format!("[{}]", self.data_type_name(t)),
+        }
+    }
+
+    /// The zero value of a data type: `0`, `0.0`, `false`, `""`, `[]`, or a
+    /// record of zero values.
+    pub fn zero_value(&self, ty: &DataType) -> Value {
+        match ty {
+            DataType::Int => Value::Int(0),
+            DataType::Float => Value::Float(0.0),
+            DataType::Bool => Value::Bool(false),
+            DataType::Str => Value::Str("".into()),
+            DataType::Array(_) => Value::Array(Default::default()),
+            DataType::Record(r) => Value::Record(std::sync::Arc::new(
+                self.records[r.index()]
+                    .fields
+                    .iter()
+                    .map(|f| self.zero_value(&f.ty))
+                    .collect(),
+            )),
+        }
+    }
+}

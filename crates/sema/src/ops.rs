@@ -1,0 +1,219 @@
+//! The meaning of operators and built-in functions.
+//!
+//! The checker resolves every overloaded operator to one of these
+//! monomorphic operations, so engines never inspect operand types at run
+//! time, and the interpreter, the constant evaluator and (by construction)
+//! the code generator share one definition of arithmetic: wrapping `i64`,
+//! IEEE `f64`, and division or remainder by zero as an error.
+
+use crate::value::Value;
+use std::sync::Arc;
+
+/// A unary operation, resolved by operand type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// Wrapping `i64` negation.
+    NegInt,
+    /// `f64` negation.
+    NegFloat,
+    /// Boolean not.
+    Not,
+}
+
+/// A binary operation, resolved by operand type. `And`/`Or` are listed for
+/// completeness but engines short-circuit them before calling [`binary`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum BinaryOp {
+    AddInt,
+    SubInt,
+    MulInt,
+    DivInt,
+    RemInt,
+    AddFloat,
+    SubFloat,
+    MulFloat,
+    DivFloat,
+    RemFloat,
+    LtInt,
+    LeInt,
+    GtInt,
+    GeInt,
+    LtFloat,
+    LeFloat,
+    GtFloat,
+    GeFloat,
+    /// Structural equality on any data type.
+    Eq,
+    /// Structural inequality on any data type.
+    Ne,
+    And,
+    Or,
+}
+
+impl BinaryOp {
+    /// Whether evaluating the operation can fail (division by zero).
+    pub fn can_fail(self) -> bool {
+        matches!(self, BinaryOp::DivInt | BinaryOp::RemInt)
+    }
+}
+
+/// Built-in functions, resolved by argument types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Builtin {
+    ToF64,
+    ToI64,
+    AbsInt,
+    AbsFloat,
+    MinInt,
+    MinFloat,
+    MaxInt,
+    MaxFloat,
+    Sqrt,
+    Floor,
+    Ceil,
+    LenStr,
+    LenArray,
+}
+
+/// An error raised while evaluating an operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpError {
+    /// Integer division or remainder by zero.
+    DivisionByZero,
+    /// Array index outside `0..len`.
+    IndexOutOfRange {
+        /// The index used.
+        index: i64,
+        /// The array's length.
+        len: usize,
+    },
+}
+
+impl std::fmt::Display for OpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpError::DivisionByZero => f.write_str("integer division or remainder by zero"),
+            OpError::IndexOutOfRange { index, len } => {
+                write!(f, "index {index} out of range for array of length {len}")
+            }
+        }
+    }
+}
+
+/// Applies a unary operation.
+pub fn unary(op: UnaryOp, v: &Value) -> Value {
+    match op {
+        UnaryOp::NegInt => Value::Int(v.as_int().wrapping_neg()),
+        UnaryOp::NegFloat => Value::Float(-v.as_float()),
+        UnaryOp::Not => Value::Bool(!v.as_bool()),
+    }
+}
+
+/// Applies a binary operation (including non-short-circuit `&&`/`||`).
+pub fn binary(op: BinaryOp, a: &Value, b: &Value) -> Result<Value, OpError> {
+    use BinaryOp::*;
+    let (i, j) = (a.as_int(), b.as_int());
+    let (x, y) = (a.as_float(), b.as_float());
+    Ok(match op {
+        AddInt => Value::Int(i.wrapping_add(j)),
+        SubInt => Value::Int(i.wrapping_sub(j)),
+        MulInt => Value::Int(i.wrapping_mul(j)),
+        DivInt => {
+            if j == 0 {
+                return Err(OpError::DivisionByZero);
+            }
+            Value::Int(i.wrapping_div(j))
+        }
+        RemInt => {
+            if j == 0 {
+                return Err(OpError::DivisionByZero);
+            }
+            Value::Int(i.wrapping_rem(j))
+        }
+        AddFloat => Value::Float(x + y),
+        SubFloat => Value::Float(x - y),
+        MulFloat => Value::Float(x * y),
+        DivFloat => Value::Float(x / y),
+        RemFloat => Value::Float(x % y),
+        LtInt => Value::Bool(i < j),
+        LeInt => Value::Bool(i <= j),
+        GtInt => Value::Bool(i > j),
+        GeInt => Value::Bool(i >= j),
+        LtFloat => Value::Bool(x < y),
+        LeFloat => Value::Bool(x <= y),
+        GtFloat => Value::Bool(x > y),
+        GeFloat => Value::Bool(x >= y),
+        Eq => Value::Bool(a == b),
+        Ne => Value::Bool(a != b),
+        And => Value::Bool(a.as_bool() && b.as_bool()),
+        Or => Value::Bool(a.as_bool() || b.as_bool()),
+    })
+}
+
+/// Applies a built-in function to already-checked arguments.
+pub fn builtin(f: Builtin, args: &[Value]) -> Value {
+    let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Int(0));
+    match f {
+        Builtin::ToF64 => Value::Float(arg(0).as_int() as f64),
+        // `as` truncates toward zero and saturates; NaN becomes 0.
+        Builtin::ToI64 => Value::Int(arg(0).as_float() as i64),
+        Builtin::AbsInt => Value::Int(arg(0).as_int().wrapping_abs()),
+        Builtin::AbsFloat => Value::Float(arg(0).as_float().abs()),
+        Builtin::MinInt => Value::Int(arg(0).as_int().min(arg(1).as_int())),
+        Builtin::MaxInt => Value::Int(arg(0).as_int().max(arg(1).as_int())),
+        Builtin::MinFloat => Value::Float(arg(0).as_float().min(arg(1).as_float())),
+        Builtin::MaxFloat => Value::Float(arg(0).as_float().max(arg(1).as_float())),
+        Builtin::Sqrt => Value::Float(arg(0).as_float().sqrt()),
+        Builtin::Floor => Value::Float(arg(0).as_float().floor()),
+        Builtin::Ceil => Value::Float(arg(0).as_float().ceil()),
+        Builtin::LenStr => match &args[0] {
+            Value::Str(s) => Value::Int(s.len() as i64),
+            _ => Value::Int(0),
+        },
+        Builtin::LenArray => match &args[0] {
+            Value::Array(a) => Value::Int(a.len() as i64),
+            _ => Value::Int(0),
+        },
+    }
+}
+
+/// Reads `array[index]`.
+pub fn index(array: &Value, index: i64) -> Result<Value, OpError> {
+    match array {
+        Value::Array(items) => usize::try_from(index)
+            .ok()
+            .and_then(|i| items.get(i))
+            .cloned()
+            .ok_or(OpError::IndexOutOfRange {
+                index,
+                len: items.len(),
+            }),
+        _ => Err(OpError::IndexOutOfRange { index, len: 0 }),
+    }
+}
+
+/// A mutable reference to `array[index]`, copying the array first if it is
+/// shared (copy on write keeps value semantics).
+pub fn index_mut(array: &mut Value, index: i64) -> Result<&mut Value, OpError> {
+    match array {
+        Value::Array(items) => {
+            let len = items.len();
+            let i = usize::try_from(index)
+                .ok()
+                .filter(|&i| i < len)
+                .ok_or(OpError::IndexOutOfRange { index, len })?;
+            Ok(&mut Arc::make_mut(items)[i])
+        }
+        _ => Err(OpError::IndexOutOfRange { index, len: 0 }),
+    }
+}
+
+/// A mutable reference to member `i` of a record (copy on write).
+pub fn member_mut(record: &mut Value, i: usize) -> &mut Value {
+    match record {
+        Value::Record(fields) => &mut Arc::make_mut(fields)[i],
+        other => other,
+    }
+}

@@ -1,0 +1,895 @@
+//! Recursive-descent parser with precedence climbing for expressions.
+//!
+//! Errors do not stop the parse: a failed item is skipped up to the next
+//! item keyword, a failed statement up to the next `;` or closing brace,
+//! so one run reports every independent problem. Nesting is bounded
+//! ([`MAX_NESTING`]) so that hostile input such as ten thousand `(` yields
+//! a diagnostic instead of a stack overflow.
+
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use crate::lexer::{lex, Keyword, Punct, Token, TokenKind};
+use crate::span::Span;
+
+/// The deepest nesting of expressions, blocks and types the parser accepts.
+pub const MAX_NESTING: usize = 256;
+
+/// Parses a whole source file. Always returns a syntax tree (possibly
+/// partial) together with every diagnostic found.
+pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let tokens = lex(source, &mut diagnostics);
+    let mut parser = Parser {
+        tokens,
+        pos: 0,
+        diagnostics,
+        depth: 0,
+    };
+    let file = parser.file();
+    (file, parser.diagnostics)
+}
+
+/// Marker for "a diagnostic was already reported; recover".
+struct Reported;
+
+type PResult<T> = Result<T, Reported>;
+
+struct Parser {
+    tokens: Vec<Token>,
+    pos: usize,
+    diagnostics: Vec<Diagnostic>,
+    depth: usize,
+}
+
+/// Whether a record literal `Name { .. }` may start here. Like Rust, it may
+/// not in the head of an `if` or `for`, where `{` opens the block.
+#[derive(Clone, Copy, PartialEq)]
+enum Restriction {
+    None,
+    NoRecord,
+}
+
+impl Parser {
+    fn peek(&self) -> &TokenKind {
+        &self.tokens[self.pos].kind
+    }
+
+    fn peek_at(&self, ahead: usize) -> &TokenKind {
+        let i = (self.pos + ahead).min(self.tokens.len() - 1);
+        &self.tokens[i].kind
+    }
+
+    fn span(&self) -> Span {
+        self.tokens[self.pos].span
+    }
+
+    fn prev_span(&self) -> Span {
+        self.tokens[self.pos.saturating_sub(1)].span
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.tokens[self.pos].clone();
+        if self.pos + 1 < self.tokens.len() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn at_punct(&self, p: Punct) -> bool {
+        *self.peek() == TokenKind::Punct(p)
+    }
+
+    fn at_kw(&self, k: Keyword) -> bool {
+        *self.peek() == TokenKind::Keyword(k)
+    }
+
+    fn eat_punct(&mut self, p: Punct) -> bool {
+        if self.at_punct(p) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat_kw(&mut self, k: Keyword) -> bool {
+        if self.at_kw(k) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn error_here(&mut self, expected: &str) -> Reported {
+        let tok = &self.tokens[self.pos];
+        // The lexer has already reported invalid tokens.
+        if tok.kind != TokenKind::Error {
+            let d = Diagnostic::error(
+                "syntax",
+                tok.span,
+                format!("expected {expected}, found {}", tok.kind.describe()),
+            )
+            .with_span_label(format!("expected {expected}"));
+            self.diagnostics.push(d);
+        }
+        Reported
+    }
+
+    fn expect_punct(&mut self, p: Punct) -> PResult<Span> {
+        if self.at_punct(p) {
+            Ok(self.bump().span)
+        } else {
+            Err(self.error_here(&format!("`{}`", p.as_str())))
+        }
+    }
+
+    fn expect_kw(&mut self, k: Keyword) -> PResult<Span> {
+        if self.at_kw(k) {
+            Ok(self.bump().span)
+        } else {
+            Err(self.error_here(&format!("`{}`", k.as_str())))
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<Ident> {
+        match self.peek().clone() {
+            TokenKind::Ident(name) => {
+                let span = self.bump().span;
+                Ok(Ident { name, span })
+            }
+            _ => Err(self.error_here(what)),
+        }
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            let span = self.span();
+            self.diagnostics.push(Diagnostic::error(
+                "nesting-limit",
+                span,
+                format!("program nested more than {MAX_NESTING} levels deep"),
+            ));
+            // Skip the rest of the input: everything after this point is
+            // part of the over-deep construct.
+            self.pos = self.tokens.len() - 1;
+            return Err(Reported);
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    // ----- items -------------------------------------------------------
+
+    fn file(&mut self) -> SourceFile {
+        let mut items = Vec::new();
+        while *self.peek() != TokenKind::Eof {
+            let start = self.pos;
+            match self.item() {
+                Ok(item) => items.push(item),
+                Err(Reported) => self.recover_item(start),
+            }
+        }
+        SourceFile { items }
+    }
+
+    fn at_item_start(&self) -> bool {
+        matches!(
+            self.peek(),
+            TokenKind::Keyword(
+                Keyword::Global
+                    | Keyword::Record
+                    | Keyword::Tree
+                    | Keyword::Abstract
+                    | Keyword::Pure
+                    | Keyword::Fuse
+            )
+        )
+    }
+
+    /// Skips to the next token that starts an item, at brace depth 0
+    /// relative to where the failed item started.
+    fn recover_item(&mut self, start: usize) {
+        if self.pos == start {
+            self.bump();
+        }
+        self.depth = 0;
+        while *self.peek() != TokenKind::Eof && !self.at_item_start() {
+            self.bump();
+        }
+    }
+
+    fn item(&mut self) -> PResult<Item> {
+        let start = self.span();
+        match self.peek() {
+            TokenKind::Keyword(Keyword::Global) => {
+                self.bump();
+                let name = self.ident("a global name")?;
+                self.expect_punct(Punct::Colon)?;
+                let ty = self.type_expr()?;
+                self.expect_punct(Punct::Assign)?;
+                let init = self.expr(Restriction::None)?;
+                self.expect_punct(Punct::Semi)?;
+                Ok(Item::Global(GlobalDecl {
+                    name,
+                    ty,
+                    init,
+                    span: start.to(self.prev_span()),
+                }))
+            }
+            TokenKind::Keyword(Keyword::Record) => {
+                self.bump();
+                let name = self.ident("a record name")?;
+                self.expect_punct(Punct::LBrace)?;
+                let fields = self.comma_list(Punct::RBrace, |p| p.param())?;
+                Ok(Item::Record(RecordDecl {
+                    name,
+                    fields,
+                    span: start.to(self.prev_span()),
+                }))
+            }
+            TokenKind::Keyword(Keyword::Abstract | Keyword::Tree) => self.tree_decl(),
+            TokenKind::Keyword(Keyword::Pure) => self.pure_fn(),
+            TokenKind::Keyword(Keyword::Fuse) => {
+                self.bump();
+                let name = self.ident("a fuse item name")?;
+                self.expect_punct(Punct::LParen)?;
+                let params = self.comma_list(Punct::RParen, |p| p.param())?;
+                let body = self.block()?;
+                Ok(Item::Fuse(FuseDecl {
+                    name,
+                    params,
+                    body,
+                    span: start.to(self.prev_span()),
+                }))
+            }
+            _ => Err(self.error_here("an item (`global`, `record`, `tree`, `pure fn` or `fuse`)")),
+        }
+    }
+
+    /// Parses `elem (, elem)* ,? CLOSE`, the opening token already eaten.
+    fn comma_list<T>(
+        &mut self,
+        close: Punct,
+        mut elem: impl FnMut(&mut Self) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
+        let mut out = Vec::new();
+        loop {
+            if self.eat_punct(close) {
+                return Ok(out);
+            }
+            out.push(elem(self)?);
+            if !self.eat_punct(Punct::Comma) {
+                self.expect_punct(close)?;
+                return Ok(out);
+            }
+        }
+    }
+
+    fn param(&mut self) -> PResult<Param> {
+        let name = self.ident("a name")?;
+        self.expect_punct(Punct::Colon)?;
+        let ty = self.type_expr()?;
+        Ok(Param { name, ty })
+    }
+
+    fn type_expr(&mut self) -> PResult<TypeExpr> {
+        if self.at_punct(Punct::LBracket) {
+            let start = self.bump().span;
+            self.enter()?;
+            let inner = self.type_expr();
+            self.leave();
+            let inner = inner?;
+            let end = self.expect_punct(Punct::RBracket)?;
+            Ok(TypeExpr::Array(Box::new(inner), start.to(end)))
+        } else {
+            Ok(TypeExpr::Named(self.ident("a type")?))
+        }
+    }
+
+    fn tree_decl(&mut self) -> PResult<Item> {
+        let start = self.span();
+        let is_abstract = self.eat_kw(Keyword::Abstract);
+        self.expect_kw(Keyword::Tree)?;
+        let name = self.ident("a tree type name")?;
+        let base = if self.eat_punct(Punct::Colon) {
+            Some(self.ident("a base type name")?)
+        } else {
+            None
+        };
+        self.expect_punct(Punct::LBrace)?;
+        let mut members = Vec::new();
+        while !self.at_punct(Punct::RBrace) {
+            if *self.peek() == TokenKind::Eof || self.at_item_start() {
+                return Err(self.error_here("`}`"));
+            }
+            let before = self.pos;
+            match self.tree_member() {
+                Ok(m) => members.push(m),
+                Err(Reported) => {
+                    // Skip to the end of this member: `;` or a balanced `}`.
+                    if self.pos == before {
+                        self.bump();
+                    }
+                    self.depth = 0;
+                    self.skip_statement();
+                }
+            }
+        }
+        self.bump();
+        Ok(Item::Tree(TreeDecl {
+            is_abstract,
+            name,
+            base,
+            members,
+            span: start.to(self.prev_span()),
+        }))
+    }
+
+    fn tree_member(&mut self) -> PResult<TreeMember> {
+        let start = self.span();
+        if self.eat_kw(Keyword::Child) {
+            let name = self.ident("a child name")?;
+            self.expect_punct(Punct::Colon)?;
+            let ty = self.type_expr()?;
+            self.expect_punct(Punct::Semi)?;
+            return Ok(TreeMember::Child {
+                name,
+                ty,
+                span: start.to(self.prev_span()),
+            });
+        }
+        if self.eat_kw(Keyword::Traversal) {
+            let name = self.ident("a traversal name")?;
+            self.expect_punct(Punct::LParen)?;
+            let params = self.comma_list(Punct::RParen, |p| p.param())?;
+            let body = if self.eat_punct(Punct::Semi) {
+                None
+            } else {
+                Some(self.block()?)
+            };
+            return Ok(TreeMember::Traversal(TraversalDecl {
+                name,
+                params,
+                body,
+                span: start.to(self.prev_span()),
+            }));
+        }
+        let name = self.ident("a field, `child` or `traversal`")?;
+        self.expect_punct(Punct::Colon)?;
+        let ty = self.type_expr()?;
+        let default = if self.eat_punct(Punct::Assign) {
+            Some(self.expr(Restriction::None)?)
+        } else {
+            None
+        };
+        self.expect_punct(Punct::Semi)?;
+        Ok(TreeMember::Data {
+            name,
+            ty,
+            default,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    fn pure_fn(&mut self) -> PResult<Item> {
+        let start = self.span();
+        self.expect_kw(Keyword::Pure)?;
+        self.expect_kw(Keyword::Fn)?;
+        let name = self.ident("a function name")?;
+        self.expect_punct(Punct::LParen)?;
+        let params = self.comma_list(Punct::RParen, |p| p.param())?;
+        self.expect_punct(Punct::Arrow)?;
+        let ret = self.type_expr()?;
+        let body = if self.eat_punct(Punct::Semi) {
+            PureBody::Host
+        } else if self.eat_punct(Punct::Assign) {
+            let e = self.expr(Restriction::None)?;
+            self.expect_punct(Punct::Semi)?;
+            PureBody::Expr(e)
+        } else if self.at_punct(Punct::LBrace) {
+            PureBody::Block(self.block()?)
+        } else {
+            return Err(self.error_here("`=`, `{` or `;`"));
+        };
+        Ok(Item::PureFn(PureFnDecl {
+            name,
+            params,
+            ret,
+            body,
+            span: start.to(self.prev_span()),
+        }))
+    }
+
+    // ----- statements --------------------------------------------------
+
+    fn block(&mut self) -> PResult<Block> {
+        let start = self.expect_punct(Punct::LBrace)?;
+        self.enter()?;
+        let mut stmts = Vec::new();
+        while !self.at_punct(Punct::RBrace) {
+            if *self.peek() == TokenKind::Eof {
+                self.leave();
+                return Err(self.error_here("`}`"));
+            }
+            let before = self.pos;
+            match self.stmt() {
+                Ok(s) => stmts.push(s),
+                Err(Reported) => {
+                    if self.depth > MAX_NESTING || *self.peek() == TokenKind::Eof {
+                        self.leave();
+                        return Err(Reported);
+                    }
+                    if self.pos == before {
+                        self.bump();
+                    }
+                    self.skip_statement();
+                }
+            }
+        }
+        self.leave();
+        let end = self.bump().span;
+        Ok(Block {
+            stmts,
+            span: start.to(end),
+        })
+    }
+
+    /// Error recovery inside a block: skip past the next `;` at this
+    /// nesting level, or stop before the `}` that closes the block.
+    fn skip_statement(&mut self) {
+        let mut braces = 0usize;
+        loop {
+            match self.peek() {
+                TokenKind::Eof => return,
+                TokenKind::Punct(Punct::LBrace) => braces += 1,
+                TokenKind::Punct(Punct::RBrace) => {
+                    if braces == 0 {
+                        return;
+                    }
+                    braces -= 1;
+                    if braces == 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                TokenKind::Punct(Punct::Semi) if braces == 0 => {
+                    self.bump();
+                    return;
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    fn stmt(&mut self) -> PResult<Stmt> {
+        let start = self.span();
+        let kind = match self.peek() {
+            TokenKind::Keyword(Keyword::Let) => {
+                self.bump();
+                let name = self.ident("a variable name")?;
+                let ty = if self.eat_punct(Punct::Colon) {
+                    Some(self.type_expr()?)
+                } else {
+                    None
+                };
+                self.expect_punct(Punct::Assign)?;
+                let init = self.expr(Restriction::None)?;
+                self.expect_punct(Punct::Semi)?;
+                StmtKind::Let { name, ty, init }
+            }
+            TokenKind::Keyword(Keyword::If) => return self.if_stmt(),
+            TokenKind::Keyword(Keyword::For) => {
+                self.bump();
+                let var = self.ident("a loop variable")?;
+                self.expect_kw(Keyword::In)?;
+                let first = self.expr(Restriction::NoRecord)?;
+                let iter = if self.eat_punct(Punct::DotDot) {
+                    ForIter::Range(first, self.expr(Restriction::NoRecord)?)
+                } else {
+                    ForIter::Expr(first)
+                };
+                let body = self.block()?;
+                StmtKind::For { var, iter, body }
+            }
+            TokenKind::Keyword(Keyword::Return) => {
+                self.bump();
+                let value = if self.at_punct(Punct::Semi) {
+                    None
+                } else {
+                    Some(self.expr(Restriction::None)?)
+                };
+                self.expect_punct(Punct::Semi)?;
+                StmtKind::Return(value)
+            }
+            _ => {
+                let target = self.expr(Restriction::None)?;
+                if self.eat_punct(Punct::Assign) {
+                    let value = self.expr(Restriction::None)?;
+                    self.expect_punct(Punct::Semi)?;
+                    StmtKind::Assign { target, value }
+                } else {
+                    // A statement expression must be a traversing call:
+                    // `receiver.method(args)`, parsed as a method call.
+                    let kind = match target.kind {
+                        ExprKind::Call(..) | ExprKind::Field(..)
+                            if self.is_method_call(&target) =>
+                        {
+                            self.method_call(target)
+                        }
+                        _ => {
+                            self.diagnostics.push(
+                                Diagnostic::error(
+                                    "syntax",
+                                    target.span,
+                                    "expected a statement: a traversing call, `let`, an assignment, `if`, `for` or `return`",
+                                )
+                                .with_span_label("this expression is not a statement"),
+                            );
+                            return Err(Reported);
+                        }
+                    };
+                    self.expect_punct(Punct::Semi)?;
+                    kind
+                }
+            }
+        };
+        Ok(Stmt {
+            kind,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    fn is_method_call(&self, e: &Expr) -> bool {
+        matches!(&e.kind, ExprKind::Call(name, _) if name.name.starts_with('\u{0}'))
+    }
+
+    fn method_call(&mut self, e: Expr) -> StmtKind {
+        // Method calls are encoded by `postfix` as `Call` whose name starts
+        // with NUL and whose first argument is the receiver; unwrap here.
+        match e.kind {
+            ExprKind::Call(name, mut args) => {
+                let receiver = args.remove(0);
+                StmtKind::Call {
+                    receiver,
+                    method: Ident {
+                        name: name.name[1..].to_string(),
+                        span: name.span,
+                    },
+                    args,
+                }
+            }
+            _ => unreachable!("is_method_call checked the shape"),
+        }
+    }
+
+    fn if_stmt(&mut self) -> PResult<Stmt> {
+        let start = self.expect_kw(Keyword::If)?;
+        let cond = self.expr(Restriction::NoRecord)?;
+        let then_block = self.block()?;
+        let else_block = if self.eat_kw(Keyword::Else) {
+            if self.at_kw(Keyword::If) {
+                self.enter()?;
+                let nested = self.if_stmt();
+                self.leave();
+                let nested = nested?;
+                let span = nested.span;
+                Some(Block {
+                    stmts: vec![nested],
+                    span,
+                })
+            } else {
+                Some(self.block()?)
+            }
+        } else {
+            None
+        };
+        Ok(Stmt {
+            kind: StmtKind::If {
+                cond,
+                then_block,
+                else_block,
+            },
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    // ----- expressions -------------------------------------------------
+
+    fn expr(&mut self, r: Restriction) -> PResult<Expr> {
+        self.enter()?;
+        let e = self.binary(0, r);
+        self.leave();
+        e
+    }
+
+    fn binary_op(&self) -> Option<(BinaryOp, u8)> {
+        use BinaryOp::*;
+        let op = match self.peek() {
+            TokenKind::Punct(p) => match p {
+                Punct::OrOr => (Or, 1),
+                Punct::AndAnd => (And, 2),
+                Punct::EqEq => (Eq, 3),
+                Punct::NotEq => (Ne, 3),
+                Punct::Lt => (Lt, 3),
+                Punct::Le => (Le, 3),
+                Punct::Gt => (Gt, 3),
+                Punct::Ge => (Ge, 3),
+                Punct::Plus => (Add, 4),
+                Punct::Minus => (Sub, 4),
+                Punct::Star => (Mul, 5),
+                Punct::Slash => (Div, 5),
+                Punct::Percent => (Rem, 5),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(op)
+    }
+
+    /// Precedence climbing; all operators are left-associative except the
+    /// comparisons, which do not chain.
+    fn binary(&mut self, min_prec: u8, r: Restriction) -> PResult<Expr> {
+        let mut lhs = self.unary(r)?;
+        let mut last_comparison = false;
+        while let Some((op, prec)) = self.binary_op() {
+            if prec < min_prec {
+                break;
+            }
+            let op_span = self.bump().span;
+            if prec == 3 && last_comparison {
+                self.diagnostics.push(
+                    Diagnostic::error("syntax", op_span, "comparison operators cannot be chained")
+                        .with_note("use `&&` to combine comparisons, or parentheses"),
+                );
+                return Err(Reported);
+            }
+            self.enter()?;
+            let rhs = self.binary(prec + 1, r);
+            self.leave();
+            let rhs = rhs?;
+            last_comparison = prec == 3;
+            let span = lhs.span.to(rhs.span);
+            lhs = Expr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                span,
+            };
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self, r: Restriction) -> PResult<Expr> {
+        let start = self.span();
+        let op = if self.at_punct(Punct::Minus) {
+            UnaryOp::Neg
+        } else if self.at_punct(Punct::Bang) {
+            UnaryOp::Not
+        } else {
+            return self.postfix(r);
+        };
+        self.bump();
+        // `-9223372036854775808` is a literal, not the negation of an
+        // out-of-range one.
+        if op == UnaryOp::Neg {
+            if let TokenKind::Int(v) = *self.peek() {
+                if !matches!(
+                    self.peek_at(1),
+                    TokenKind::Punct(Punct::Dot | Punct::LBracket)
+                ) && !matches!(self.peek_at(1), TokenKind::Keyword(Keyword::Is))
+                {
+                    let lit = self.bump().span;
+                    let span = start.to(lit);
+                    if v > (i64::MAX as u64) + 1 {
+                        self.diagnostics.push(Diagnostic::error(
+                            "syntax",
+                            span,
+                            "integer literal does not fit in i64",
+                        ));
+                        return Err(Reported);
+                    }
+                    return Ok(Expr {
+                        kind: ExprKind::Int((v as i64).wrapping_neg()),
+                        span,
+                    });
+                }
+            }
+        }
+        self.enter()?;
+        let operand = self.unary(r);
+        self.leave();
+        let operand = operand?;
+        let span = start.to(operand.span);
+        Ok(Expr {
+            kind: ExprKind::Unary(op, Box::new(operand)),
+            span,
+        })
+    }
+
+    fn postfix(&mut self, r: Restriction) -> PResult<Expr> {
+        let mut e = self.primary(r)?;
+        loop {
+            if self.eat_punct(Punct::Dot) {
+                let name = self.ident("a field or traversal name")?;
+                if self.at_punct(Punct::LParen) {
+                    // `recv.method(args)`: only valid as a statement.
+                    self.bump();
+                    let mut args = vec![e];
+                    args.extend(self.comma_list(Punct::RParen, |p| p.expr(Restriction::None))?);
+                    let span = args[0].span.to(self.prev_span());
+                    e = Expr {
+                        kind: ExprKind::Call(
+                            Ident {
+                                name: format!("\u{0}{}", name.name),
+                                span: name.span,
+                            },
+                            args,
+                        ),
+                        span,
+                    };
+                    if !self.at_punct(Punct::Semi) {
+                        self.diagnostics.push(
+                            Diagnostic::error(
+                                "syntax",
+                                e.span,
+                                "a traversing call is a statement, not a value",
+                            )
+                            .with_span_label("expected `;` after this call"),
+                        );
+                        return Err(Reported);
+                    }
+                    return Ok(e);
+                }
+                let span = e.span.to(name.span);
+                e = Expr {
+                    kind: ExprKind::Field(Box::new(e), name),
+                    span,
+                };
+            } else if self.eat_punct(Punct::LBracket) {
+                let index = self.expr(Restriction::None)?;
+                let end = self.expect_punct(Punct::RBracket)?;
+                let span = e.span.to(end);
+                e = Expr {
+                    kind: ExprKind::Index(Box::new(e), Box::new(index)),
+                    span,
+                };
+            } else if self.eat_kw(Keyword::Is) {
+                let ty = self.ident("a type name after `is`")?;
+                let span = e.span.to(ty.span);
+                e = Expr {
+                    kind: ExprKind::Is(Box::new(e), ty),
+                    span,
+                };
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    fn field_inits(&mut self) -> PResult<Vec<(Ident, Expr)>> {
+        self.expect_punct(Punct::LBrace)?;
+        self.comma_list(Punct::RBrace, |p| {
+            let name = p.ident("a field name")?;
+            p.expect_punct(Punct::Colon)?;
+            let value = p.expr(Restriction::None)?;
+            Ok((name, value))
+        })
+    }
+
+    fn primary(&mut self, r: Restriction) -> PResult<Expr> {
+        let start = self.span();
+        let kind = match self.peek().clone() {
+            TokenKind::Int(v) => {
+                self.bump();
+                if v > i64::MAX as u64 {
+                    self.diagnostics.push(Diagnostic::error(
+                        "syntax",
+                        start,
+                        "integer literal does not fit in i64",
+                    ));
+                    return Err(Reported);
+                }
+                ExprKind::Int(v as i64)
+            }
+            TokenKind::Float(v) => {
+                self.bump();
+                ExprKind::Float(v)
+            }
+            TokenKind::Str(s) => {
+                self.bump();
+                ExprKind::Str(s)
+            }
+            TokenKind::Keyword(Keyword::True) => {
+                self.bump();
+                ExprKind::Bool(true)
+            }
+            TokenKind::Keyword(Keyword::False) => {
+                self.bump();
+                ExprKind::Bool(false)
+            }
+            TokenKind::Keyword(Keyword::SelfKw) => {
+                self.bump();
+                ExprKind::SelfRef
+            }
+            TokenKind::Keyword(Keyword::New) => {
+                self.bump();
+                let ty = self.ident("a tree type name after `new`")?;
+                let inits = self.field_inits()?;
+                ExprKind::New(ty, inits)
+            }
+            TokenKind::Keyword(Keyword::If) => {
+                self.bump();
+                let cond = self.expr(Restriction::NoRecord)?;
+                self.expect_punct(Punct::LBrace)?;
+                let then = self.expr(Restriction::None)?;
+                self.expect_punct(Punct::RBrace)?;
+                self.expect_kw(Keyword::Else)?;
+                let els = if self.at_kw(Keyword::If) {
+                    self.enter()?;
+                    let e = self.primary(Restriction::None);
+                    self.leave();
+                    e?
+                } else {
+                    self.expect_punct(Punct::LBrace)?;
+                    let e = self.expr(Restriction::None)?;
+                    self.expect_punct(Punct::RBrace)?;
+                    e
+                };
+                ExprKind::If(Box::new(cond), Box::new(then), Box::new(els))
+            }
+            TokenKind::Punct(Punct::LParen) => {
+                self.bump();
+                let inner = self.expr(Restriction::None)?;
+                if self.eat_kw(Keyword::As) {
+                    let ty = self.ident("a type name after `as`")?;
+                    self.expect_punct(Punct::RParen)?;
+                    ExprKind::As(Box::new(inner), ty)
+                } else {
+                    self.expect_punct(Punct::RParen)?;
+                    ExprKind::Paren(Box::new(inner))
+                }
+            }
+            TokenKind::Punct(Punct::LBracket) => {
+                self.bump();
+                ExprKind::Array(self.comma_list(Punct::RBracket, |p| p.expr(Restriction::None))?)
+            }
+            TokenKind::Ident(name) => {
+                let ident = Ident {
+                    name,
+                    span: self.bump().span,
+                };
+                if self.at_punct(Punct::LParen) {
+                    self.bump();
+                    let args = self.comma_list(Punct::RParen, |p| p.expr(Restriction::None))?;
+                    ExprKind::Call(ident, args)
+                } else if r == Restriction::None
+                    && self.at_punct(Punct::LBrace)
+                    && self.looks_like_record_literal()
+                {
+                    let inits = self.field_inits()?;
+                    ExprKind::Record(ident, inits)
+                } else {
+                    ExprKind::Name(ident)
+                }
+            }
+            _ => return Err(self.error_here("an expression")),
+        };
+        Ok(Expr {
+            kind,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// At `{` after a name: `{ }` or `{ ident :` starts a record literal.
+    fn looks_like_record_literal(&self) -> bool {
+        matches!(
+            (self.peek_at(1), self.peek_at(2)),
+            (TokenKind::Punct(Punct::RBrace), _)
+                | (TokenKind::Ident(_), TokenKind::Punct(Punct::Colon))
+        )
+    }
+}

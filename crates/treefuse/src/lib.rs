@@ -1,0 +1,252 @@
+//! treefuse: write tree passes as small separate traversals, run them as
+//! few fused traversals.
+//!
+//! This crate is the front door: it ties the pipeline stages together
+//! (`treefuse-syntax` → `treefuse-sema` → engines) behind a small API and
+//! hosts the `treefuse` command-line tool.
+//!
+//! ```
+//! let source = r#"
+//!     tree Leaf { n: i64; traversal inc(by: i64) { self.n = self.n + by; } }
+//!     fuse bump(root: Leaf) { root.inc(2); root.inc(3); }
+//! "#;
+//! let program = treefuse::compile_source("bump.tf", source).unwrap();
+//! let outcome = program.run_json("bump", r#"{"type": "Leaf", "n": 1}"#, &[]).unwrap();
+//! assert_eq!(outcome.node_visits, 2);
+//! assert!(outcome.output_json.contains(r#""n":6"#));
+//! ```
+
+#![warn(missing_docs)]
+
+use std::fmt;
+use std::path::Path;
+pub use treefuse_interp::{Host, RunStats, RuntimeError};
+pub use treefuse_runtime::{Tree, TreeInputError};
+pub use treefuse_sema as sema;
+use treefuse_sema::Value;
+
+/// Diagnostics of a program that failed to parse or check, with the source
+/// needed to render them.
+#[derive(Clone, Debug)]
+pub struct Diagnostics {
+    /// The individual diagnostics, in source order.
+    pub items: Vec<treefuse_syntax::Diagnostic>,
+    /// File name shown in the rendering.
+    pub file_name: String,
+    /// The source text.
+    pub source: String,
+}
+
+impl Diagnostics {
+    /// Renders every diagnostic with `file:line:col` and a caret snippet.
+    pub fn render(&self, color: bool) -> String {
+        treefuse_syntax::render(&self.items, &self.file_name, &self.source, color)
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(false))
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+/// A checked program with its source.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The semantic model.
+    pub model: treefuse_sema::Program,
+    /// The source text.
+    pub source: String,
+    /// The file name used in messages.
+    pub file_name: String,
+}
+
+/// An error loading a program file.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The file could not be read or is not UTF-8.
+    Io(String),
+    /// The program has errors.
+    Invalid(Diagnostics),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Io(m) => f.write_str(m),
+            LoadError::Invalid(d) => d.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl From<Diagnostics> for LoadError {
+    fn from(d: Diagnostics) -> LoadError {
+        LoadError::Invalid(d)
+    }
+}
+
+/// Reads, parses and checks a `.tf` file.
+pub fn compile_file(path: impl AsRef<Path>) -> Result<Program, LoadError> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path)
+        .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
+    let source = String::from_utf8(bytes)
+        .map_err(|_| LoadError::Io(format!("{} is not valid UTF-8 text", path.display())))?;
+    Ok(compile_source(&path.display().to_string(), &source)?)
+}
+
+/// Parses and checks program text.
+pub fn compile_source(file_name: &str, source: &str) -> Result<Program, Diagnostics> {
+    match treefuse_sema::compile(source) {
+        Ok(model) => Ok(Program {
+            model,
+            source: source.to_string(),
+            file_name: file_name.to_string(),
+        }),
+        Err(items) => Err(Diagnostics {
+            items,
+            file_name: file_name.to_string(),
+            source: source.to_string(),
+        }),
+    }
+}
+
+/// The result of running a `fuse` item.
+#[derive(Clone, Debug)]
+pub struct RunOutcome {
+    /// The resulting tree as JSON; its top-level object also carries the
+    /// final globals under `"globals"`.
+    pub output_json: String,
+    /// Total node visits.
+    pub node_visits: u64,
+    /// Visits per call of the `fuse` item, in order.
+    pub visits_per_call: Vec<u64>,
+    /// The resulting tree.
+    pub tree: Tree,
+    /// Final values of the globals, indexed like the program's globals.
+    pub globals: Vec<Value>,
+}
+
+/// Why a run failed.
+#[derive(Clone, Debug)]
+pub enum RunError {
+    /// No `fuse` item of that name, a bad or missing argument.
+    Usage(String),
+    /// The input tree is malformed.
+    Input(TreeInputError),
+    /// The program raised a runtime error (rendered with position).
+    Runtime(String),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Usage(m) | RunError::Runtime(m) => f.write_str(m),
+            RunError::Input(e) => write!(f, "invalid input tree: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl Program {
+    /// Parses the arguments of `fuse` item `fuse` from `NAME=VALUE` pairs
+    /// (values as JSON, or bare text for `str` parameters).
+    pub fn fuse_args(&self, fuse: &str, args: &[(&str, &str)]) -> Result<Vec<Value>, RunError> {
+        let f = self.fuse(fuse)?;
+        for (name, _) in args {
+            if !f.frame.locals[..f.frame.num_params]
+                .iter()
+                .any(|(n, _)| n == name)
+            {
+                return Err(RunError::Usage(format!(
+                    "the fuse item `{fuse}` has no parameter `{name}`"
+                )));
+            }
+        }
+        let mut values = Vec::new();
+        for (name, ty) in &f.frame.locals[..f.frame.num_params] {
+            let Some((_, text)) = args.iter().find(|(n, _)| n == name) else {
+                return Err(RunError::Usage(format!(
+                    "missing argument for parameter `{name}` of `{fuse}`: pass --arg {name}=VALUE"
+                )));
+            };
+            let value = match (ty, treefuse_runtime::parse_value(&self.model, ty, text)) {
+                (_, Ok(v)) => v,
+                (treefuse_sema::DataType::Str, Err(_)) => Value::Str((*text).into()),
+                (_, Err(e)) => {
+                    return Err(RunError::Usage(format!(
+                        "bad value for `{name}` ({}): {}",
+                        self.model.data_type_name(ty),
+                        e.message
+                    )))
+                }
+            };
+            values.push(value);
+        }
+        Ok(values)
+    }
+
+    fn fuse(&self, name: &str) -> Result<&treefuse_sema::Fuse, RunError> {
+        self.model.fuse_named(name).ok_or_else(|| {
+            let known: Vec<&str> = self.model.fuses.iter().map(|f| f.name.as_str()).collect();
+            RunError::Usage(format!(
+                "no fuse item `{name}` in {} (it has: {})",
+                self.file_name,
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ))
+        })
+    }
+
+    /// Reads a tree for the root type of `fuse` item `fuse`.
+    pub fn read_tree(&self, fuse: &str, json: &str) -> Result<Tree, RunError> {
+        let f = self.fuse(fuse)?;
+        treefuse_runtime::read_tree(&self.model, f.root_type, json).map_err(RunError::Input)
+    }
+
+    /// Runs `fuse` item `fuse` on an in-memory tree, unfused, with the
+    /// given host functions; returns the statistics and final globals.
+    pub fn run_tree(
+        &self,
+        fuse: &str,
+        tree: &mut Tree,
+        args: Vec<Value>,
+        host: &Host,
+    ) -> Result<(RunStats, Vec<Value>), RunError> {
+        let f = self.fuse(fuse)?;
+        let mut interp = treefuse_interp::Interpreter::new(&self.model, host);
+        let stats = interp
+            .run_fuse(tree, f, args)
+            .map_err(|e| RunError::Runtime(e.render(&self.file_name, &self.source)))?;
+        Ok((stats, interp.globals))
+    }
+
+    /// Runs `fuse` item `fuse` on a JSON tree with `NAME=VALUE` arguments.
+    pub fn run_json(
+        &self,
+        fuse: &str,
+        tree_json: &str,
+        args: &[(&str, &str)],
+    ) -> Result<RunOutcome, RunError> {
+        let args = self.fuse_args(fuse, args)?;
+        let mut tree = self.read_tree(fuse, tree_json)?;
+        let (stats, globals) = self.run_tree(fuse, &mut tree, args, &Host::new())?;
+        let output_json =
+            treefuse_runtime::write_tree(&self.model, &tree, Some(&globals), Default::default());
+        Ok(RunOutcome {
+            output_json,
+            node_visits: stats.node_visits,
+            visits_per_call: stats.visits_per_call,
+            tree,
+            globals,
+        })
+    }
+}
