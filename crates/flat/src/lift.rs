@@ -36,10 +36,10 @@
 //! has a child, like the paper's, the two agree.
 
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::path::{last_match_index, parent_paths, path_matrix_seq, prefix_match, Matrix};
-use crate::prim::{default_grain, key_seq, scan_exclusive_par, where_par};
+use crate::prim::{default_grain, key_seq, scan_exclusive_seq};
 use crate::tree::{FlatTree, NONE};
 
 /// What to lift and how to write the result.
@@ -337,24 +337,42 @@ where
         carries.push(carry);
     }
 
-    // Phase 3: group offsets by a parallel exclusive scan of group sizes.
-    let sizes: Vec<u32> = count
-        .par_iter()
+    // Phase 3: group offsets, by a blocked exclusive scan of the group sizes
+    // done in place on `count`.
+    let sizes = count
+        .par_chunks(g)
         .enumerate()
-        .map(|(i, &c)| if key_of(i) { 1 + c } else { 0 })
-        .collect();
-    drop(count);
-    let offset = scan_exclusive_par(&sizes, 0u32, |a, b| a + b);
-    let total = match (offset.last(), sizes.last()) {
-        (Some(&o), Some(&s)) => (o + s) as usize,
-        _ => 0,
-    };
-    drop(sizes);
+        .map(|(c, cc)| {
+            let s = c * g;
+            cc.iter()
+                .enumerate()
+                .map(|(j, &x)| if key_of(s + j) { 1 + x } else { 0 })
+                .sum::<u32>()
+        })
+        .collect::<Vec<u32>>();
+    let bases = scan_exclusive_seq(&sizes, 0u32, |a, b| a + b);
+    let total = sizes.iter().sum::<u32>() as usize;
+    let mut offset = count;
+    offset
+        .par_chunks_mut(g)
+        .zip(bases.par_iter())
+        .enumerate()
+        .for_each(|(c, (cc, &base))| {
+            let s = c * g;
+            let mut acc = base;
+            for (j, x) in cc.iter_mut().enumerate() {
+                let size = if key_of(s + j) { 1 + *x } else { 0 };
+                *x = acc;
+                acc += size;
+            }
+        });
 
-    // Phase 4: scatter the permutation (output row -> input row).
-    let perm: Vec<AtomicU32> = (0..total)
+    // Phase 4: scatter `(input row << 32) | depth in group` to each output
+    // row; depth 0 marks a header. Destinations are distinct, so relaxed
+    // atomic stores suffice (no `unsafe` needed).
+    let slots: Vec<AtomicU64> = (0..total)
         .into_par_iter()
-        .map(|_| AtomicU32::new(0))
+        .map(|_| AtomicU64::new(0))
         .collect();
     key.par_chunks(g)
         .zip(rank.par_chunks(g))
@@ -365,7 +383,7 @@ where
             for j in 0..kk.len() {
                 let i = s + j;
                 if key_of(i) {
-                    perm[offset[i] as usize].store(i as u32, Ordering::Relaxed);
+                    slots[offset[i] as usize].store((i as u64) << 32, Ordering::Relaxed);
                 }
                 let k = kk[j];
                 if k != NONE {
@@ -376,62 +394,49 @@ where
                         0
                     };
                     let pos = offset[ku] + 1 + before + rr[j];
-                    perm[pos as usize].store(i as u32, Ordering::Relaxed);
+                    let rel = depth[i] - depth[ku];
+                    slots[pos as usize].store(((i as u64) << 32) | rel as u64, Ordering::Relaxed);
                 }
             }
         });
-    drop(rank);
-    let perm: Vec<u32> = perm.into_par_iter().map(AtomicU32::into_inner).collect();
-
-    // Phase 5: gather the columns.
-    let header = |q: usize, i: usize| key_of(i) && offset[i] as usize == q;
-    let out_depth = perm
-        .par_iter()
-        .enumerate()
-        .map(|(q, &i)| {
-            let i = i as usize;
-            if header(q, i) {
-                0
-            } else {
-                depth[i] - depth[key[i] as usize]
-            }
-        })
-        .collect();
-    let out_kind = perm
-        .par_iter()
-        .enumerate()
-        .map(|(q, &i)| {
-            let i = i as usize;
-            if header(q, i) {
-                spec.target.clone()
-            } else if key_of(i) {
-                spec.reference.clone()
-            } else {
-                tree.kind()[i].clone()
-            }
-        })
-        .collect();
-    let out_value = perm
-        .par_iter()
-        .enumerate()
-        .map(|(q, &i)| {
-            if header(q, i as usize) {
-                spec.header_value.clone()
-            } else {
-                tree.value()[i as usize].clone()
-            }
-        })
-        .collect();
-    let key_mask: Vec<bool> = (0..n).into_par_iter().map(key_of).collect();
-    let group_start = where_par(&key_mask)
+    drop((key, rank));
+    let group_start: Vec<u32> = (0..n)
         .into_par_iter()
-        .map(|k| offset[k as usize])
+        .filter(|&i| key_of(i))
+        .map(|i| offset[i])
         .collect();
+    drop(offset);
+
+    // Phase 5: one parallel gather builds all four columns.
+    let (out_depth, (origin, (out_kind, out_value))): (Vec<u32>, (Vec<u32>, (Vec<K>, Vec<V>))) =
+        slots
+            .par_iter()
+            .map(|slot| {
+                let x = slot.load(Ordering::Relaxed);
+                let (i, rel) = ((x >> 32) as usize, x as u32);
+                if rel == 0 {
+                    (
+                        0,
+                        (
+                            i as u32,
+                            (spec.target.clone(), spec.header_value.clone()),
+                        ),
+                    )
+                } else {
+                    let k = if key_of(i) {
+                        spec.reference.clone()
+                    } else {
+                        tree.kind()[i].clone()
+                    };
+                    (rel, (i as u32, (k, tree.value()[i].clone())))
+                }
+            })
+            .unzip();
     Flattened {
         depth: out_depth,
         kind: out_kind,
         value: out_value,
-        origin: perm,
+        origin,
         group_start,
     }
 }
