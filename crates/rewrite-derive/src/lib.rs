@@ -190,11 +190,7 @@ struct FieldsCode {
     visit: TokenStream2,
 }
 
-fn fields_code(
-    path: TokenStream2,
-    fields: &Fields,
-    name: &Ident,
-) -> syn::Result<FieldsCode> {
+fn fields_code(path: TokenStream2, fields: &Fields, name: &Ident) -> syn::Result<FieldsCode> {
     let mut binders = Vec::new();
     let mut rebuilt = Vec::new();
     let mut visits = Vec::new();

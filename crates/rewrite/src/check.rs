@@ -80,7 +80,9 @@ pub struct Mismatch<T> {
 impl<T: fmt::Debug> fmt::Display for Mismatch<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.mode {
-            CheckMode::Fixpoint { .. } => "fixpoint of fused rounds and fixpoint of one-by-one rounds",
+            CheckMode::Fixpoint { .. } => {
+                "fixpoint of fused rounds and fixpoint of one-by-one rounds"
+            }
             CheckMode::SinglePass => "one fused traversal and one one-by-one round",
         };
         write!(

@@ -5,7 +5,7 @@
 //! two `const bool`s (order and stack growth) so that each combination is a
 //! separate monomorphised loop with no run-time test per node.
 
-use crate::rule::{Chain, Driver, Rule, RuleSet, RuleVisitor, End};
+use crate::rule::{Chain, Driver, End, Rule, RuleSet, RuleVisitor};
 use crate::tree::Rewritable;
 
 /// Where the rules are tried relative to the children.

@@ -119,9 +119,7 @@ pub mod tree;
 
 pub use check::{first_difference, subtree_at, CheckError, CheckMode, Mismatch};
 pub use engine::Order;
-pub use manager::{
-    FixpointError, Mode, OptLevel, PassManager, Round, Stats, DEFAULT_LEVEL_MODES,
-};
+pub use manager::{FixpointError, Mode, OptLevel, PassManager, Round, Stats, DEFAULT_LEVEL_MODES};
 pub use rule::{Chain, Context, Driver, End, IntoRuleSet, Rule, RuleSet, RuleVisitor};
 pub use tree::{dismantle, node_count, Rewritable};
 pub use treefuse_rewrite_derive::Rewritable;

@@ -296,7 +296,11 @@ impl<T: Rewritable, Rs: RuleSet<T>> PassManager<T, Rs> {
     /// Counters since creation or the last [`reset_stats`](Self::reset_stats).
     pub fn stats(&self) -> Stats {
         Stats {
-            fired: self.rule_names().into_iter().zip(self.fired.iter().copied()).collect(),
+            fired: self
+                .rule_names()
+                .into_iter()
+                .zip(self.fired.iter().copied())
+                .collect(),
             traversals: self.traversals,
             rounds: self.rounds,
         }

@@ -281,7 +281,7 @@ tuple_into_rule_set!(A B C D E F G H I J K L);
 /// use treefuse_rewrite::{rules, PassManager};
 /// use treefuse_rewrite::toy::{ConstantDivision, DeadCodeElimination, Expr, RedundantLet};
 /// let mut pm = PassManager::new(rules![DeadCodeElimination, ConstantDivision, RedundantLet]);
-/// assert_eq!(pm.fused(Expr::div(Expr::Num(9), Expr::Num(3))), Expr::Num(3));
+/// assert_eq!(pm.fused(Expr::divide(Expr::Num(9), Expr::Num(3))), Expr::Num(3));
 /// ```
 #[macro_export]
 macro_rules! rules {

@@ -54,7 +54,7 @@ pub enum Expr {
 
 impl Expr {
     /// `a / b`
-    pub fn div(a: Expr, b: Expr) -> Expr {
+    pub fn divide(a: Expr, b: Expr) -> Expr {
         Expr::Div(Box::new(a), Box::new(b))
     }
     /// `a; b`
@@ -278,7 +278,7 @@ impl Parser {
         while self.peek() == Some(&Tok::Slash) {
             self.pos += 1;
             let r = self.atom()?;
-            e = Expr::div(e, r);
+            e = Expr::divide(e, r);
         }
         Ok(e)
     }
@@ -317,7 +317,7 @@ impl Parser {
 /// ```
 /// use treefuse_rewrite::toy::{parse, Expr};
 /// assert_eq!(parse("10 / (let x = 2 in x)").unwrap(),
-///            Expr::div(Expr::Num(10), Expr::let_("x", Expr::Num(2), Expr::id("x"))));
+///            Expr::divide(Expr::Num(10), Expr::let_("x", Expr::Num(2), Expr::id("x"))));
 /// ```
 pub fn parse(src: &str) -> Result<Expr, String> {
     let mut p = Parser {
@@ -544,9 +544,9 @@ impl Generator {
                 if self.rng.below(3) == 0 {
                     let n = Expr::Num(self.rng.below(100) as i64);
                     let m = Expr::Num(self.rng.below(10) as i64);
-                    Expr::div(n, m)
+                    Expr::divide(n, m)
                 } else {
-                    Expr::div(self.expr(d), self.expr(d))
+                    Expr::divide(self.expr(d), self.expr(d))
                 }
             }
             7..=8 => Expr::seq(self.expr(d), self.expr(d)),

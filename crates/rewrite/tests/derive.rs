@@ -1,4 +1,5 @@
 //! `#[derive(Rewritable)]` on the shapes it supports.
+#![allow(clippy::vec_box)] // `Vec<Box<Self>>` is deliberately one of the tested shapes.
 
 use treefuse_rewrite::{node_count, Rewritable};
 
@@ -56,7 +57,10 @@ fn enum_children_in_order() {
     let s = Stmt::Many(vec![Box::new(Stmt::Nop), Box::new(leafy())], 7);
     assert_eq!(children(&s), vec![Stmt::Nop, leafy()]);
     assert_eq!(children(&Stmt::Opt(None)), vec![]);
-    assert_eq!(children(&Stmt::Opt(Some(vec![Stmt::Nop, Stmt::Nop]))).len(), 2);
+    assert_eq!(
+        children(&Stmt::Opt(Some(vec![Stmt::Nop, Stmt::Nop]))).len(),
+        2
+    );
     assert_eq!(children(&Stmt::Nop), vec![]);
     assert_eq!(leafy().child_count(), 1);
     assert_eq!(leafy().child(0), Some(&Stmt::Nop));
@@ -68,7 +72,10 @@ fn skip_attribute() {
     let s = Stmt::Skipped(Box::new(Stmt::Nop), Box::new(leafy()));
     assert_eq!(children(&s), vec![leafy()]);
     let mapped = s.map_children(&mut |_| Stmt::Block(vec![]));
-    assert_eq!(mapped, Stmt::Skipped(Box::new(Stmt::Nop), Box::new(Stmt::Block(vec![]))));
+    assert_eq!(
+        mapped,
+        Stmt::Skipped(Box::new(Stmt::Nop), Box::new(Stmt::Block(vec![])))
+    );
 }
 
 #[test]
@@ -101,10 +108,22 @@ fn structs_tuple_structs_generics_units() {
     let n = Node {
         label: "root",
         kids: vec![
-            Node { label: "a", kids: vec![], extra: None },
-            Node { label: "b", kids: vec![], extra: None },
+            Node {
+                label: "a",
+                kids: vec![],
+                extra: None,
+            },
+            Node {
+                label: "b",
+                kids: vec![],
+                extra: None,
+            },
         ],
-        extra: Some(Box::new(Node { label: "e", kids: vec![], extra: None })),
+        extra: Some(Box::new(Node {
+            label: "e",
+            kids: vec![],
+            extra: None,
+        })),
     };
     assert_eq!(node_count(&n), 4);
     let labels: Vec<_> = children(&n).iter().map(|k| k.label).collect();
@@ -124,14 +143,21 @@ fn structs_tuple_structs_generics_units() {
         Generic::Leaf(v) => Generic::Leaf(v * 10),
         other => other,
     });
-    assert_eq!(g, Generic::Two(Box::new(Generic::Leaf(10)), Box::new(Generic::Leaf(20))));
+    assert_eq!(
+        g,
+        Generic::Two(Box::new(Generic::Leaf(10)), Box::new(Generic::Leaf(20)))
+    );
 
     let mut count = 0;
     UnitStruct.for_each_child(&mut |_| count += 1);
     assert_eq!(count, 0);
     assert_eq!(UnitStruct.map_children(&mut |x| x), UnitStruct);
 
-    let pair = Pair(1, Some(Box::new(Pair(2, None, vec![]))), vec![Pair(3, None, vec![])]);
+    let pair = Pair(
+        1,
+        Some(Box::new(Pair(2, None, vec![]))),
+        vec![Pair(3, None, vec![])],
+    );
     let firsts: Vec<u8> = children(&pair).iter().map(|c| c.0).collect();
     assert_eq!(firsts, [2, 3]);
 }

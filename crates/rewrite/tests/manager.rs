@@ -47,14 +47,20 @@ fn fixpoint_bound_gives_clear_error() {
     assert_eq!(err.fired_last_round, vec![("liar", 2)]);
     assert_eq!(err.tree, p("(); ()"));
     let msg = err.to_string();
-    assert!(msg.contains("did not reach a fixpoint within 5 rounds"), "{msg}");
+    assert!(
+        msg.contains("did not reach a fixpoint within 5 rounds"),
+        "{msg}"
+    );
     assert!(msg.contains("liar (2x)"), "{msg}");
 
     // A terminating rule needs enough rounds, and the quiet round counts.
     let mut pm = PassManager::new((Inc,));
     assert!(pm.fixpoint(p("98"), Round::Fused, 2).is_err());
     assert_eq!(pm.fixpoint(p("98"), Round::Fused, 3).unwrap(), p("100"));
-    let mode = Mode::Fixpoint { round: Round::OneByOne, max_rounds: 3 };
+    let mode = Mode::Fixpoint {
+        round: Round::OneByOne,
+        max_rounds: 3,
+    };
     assert_eq!(pm.run(p("98"), mode).unwrap(), p("100"));
 }
 
@@ -63,7 +69,13 @@ fn level_modes_are_configurable() {
     let pm = PassManager::new(rules()).with_mode_for(OptLevel::O0, Mode::OneByOne);
     assert_eq!(pm.mode_for(OptLevel::O0), Mode::OneByOne);
     assert_eq!(pm.mode_for(OptLevel::O1), Mode::OneByOne);
-    assert!(matches!(pm.mode_for(OptLevel::O2), Mode::Fixpoint { round: Round::Fused, .. }));
+    assert!(matches!(
+        pm.mode_for(OptLevel::O2),
+        Mode::Fixpoint {
+            round: Round::Fused,
+            ..
+        }
+    ));
 }
 
 /// `n / 2 => n / 3` for a literal n: together with constant division this is
@@ -86,7 +98,11 @@ fn checker_finds_non_confluence() {
     // A plain `10 / 2`: both ways try `Three` at the root first, so both
     // give 3 and the checker passes (non-confluence is only *possible*).
     let mut pm = PassManager::new((Three, ConstantDivision));
-    assert_eq!(pm.check(p("10 / 2"), CheckMode::Fixpoint { max_rounds: 8 }).unwrap(), p("3"));
+    assert_eq!(
+        pm.check(p("10 / 2"), CheckMode::Fixpoint { max_rounds: 8 })
+            .unwrap(),
+        p("3")
+    );
     // `(20 / 2) / 2` with folding first. Fused rounds: the inner division
     // folds (`10 / 2`), and in the next round folding, tried first at the
     // root, wins: 5. One-by-one rounds: the folding pass leaves `10 / 2`,
@@ -110,7 +126,10 @@ fn bottom_up_reaches_more_in_one_pass() {
     assert_eq!(pm.order(), Order::BottomUp);
     assert_eq!(pm.fused(p("10 / (if true then 2 else 5)")), p("5"));
     assert_eq!(pm.fused(p("10 / (let x = 2 in x)")), p("5"));
-    assert_eq!(pm.fused(p("if (let x = true in x) then 1 / 1 else 2")), p("1"));
+    assert_eq!(
+        pm.fused(p("if (let x = true in x) then 1 / 1 else 2")),
+        p("1")
+    );
 }
 
 #[test]
@@ -125,7 +144,11 @@ fn rules_macro_and_stats() {
     let st = pm.stats();
     assert_eq!(
         st.fired,
-        vec![("DeadCodeElimination", 1), ("ConstantDivision", 1), ("RedundantLet", 0)]
+        vec![
+            ("DeadCodeElimination", 1),
+            ("ConstantDivision", 1),
+            ("RedundantLet", 0)
+        ]
     );
     assert_eq!(st.traversals, 1);
     pm.reset_stats();
@@ -134,7 +157,7 @@ fn rules_macro_and_stats() {
 
 fn deep_seq(depth: usize) -> Expr {
     // `if true then (if true then ( ... 7 / 7 ...) else ()) else ()`
-    let mut e = Expr::div(Expr::Num(7), Expr::Num(7));
+    let mut e = Expr::divide(Expr::Num(7), Expr::Num(7));
     for i in 0..depth {
         e = if i % 2 == 0 {
             Expr::seq(Expr::Unit, e)
