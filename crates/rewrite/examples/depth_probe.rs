@@ -1,0 +1,34 @@
+//! Rewrites one left-deep chain of `depth` nested `if`/`;` nodes with the toy
+//! rules on the main thread, to find the depth limit of the plain recursive
+//! traversal (a stack overflow aborts the process) and check that stack
+//! growth removes it.
+//!
+//! ```text
+//! cargo run --release -p treefuse-rewrite --example depth_probe -- DEPTH [grow]
+//! ```
+
+use treefuse_rewrite::toy::{rules, Expr};
+use treefuse_rewrite::{dismantle, PassManager};
+
+fn main() {
+    let depth: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.replace('_', "").parse().ok())
+        .unwrap_or(100_000);
+    let grow = std::env::args().nth(2).as_deref() == Some("grow");
+    let mut e = Expr::divide(Expr::Num(7), Expr::Num(7));
+    for i in 0..depth {
+        e = if i % 2 == 0 {
+            Expr::seq(Expr::Unit, e)
+        } else {
+            Expr::if_(Expr::id("c"), e, Expr::Unit)
+        };
+    }
+    let mut pm = PassManager::new(rules()).with_stack_growth(grow);
+    let out = pm.fused(e);
+    println!(
+        "depth {depth} ok (stack growth: {grow}); fired {:?}",
+        pm.stats().fired
+    );
+    dismantle(out, || Expr::Unit);
+}
