@@ -1,0 +1,294 @@
+//! Access sets and the conflict test.
+
+use std::collections::BTreeSet;
+
+use treefuse_automata::{intersection_witness, Label, Nfa, Symbol};
+use treefuse_sema::{LocalId, NodeVarId};
+
+use crate::labels::Labels;
+
+/// A variable of one traversal activation's frame.
+///
+/// Frame variables never conflict across traversals (each activation has
+/// its own frame; traversal parameters are passed by value), so they are
+/// kept as plain sets instead of automata.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FrameVar {
+    /// A data local or a parameter.
+    Local(LocalId),
+    /// A tree alias or a `for` loop variable (its binding).
+    Node(NodeVarId),
+}
+
+/// Everything one statement (or one call) may read and write.
+///
+/// Tree paths are words over [`Labels`] relative to the node the statement
+/// runs on (`self`): `Element.width` is `self.width`,
+/// `TextBox.next.Element.width` is `self.next.width`, `Group.border.*` is
+/// the whole record `self.border`. The empty word `ε` is the node itself
+/// (its type tag, read by `is` tests, casts and dispatch).
+///
+/// Global paths are kept in separate automata, as words starting with a
+/// global's pseudo-root label (`global:changed`): they are not relative to
+/// any node, so [`AccessSet::under`] does not prefix them.
+///
+/// The automata are [`reduced`](Nfa::reduced) when the set comes out of
+/// [`Analysis`](crate::Analysis).
+#[derive(Clone, Debug)]
+pub struct AccessSet {
+    /// Tree paths that may be read (prefix-closed: navigating reads every
+    /// child slot on the way).
+    pub reads: Nfa,
+    /// Tree paths that may be written.
+    pub writes: Nfa,
+    /// Global paths that may be read.
+    pub global_reads: Nfa,
+    /// Global paths that may be written.
+    pub global_writes: Nfa,
+    /// Frame variables read (of the frame the statement runs in).
+    pub frame_reads: BTreeSet<FrameVar>,
+    /// Frame variables written (assigned, bound by `let`, alias or `for`).
+    pub frame_writes: BTreeSet<FrameVar>,
+    /// Whether executing it may raise a runtime error (integer division or
+    /// remainder, array indexing, a failing `as` cast, a pure function that
+    /// may fail, a host function, or, for calls, any of these anywhere in
+    /// the reachable traversals).
+    pub may_fail: bool,
+    /// Whether it contains a `return` of the traversal it is written in
+    /// (control effect; `return`s inside called traversals do not count).
+    pub returns: bool,
+    /// Whether it contains a traversing call (possibly nested in `if` or
+    /// `for`).
+    pub has_calls: bool,
+}
+
+impl Default for AccessSet {
+    fn default() -> Self {
+        AccessSet::empty()
+    }
+}
+
+impl AccessSet {
+    /// Accesses nothing.
+    pub fn empty() -> AccessSet {
+        AccessSet {
+            reads: Nfa::empty(),
+            writes: Nfa::empty(),
+            global_reads: Nfa::empty(),
+            global_writes: Nfa::empty(),
+            frame_reads: BTreeSet::new(),
+            frame_writes: BTreeSet::new(),
+            may_fail: false,
+            returns: false,
+            has_calls: false,
+        }
+    }
+
+    /// Everything either set accesses (automata not reduced).
+    pub fn union(&self, other: &AccessSet) -> AccessSet {
+        AccessSet {
+            reads: self.reads.union(&other.reads),
+            writes: self.writes.union(&other.writes),
+            global_reads: self.global_reads.union(&other.global_reads),
+            global_writes: self.global_writes.union(&other.global_writes),
+            frame_reads: self
+                .frame_reads
+                .union(&other.frame_reads)
+                .copied()
+                .collect(),
+            frame_writes: self
+                .frame_writes
+                .union(&other.frame_writes)
+                .copied()
+                .collect(),
+            may_fail: self.may_fail || other.may_fail,
+            returns: self.returns || other.returns,
+            has_calls: self.has_calls || other.has_calls,
+        }
+    }
+
+    /// The same set with its four automata [`reduced`](Nfa::reduced).
+    pub fn reduced(&self) -> AccessSet {
+        AccessSet {
+            reads: self.reads.reduced(),
+            writes: self.writes.reduced(),
+            global_reads: self.global_reads.reduced(),
+            global_writes: self.global_writes.reduced(),
+            ..self.clone()
+        }
+    }
+
+    /// The same accesses seen from an ancestor: every tree path gets
+    /// `prefix` in front (`under(&[c])` turns the accesses of a call on
+    /// `self.c`, relative to `c`, into paths relative to `self`). The
+    /// prefix itself is read (navigation). Globals and frame variables are
+    /// unchanged. The result is reduced.
+    pub fn under(&self, prefix: &[Label]) -> AccessSet {
+        self.under_nfa(&Nfa::word(prefix))
+    }
+
+    /// [`under`](AccessSet::under) with a regular set of prefixes.
+    pub fn under_nfa(&self, prefix: &Nfa) -> AccessSet {
+        AccessSet {
+            reads: prefix
+                .prefix_closure()
+                .union(&prefix.concat(&self.reads))
+                .reduced(),
+            writes: prefix.concat(&self.writes).reduced(),
+            ..self.clone()
+        }
+    }
+}
+
+/// A statement's access set, with the access sets of the statements nested
+/// in it (the branches of an `if`, the body of a `for`), each relative to
+/// the same `self`.
+#[derive(Clone, Debug)]
+pub struct StmtAccess {
+    /// Everything the statement may access, nested statements and
+    /// (transitively) every traversing call in it included.
+    pub set: AccessSet,
+    /// Nested blocks: `[then, else]` for `if`, `[body]` for `for`, none
+    /// otherwise.
+    pub blocks: Vec<Vec<StmtAccess>>,
+}
+
+/// The order of the two accesses in a conflict, `first` running before
+/// `second` in the unfused program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConflictKind {
+    /// `first` writes what `second` reads (flow dependence).
+    WriteRead,
+    /// `first` reads what `second` writes (anti dependence).
+    ReadWrite,
+    /// Both write the same location (output dependence).
+    WriteWrite,
+}
+
+impl std::fmt::Display for ConflictKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ConflictKind::WriteRead => "write/read",
+            ConflictKind::ReadWrite => "read/write",
+            ConflictKind::WriteWrite => "write/write",
+        })
+    }
+}
+
+/// Where a conflict happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Location {
+    /// On the tree: the witness is a path relative to the common node.
+    Tree,
+    /// On a global: the witness starts with the global's pseudo-root label.
+    Global,
+    /// On a variable of the shared frame.
+    Frame(FrameVar),
+}
+
+/// A reason why two accesses cannot be reordered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// Which direction.
+    pub kind: ConflictKind,
+    /// Tree, global or frame variable.
+    pub location: Location,
+    /// A shortest conflicting path (empty for frame variables). `*` stands
+    /// for any label.
+    pub word: Vec<Symbol>,
+    /// The path as text ([`Labels::format`]), or `local#N` / `node#N` for a
+    /// frame variable.
+    pub witness: String,
+}
+
+impl std::fmt::Display for Conflict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} conflict on {}", self.kind, self.witness)
+    }
+}
+
+/// The first conflict between `first` and `second`, where `first` runs
+/// before `second` in the unfused program and both sets are relative to the
+/// same node. Checks, in order, write/read, read/write and write/write, each
+/// on the tree, then on globals, then (only if `same_frame`: both belong to
+/// the same activation of the same traversal) on frame variables.
+///
+/// `None` means the two may be swapped as far as memory is concerned
+/// (`return` and runtime errors are the caller's business: see
+/// [`AccessSet::returns`] and [`AccessSet::may_fail`]).
+pub fn conflict(
+    first: &AccessSet,
+    second: &AccessSet,
+    labels: &Labels,
+    same_frame: bool,
+) -> Option<Conflict> {
+    let pairs = [
+        (ConflictKind::WriteRead, &first.writes, &second.reads),
+        (ConflictKind::ReadWrite, &first.reads, &second.writes),
+        (ConflictKind::WriteWrite, &first.writes, &second.writes),
+    ];
+    let gpairs = [
+        (
+            ConflictKind::WriteRead,
+            &first.global_writes,
+            &second.global_reads,
+        ),
+        (
+            ConflictKind::ReadWrite,
+            &first.global_reads,
+            &second.global_writes,
+        ),
+        (
+            ConflictKind::WriteWrite,
+            &first.global_writes,
+            &second.global_writes,
+        ),
+    ];
+    for (loc, list) in [(Location::Tree, &pairs), (Location::Global, &gpairs)] {
+        for &(kind, a, b) in list.iter() {
+            if let Some(word) = intersection_witness(a, b) {
+                let witness = labels.format(&word);
+                return Some(Conflict {
+                    kind,
+                    location: loc,
+                    word,
+                    witness,
+                });
+            }
+        }
+    }
+    if same_frame {
+        let fpairs = [
+            (
+                ConflictKind::WriteRead,
+                &first.frame_writes,
+                &second.frame_reads,
+            ),
+            (
+                ConflictKind::ReadWrite,
+                &first.frame_reads,
+                &second.frame_writes,
+            ),
+            (
+                ConflictKind::WriteWrite,
+                &first.frame_writes,
+                &second.frame_writes,
+            ),
+        ];
+        for (kind, a, b) in fpairs {
+            if let Some(&v) = a.intersection(b).next() {
+                let witness = match v {
+                    FrameVar::Local(l) => format!("local#{}", l.0),
+                    FrameVar::Node(n) => format!("node#{}", n.0),
+                };
+                return Some(Conflict {
+                    kind,
+                    location: Location::Frame(v),
+                    word: Vec::new(),
+                    witness,
+                });
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,86 @@
+//! Short textual renderings of access automata for reports.
+
+use std::collections::{BTreeSet, VecDeque};
+
+use treefuse_automata::{Nfa, Symbol};
+
+use crate::labels::Labels;
+
+/// How many words [`format_access`] lists at most.
+pub const MAX_WORDS: usize = 6;
+
+/// A short description of the paths an access automaton accepts: up to
+/// [`MAX_WORDS`] of its shortest words, `ε` for the node itself, a final
+/// `**` for "this path and everything below it", and `…` when there are
+/// more words (always the case when a call summary loops). Words that are
+/// a proper prefix of another listed word are left out (read sets are
+/// prefix-closed and listing every prefix would drown the interesting
+/// paths). An empty set prints as `∅`.
+/// See the crate example for a rendered summary.
+pub fn format_access(nfa: &Nfa, labels: &Labels) -> String {
+    let n = nfa.reduced();
+    if n.is_empty() {
+        return "∅".to_owned();
+    }
+    // A state is a sink "everything below" if it is accepting and loops on
+    // `*`.
+    let sink = |s: u32| {
+        n.is_accepting(s)
+            && n.transitions(s)
+                .iter()
+                .any(|&(sym, t)| sym == Symbol::Any && t == s)
+    };
+    let mut found: Vec<(Vec<Symbol>, bool)> = Vec::new();
+    let mut seen: BTreeSet<(Vec<Symbol>, bool)> = BTreeSet::new();
+    let mut queue: VecDeque<(u32, Vec<Symbol>)> = VecDeque::from([(n.start(), Vec::new())]);
+    let mut more = false;
+    let mut pops = 0;
+    while let Some((s, word)) = queue.pop_front() {
+        pops += 1;
+        if pops > 4000 || word.len() > 12 {
+            more = true;
+            break;
+        }
+        if sink(s) {
+            let key = (word.clone(), true);
+            if seen.insert(key.clone()) {
+                found.push(key);
+            }
+            // Other edges out of a sink only add words already covered.
+            continue;
+        }
+        if n.is_accepting(s) {
+            let key = (word.clone(), false);
+            if seen.insert(key.clone()) {
+                found.push(key);
+            }
+        }
+        if found.len() > 4 * MAX_WORDS {
+            more = true;
+            break;
+        }
+        for &(sym, t) in n.transitions(s) {
+            let mut w = word.clone();
+            w.push(sym);
+            queue.push_back((t, w));
+        }
+    }
+    let is_prefix = |a: &[Symbol], b: &[Symbol]| a.len() < b.len() && b.starts_with(a);
+    let shown: Vec<String> = found
+        .iter()
+        .filter(|(w, all)| *all || !found.iter().any(|(v, _)| is_prefix(w, v)))
+        .map(|(w, all)| {
+            let base = labels.format(w);
+            match (all, w.is_empty()) {
+                (true, true) => "**".to_owned(),
+                (true, false) => format!("{base}.**"),
+                (false, _) => base,
+            }
+        })
+        .collect();
+    let mut out: Vec<String> = shown.iter().take(MAX_WORDS).cloned().collect();
+    if more || shown.len() > MAX_WORDS {
+        out.push("…".to_owned());
+    }
+    format!("{{{}}}", out.join(", "))
+}

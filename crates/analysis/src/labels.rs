@@ -1,0 +1,133 @@
+//! Interned labels for access paths: tree fields, record members, globals.
+
+use treefuse_automata::{format_word, Label, LabelInterner, Symbol};
+use treefuse_sema::{FieldId, GlobalId, Program, RecordId};
+
+/// The label alphabet of one program.
+///
+/// * Every tree field (child, list or data) gets its own label, keyed by
+///   [`FieldId`] and named `Owner.field` (`TextBox.next`, `Element.width`).
+///   Two unrelated types that both declare `next` get two labels: a node
+///   has exactly one concrete type, so the two slots can never be the same
+///   memory. An inherited field keeps the [`FieldId`] (and label) of its
+///   declaration, so `Element.width` is one label for every subtype.
+/// * Every record member gets a label named `Record.member`
+///   (`BorderInfo.size`); it follows the label of the field or global
+///   holding the record.
+/// * Every global gets a pseudo-root label named `global:NAME`; global
+///   access paths are words starting with it (`global:changed`).
+///
+/// A list field's label stands for "any element of the list": `for x in
+/// self.items { x.f = 1; }` writes `Block.items.Stmt.f`.
+///
+/// Names are unique; should two names collide (a record and a tree type
+/// with the same name and member), the later one gets a `#N` suffix.
+#[derive(Clone, Debug)]
+pub struct Labels {
+    interner: LabelInterner,
+    fields: Vec<Label>,
+    members: Vec<Vec<Label>>,
+    globals: Vec<Label>,
+}
+
+impl Labels {
+    /// Interns every field, record member and global of `program`.
+    pub fn new(program: &Program) -> Labels {
+        let mut interner = LabelInterner::new();
+        let mut fresh = |name: String| -> Label {
+            if interner.get(&name).is_none() {
+                return interner.intern(&name);
+            }
+            let mut i = 2;
+            loop {
+                let n = format!("{name}#{i}");
+                if interner.get(&n).is_none() {
+                    return interner.intern(&n);
+                }
+                i += 1;
+            }
+        };
+        let fields = program
+            .fields
+            .iter()
+            .map(|f| fresh(format!("{}.{}", program.type_name(f.owner), f.name)))
+            .collect();
+        let members = program
+            .records
+            .iter()
+            .map(|r| {
+                r.fields
+                    .iter()
+                    .map(|m| fresh(format!("{}.{}", r.name, m.name)))
+                    .collect()
+            })
+            .collect();
+        let globals = program
+            .globals
+            .iter()
+            .map(|g| fresh(format!("global:{}", g.name)))
+            .collect();
+        Labels {
+            interner,
+            fields,
+            members,
+            globals,
+        }
+    }
+
+    /// The label of a tree field.
+    pub fn field(&self, f: FieldId) -> Label {
+        self.fields[f.index()]
+    }
+
+    /// The label of member `i` of record `r`.
+    pub fn member(&self, r: RecordId, i: u32) -> Label {
+        self.members[r.index()][i as usize]
+    }
+
+    /// The pseudo-root label of a global.
+    pub fn global(&self, g: GlobalId) -> Label {
+        self.globals[g.index()]
+    }
+
+    /// The global whose pseudo-root label is `l`, if any.
+    pub fn global_of(&self, l: Label) -> Option<GlobalId> {
+        self.globals
+            .iter()
+            .position(|&x| x == l)
+            .map(|i| GlobalId(i as u32))
+    }
+
+    /// The field whose label is `l`, if any.
+    pub fn field_of(&self, l: Label) -> Option<FieldId> {
+        self.fields
+            .iter()
+            .position(|&x| x == l)
+            .map(|i| FieldId(i as u32))
+    }
+
+    /// The interner holding every label's name (for
+    /// [`format_word`](treefuse_automata::format_word) and DOT output).
+    pub fn interner(&self) -> &LabelInterner {
+        &self.interner
+    }
+
+    /// The name of a label (`Element.width`, `BorderInfo.size`,
+    /// `global:changed`).
+    pub fn name(&self, l: Label) -> &str {
+        self.interner.name(l).unwrap_or("?")
+    }
+
+    /// A word as a dotted path, e.g. `TextBox.next.Element.width`; `*` is
+    /// any label, `ε` the empty word (the node itself).
+    pub fn format(&self, word: &[Symbol]) -> String {
+        format_word(word, &self.interner)
+    }
+
+    /// A tree-field label by `Type` and `field` name (the field as seen on
+    /// `Type`, inherited fields included). Handy in tests and tools.
+    pub fn field_named(&self, program: &Program, ty: &str, field: &str) -> Option<Label> {
+        let t = program.type_named(ty)?;
+        program.field_named(t, field).map(|f| self.field(f))
+    }
+}

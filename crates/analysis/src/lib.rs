@@ -1,0 +1,459 @@
+//! Access analysis for treefuse: what each statement and each traversing
+//! call may read and write, as automata over field labels, and the
+//! conflict test the fuser uses to decide whether two of them may be
+//! reordered (Grafter, PLDI'19, §3.2).
+//!
+//! # Model
+//!
+//! * **Labels** ([`Labels`]): one per tree field (keyed by `FieldId`,
+//!   named `Owner.field`), one per record member (`Record.member`), one
+//!   pseudo-root per global (`global:NAME`). A list field's label stands for
+//!   any of its elements.
+//! * **Access sets** ([`AccessSet`]): tree reads and writes as automata of
+//!   paths relative to the node the code runs on, global reads and writes as
+//!   automata of paths starting at a global's label, frame variables
+//!   (locals, parameters, aliases, loop variables) as plain sets, and the
+//!   flags `may_fail`, `returns`, `has_calls`.
+//! * **Statement rules**: reading a path reads every prefix of it (child
+//!   slots are read to navigate, the node's type tag is the path itself);
+//!   a record or array value covers everything below it (`.*`); `is` tests
+//!   and casts read the node path; aliases are expanded to the path they
+//!   were bound to; a loop variable of `for x in self.list` is the list
+//!   label; `new`, moves and replacement write the whole subtree of the
+//!   slot and of the move source; `a[i] = e` writes all of `a`; pure and
+//!   host function calls read their arguments only.
+//! * **Call summaries** (Algorithm 1, [`Analysis::summary`]): for every
+//!   (concrete type, traversal) pair, everything the call and all the
+//!   traversals it reaches may access, relative to the receiver. Built once
+//!   for the whole program as one call-graph automaton (see `summary.rs`):
+//!   a state per concrete function, statement automata attached by ε,
+//!   calls as edges labelled with the receiver's path. Virtual calls on a
+//!   child are a union over the concrete subtypes of the child's static
+//!   type ([`Analysis::static_summary`]); `self.f()` dispatches on the
+//!   caller's own concrete type; recursion becomes loops.
+//! * **Relocated nodes**: an alias or loop variable denotes a node bound
+//!   earlier; a move (`self.c = self.c.d`, or `new` with moved children) in
+//!   the same activation, including in the traversals it calls, can move
+//!   that node to another path. When a move may relocate a prefix `p` of a
+//!   bound node's path, accesses through it are taken as `p.*.…`.
+//! * **Conflicts** ([`conflict`], [`Analysis::conflict`]): write/read,
+//!   read/write and write/write intersections, with a shortest witness path.
+//!
+//! # Example
+//!
+//! ```
+//! use treefuse_analysis::{Analysis, ConflictKind};
+//!
+//! let src = std::fs::read_to_string(concat!(
+//!     env!("CARGO_MANIFEST_DIR"),
+//!     "/../../examples/figure2/figure2.tf"
+//! ))
+//! .unwrap();
+//! let program = treefuse_sema::compile(&src).unwrap();
+//! let a = Analysis::new(&program);
+//! let element = program.type_named("Element").unwrap();
+//! let width = program.method_named(element, "compute_width").unwrap();
+//! let height = program.method_named(element, "compute_height").unwrap();
+//! // `root.compute_width(); root.compute_height();` on the same node:
+//! let w = a.static_summary(element, width).unwrap();
+//! let h = a.static_summary(element, height).unwrap();
+//! let c = a.conflict(w, h, false).unwrap();
+//! assert_eq!(c.kind, ConflictKind::WriteRead);
+//! assert_eq!(c.witness, "Element.width");
+//! println!("compute_width writes {}", a.format_access(&w.writes));
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod access;
+mod explain;
+mod labels;
+mod stmt;
+mod summary;
+
+use std::collections::HashMap;
+
+use treefuse_automata::{Label, Nfa};
+use treefuse_sema::{BodyId, Fuse, MethodId, Program, Stmt, TypeId};
+
+pub use access::{conflict, AccessSet, Conflict, ConflictKind, FrameVar, Location, StmtAccess};
+pub use explain::{format_access, MAX_WORDS};
+pub use labels::Labels;
+
+use stmt::{BodyCtx, CallSite, Own};
+
+/// Everything computed for one concrete function.
+#[derive(Clone, Debug)]
+struct Function {
+    ty: TypeId,
+    method: MethodId,
+    body: BodyId,
+    summary: AccessSet,
+    relocations: Nfa,
+    stmts: Vec<StmtAccess>,
+}
+
+/// The access analysis of one program: labels, call summaries of every
+/// concrete function and of every traversal on every static type, and
+/// access sets of every statement of every concrete function. Computed
+/// once by [`Analysis::new`]; every query afterwards is a lookup.
+#[derive(Debug)]
+pub struct Analysis<'p> {
+    program: &'p Program,
+    labels: Labels,
+    index: HashMap<(TypeId, MethodId), usize>,
+    functions: Vec<Function>,
+    statics: HashMap<(TypeId, MethodId), AccessSet>,
+}
+
+fn body_stmts(program: &Program, b: BodyId) -> &[Stmt] {
+    program.bodies[b.index()].body.as_deref().unwrap_or(&[])
+}
+
+fn all_calls(own: &[Own]) -> Vec<&CallSite> {
+    own.iter().flat_map(|o| o.calls.iter()).collect()
+}
+
+impl<'p> Analysis<'p> {
+    /// Analyses `program`: statement access sets and call summaries of
+    /// every (concrete type, traversal) pair that has a body.
+    pub fn new(program: &'p Program) -> Analysis<'p> {
+        let labels = Labels::new(program);
+        let pure_fails = stmt::pure_fails(program);
+
+        // The concrete functions.
+        let mut keys: Vec<(TypeId, MethodId, BodyId)> = Vec::new();
+        let mut index = HashMap::new();
+        for (ti, t) in program.types.iter().enumerate() {
+            if t.is_abstract {
+                continue;
+            }
+            let ty = TypeId(ti as u32);
+            for mi in 0..program.methods.len() {
+                let m = MethodId(mi as u32);
+                if let Some(b) = program.dispatch(ty, m) {
+                    index.insert((ty, m), keys.len());
+                    keys.push((ty, m, b));
+                }
+            }
+        }
+        let targets = |caller: TypeId, site: &CallSite| -> Vec<usize> {
+            if site.self_call {
+                return index
+                    .get(&(caller, site.method))
+                    .copied()
+                    .into_iter()
+                    .collect();
+            }
+            program.types[site.ty.index()]
+                .concrete_subtypes
+                .iter()
+                .filter_map(|&c| index.get(&(c, site.method)).copied())
+                .collect()
+        };
+        let own_of = |relocs: Option<&[Nfa]>| -> Vec<Vec<Own>> {
+            keys.iter()
+                .enumerate()
+                .map(|(i, &(_, _, b))| {
+                    let stmts = body_stmts(program, b);
+                    let ctx = BodyCtx::new(
+                        program,
+                        &labels,
+                        &program.bodies[b.index()].frame,
+                        stmts,
+                        relocs.map(|r| &r[i]),
+                        &pure_fails,
+                    );
+                    ctx.block(stmts)
+                })
+                .collect()
+        };
+        let graph_summaries = |own: &[Vec<Own>], pick: &dyn Fn(&Own) -> &Nfa| -> Vec<Nfa> {
+            let unions: Vec<Nfa> = own
+                .iter()
+                .map(|stmts| Nfa::union_all(stmts.iter().map(pick)).reduced())
+                .collect();
+            let nodes: Vec<summary::Node> = own
+                .iter()
+                .enumerate()
+                .map(|(i, stmts)| summary::Node {
+                    own: &unions[i],
+                    calls: all_calls(stmts)
+                        .into_iter()
+                        .map(|c| (c, targets(keys[i].0, c)))
+                        .collect(),
+                })
+                .collect();
+            let (g, states) = summary::call_graph(&nodes);
+            states.iter().map(|&s| summary::summary_at(&g, s)).collect()
+        };
+
+        // Phase 1: which slots may be relocated by moves during each
+        // function's activation (with unrelocated alias roots).
+        let own0 = own_of(None);
+        let relocations = graph_summaries(&own0, &|o: &Own| &o.relocs);
+        drop(own0);
+
+        // Phase 2: own statement accesses with relocation-aware roots.
+        let own = own_of(Some(&relocations));
+        let reads = graph_summaries(&own, &|o: &Own| &o.set.reads);
+        let writes = graph_summaries(&own, &|o: &Own| &o.set.writes);
+
+        // Globals and failures: union over the reachable functions.
+        let succ: Vec<Vec<usize>> = own
+            .iter()
+            .enumerate()
+            .map(|(i, stmts)| {
+                all_calls(stmts)
+                    .into_iter()
+                    .flat_map(|c| targets(keys[i].0, c))
+                    .collect()
+            })
+            .collect();
+        let mut summaries = Vec::with_capacity(keys.len());
+        for i in 0..keys.len() {
+            let mut seen = vec![false; keys.len()];
+            let mut stack = vec![i];
+            seen[i] = true;
+            while let Some(j) = stack.pop() {
+                for &k in &succ[j] {
+                    if !seen[k] {
+                        seen[k] = true;
+                        stack.push(k);
+                    }
+                }
+            }
+            let reach = || (0..keys.len()).filter(|&j| seen[j]);
+            let gr: Vec<&Nfa> = reach()
+                .flat_map(|j| own[j].iter().map(|o| &o.set.global_reads))
+                .collect();
+            let gw: Vec<&Nfa> = reach()
+                .flat_map(|j| own[j].iter().map(|o| &o.set.global_writes))
+                .collect();
+            summaries.push(AccessSet {
+                reads: reads[i].clone(),
+                writes: writes[i].clone(),
+                global_reads: Nfa::union_all(gr).reduced(),
+                global_writes: Nfa::union_all(gw).reduced(),
+                frame_reads: Default::default(),
+                frame_writes: Default::default(),
+                may_fail: reach().any(|j| own[j].iter().any(|o| o.set.may_fail)),
+                returns: false,
+                has_calls: !succ[i].is_empty(),
+            });
+        }
+
+        // Static summaries: union over the concrete subtypes.
+        let mut statics = HashMap::new();
+        for (ti, t) in program.types.iter().enumerate() {
+            let ty = TypeId(ti as u32);
+            for mi in 0..program.methods.len() {
+                let m = MethodId(mi as u32);
+                let parts: Vec<&AccessSet> = t
+                    .concrete_subtypes
+                    .iter()
+                    .filter_map(|&c| index.get(&(c, m)).map(|&i| &summaries[i]))
+                    .collect();
+                if parts.is_empty() {
+                    continue;
+                }
+                let u = parts
+                    .iter()
+                    .skip(1)
+                    .fold(parts[0].clone(), |acc, s| acc.union(s));
+                statics.insert((ty, m), u.reduced());
+            }
+        }
+
+        // Full statement sets: own accesses plus the callees' summaries.
+        let callee = |caller: TypeId, site: &CallSite| -> Option<AccessSet> {
+            let s = if site.self_call {
+                index.get(&(caller, site.method)).map(|&i| &summaries[i])
+            } else {
+                statics.get(&(site.ty, site.method))
+            }?;
+            Some(s.under_nfa(&site.receiver))
+        };
+        fn full(
+            o: &Own,
+            caller: TypeId,
+            callee: &dyn Fn(TypeId, &CallSite) -> Option<AccessSet>,
+        ) -> StmtAccess {
+            let mut set = o.set.clone();
+            for site in &o.calls {
+                if let Some(c) = callee(caller, site) {
+                    let keep = (
+                        set.frame_reads.clone(),
+                        set.frame_writes.clone(),
+                        set.returns,
+                    );
+                    set = set.union(&c);
+                    (set.frame_reads, set.frame_writes, set.returns) = keep;
+                }
+            }
+            StmtAccess {
+                set: if o.calls.is_empty() {
+                    set
+                } else {
+                    set.reduced()
+                },
+                blocks: o
+                    .blocks
+                    .iter()
+                    .map(|b| b.iter().map(|x| full(x, caller, callee)).collect())
+                    .collect(),
+            }
+        }
+        let functions = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &(ty, method, body))| Function {
+                ty,
+                method,
+                body,
+                summary: summaries[i].clone(),
+                relocations: relocations[i].clone(),
+                stmts: own[i].iter().map(|o| full(o, ty, &callee)).collect(),
+            })
+            .collect();
+        Analysis {
+            program,
+            labels,
+            index,
+            functions,
+            statics,
+        }
+    }
+
+    /// The analysed program.
+    pub fn program(&self) -> &'p Program {
+        self.program
+    }
+
+    /// The label alphabet.
+    pub fn labels(&self) -> &Labels {
+        &self.labels
+    }
+
+    /// Every concrete function `(concrete type, traversal, body)` analysed.
+    pub fn functions(&self) -> impl Iterator<Item = (TypeId, MethodId, BodyId)> + '_ {
+        self.functions.iter().map(|f| (f.ty, f.method, f.body))
+    }
+
+    fn function(&self, concrete: TypeId, method: MethodId) -> Option<&Function> {
+        self.index
+            .get(&(concrete, method))
+            .map(|&i| &self.functions[i])
+    }
+
+    /// Everything a call of `method` on a node of exactly type `concrete`
+    /// may access, relative to that node, every transitively reachable
+    /// traversal included. Frame sets are empty (the callee's frame is its
+    /// own; argument reads belong to the call statement); `returns` is
+    /// false. `None` if the traversal has no body on that type.
+    pub fn summary(&self, concrete: TypeId, method: MethodId) -> Option<&AccessSet> {
+        self.function(concrete, method).map(|f| &f.summary)
+    }
+
+    /// Everything a call of `method` on a node of static type `ty` may
+    /// access: the union of [`summary`](Analysis::summary) over the concrete
+    /// subtypes of `ty`. `None` if no concrete subtype has the traversal.
+    pub fn static_summary(&self, ty: TypeId, method: MethodId) -> Option<&AccessSet> {
+        self.statics.get(&(ty, method))
+    }
+
+    /// The access sets of the top-level statements of the body that runs
+    /// for `method` on a node of exactly type `concrete`, relative to that
+    /// node. A traversing call's set includes its callees' summaries under
+    /// the receiver's path (`self.c.f()`: `c` followed by the summary of
+    /// `f` on `c`'s static type; `self.f()`: the summary for `concrete`).
+    pub fn body_accesses(&self, concrete: TypeId, method: MethodId) -> Option<&[StmtAccess]> {
+        self.function(concrete, method).map(|f| f.stmts.as_slice())
+    }
+
+    /// Child slots (as paths relative to the receiver) whose subtrees a
+    /// move may relocate while `method` runs on a node of type `concrete`,
+    /// including in the traversals it calls.
+    pub fn relocations(&self, concrete: TypeId, method: MethodId) -> Option<&Nfa> {
+        self.function(concrete, method).map(|f| &f.relocations)
+    }
+
+    /// A call of `method` on the node at `prefix` below the common node
+    /// (empty for `self.f()`), whose static type is `ty`: the static
+    /// summary with every tree path under `prefix`, the prefix itself read.
+    pub fn call_access(&self, prefix: &[Label], ty: TypeId, method: MethodId) -> Option<AccessSet> {
+        self.static_summary(ty, method).map(|s| s.under(prefix))
+    }
+
+    /// The accesses of each call of a `fuse` item, relative to the root:
+    /// the static summary of the traversal on the root type, plus the
+    /// reads of the arguments (globals, the item's parameters as frame
+    /// variables of the item).
+    pub fn fuse_accesses(&self, fuse: &Fuse) -> Vec<AccessSet> {
+        let pure_fails = stmt::pure_fails(self.program);
+        let ctx = BodyCtx::new(
+            self.program,
+            &self.labels,
+            &fuse.frame,
+            &[],
+            None,
+            &pure_fails,
+        );
+        fuse.calls
+            .iter()
+            .map(|c| {
+                let mut set = ctx.args_access(&c.args);
+                if let Some(s) = self.static_summary(fuse.root_type, c.method) {
+                    let keep = (set.frame_reads.clone(), set.frame_writes.clone());
+                    set = set.union(s).reduced();
+                    (set.frame_reads, set.frame_writes) = keep;
+                }
+                set.has_calls = true;
+                set
+            })
+            .collect()
+    }
+
+    /// [`conflict`] with this program's labels.
+    pub fn conflict(
+        &self,
+        first: &AccessSet,
+        second: &AccessSet,
+        same_frame: bool,
+    ) -> Option<Conflict> {
+        access::conflict(first, second, &self.labels, same_frame)
+    }
+
+    /// [`format_access`] with this program's labels.
+    pub fn format_access(&self, nfa: &Nfa) -> String {
+        explain::format_access(nfa, &self.labels)
+    }
+
+    /// A one-line description of an access set:
+    /// `reads {…}; writes {…}; globals r {…} w {…}` plus the flags.
+    pub fn describe(&self, set: &AccessSet) -> String {
+        let mut s = format!(
+            "reads {}; writes {}",
+            self.format_access(&set.reads),
+            self.format_access(&set.writes)
+        );
+        if !set.global_reads.is_empty() || !set.global_writes.is_empty() {
+            s.push_str(&format!(
+                "; globals read {} written {}",
+                self.format_access(&set.global_reads),
+                self.format_access(&set.global_writes)
+            ));
+        }
+        for (flag, name) in [
+            (set.may_fail, "may fail"),
+            (set.returns, "returns"),
+            (set.has_calls, "calls"),
+        ] {
+            if flag {
+                s.push_str("; ");
+                s.push_str(name);
+            }
+        }
+        s
+    }
+}
