@@ -56,6 +56,9 @@ fn check(level: usize) -> Result<(), TooDeep> {
     }
 }
 
+/// Groups of rows, as the baselines build them.
+type RowGroups<K, V> = Vec<Vec<Row<K, V>>>;
+
 /// What a subtree hands back to its parent in the functional baseline.
 struct Part<K, V> {
     /// Rows for the enclosing group.
@@ -93,7 +96,7 @@ fn fun_group<K, V>(
     id: u32,
     level: usize,
     spec: &LiftSpec<K, V>,
-) -> Result<(Vec<Vec<Row<K, V>>>, u32), TooDeep>
+) -> Result<(RowGroups<K, V>, u32), TooDeep>
 where
     K: Clone + PartialEq,
     V: Clone,

@@ -76,12 +76,12 @@ pub fn complete_tree(depth: u32, branching: u32) -> FlatTree<u8, u32> {
         d.push(dep);
         parent.push(par);
         let k = if dep == depth || branching == 0 {
-            if me % 2 == 0 {
+            if me & 1 == 0 {
                 VAR
             } else {
                 PRIM
             }
-        } else if dep % 2 == 0 {
+        } else if dep & 1 == 0 {
             EXPR
         } else {
             APP
@@ -177,9 +177,12 @@ impl Measurement {
     }
 }
 
-/// Times `f`: at least one run, more until `min_total` has elapsed (at most
-/// `max_reps`); returns the best time and the repetitions. The result of
-/// the first run is handed to `check`.
+/// Times `f`: at least one run; more until `min_total` has elapsed and at
+/// least three runs were made (stopping early only when the runs so far
+/// took over two seconds, or at `max_reps`). Returns the best time and the
+/// repetitions. The result of the first run is handed to `check`. Taking
+/// the best of several runs filters out interference from other processes
+/// on a shared machine.
 fn time_best<R>(
     mut f: impl FnMut() -> R,
     min_total: Duration,
@@ -189,7 +192,12 @@ fn time_best<R>(
     let mut best = f64::INFINITY;
     let mut total = Duration::ZERO;
     let mut reps = 0;
-    while reps == 0 || (total < min_total && reps < max_reps) {
+    let enough = |total: Duration, reps: u32| {
+        reps >= max_reps
+            || (reps >= 1 && total >= Duration::from_secs(2))
+            || (reps >= 3 && total >= min_total)
+    };
+    while !enough(total, reps) {
         let t = Instant::now();
         let r = f();
         let e = t.elapsed();
@@ -225,11 +233,17 @@ pub fn measure(
     let mut reps = [0; 5];
     let reference: Flattened<u8, u32> = flatten_seq(&tree, &s);
     let same = |name: &str, r: Flattened<u8, u32>| {
-        assert!(r == reference, "{name} disagrees with flat-seq on {config:?}");
+        assert!(
+            r == reference,
+            "{name} disagrees with flat-seq on {config:?}"
+        );
     };
-    (secs[0], reps[0]) = time_best(|| flatten_seq(&tree, &s), min_total, max_reps, |r| {
-        same("flat-seq", r)
-    });
+    (secs[0], reps[0]) = time_best(
+        || flatten_seq(&tree, &s),
+        min_total,
+        max_reps,
+        |r| same("flat-seq", r),
+    );
     (secs[1], reps[1]) = time_best(
         || one.install(|| flatten_par(&tree, &s)),
         min_total,
@@ -383,7 +397,10 @@ pub fn markdown(ms_: &[Measurement], threads: usize, context: &str) -> String {
         o,
         "| depth | branching | nodes | flat-seq | flat-par-1 | flat-par-all | functional | mutation | vs functional | vs mutation | 1->{threads} threads |"
     );
-    let _ = writeln!(o, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        o,
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
     for m in ms_ {
         let _ = writeln!(
             o,
@@ -412,7 +429,11 @@ pub fn csv(ms_: &[Measurement]) -> String {
     }
     o.push('\n');
     for m in ms_ {
-        let _ = write!(o, "{},{},{}", m.config.depth, m.config.branching, m.config.nodes);
+        let _ = write!(
+            o,
+            "{},{},{}",
+            m.config.depth, m.config.branching, m.config.nodes
+        );
         for s in m.secs {
             let _ = write!(o, ",{s:.9}");
         }

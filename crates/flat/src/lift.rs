@@ -39,7 +39,7 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::path::{last_match_index, parent_paths, path_matrix_seq, prefix_match, Matrix};
-use crate::prim::{default_grain, key_seq, scan_exclusive_seq};
+use crate::prim::{default_grain, key_seq, scan_exclusive_seq, split_by_lengths};
 use crate::tree::{FlatTree, NONE};
 
 /// What to lift and how to write the result.
@@ -154,7 +154,12 @@ impl<K: Clone, V: Clone> Flattened<K, V> {
 
     /// Drops header-only groups (what raw Key would not produce).
     pub fn without_empty_groups(&self) -> Self {
-        Flattened::from_groups(self.to_groups().into_iter().filter(|g| g.len() > 1).collect())
+        Flattened::from_groups(
+            self.to_groups()
+                .into_iter()
+                .filter(|g| g.len() > 1)
+                .collect(),
+        )
     }
 
     /// The result as a flat forest (every group is a tree) plus the origin
@@ -185,7 +190,11 @@ where
     for i in 0..n {
         let p = parent[i];
         if p != NONE {
-            let k = if key_of(p as usize) { p } else { key[p as usize] };
+            let k = if key_of(p as usize) {
+                p
+            } else {
+                key[p as usize]
+            };
             key[i] = k;
             count[k as usize] += 1;
         }
@@ -282,7 +291,11 @@ where
             // nearest[d]: nearest key ancestor-or-self of chain[d].
             let mut nearest: Vec<u32> = Vec::with_capacity(chain.len());
             for (d, &a) in chain.iter().enumerate() {
-                let k = if key_of(a as usize) { a } else { nearest[d - 1] };
+                let k = if key_of(a as usize) {
+                    a
+                } else {
+                    nearest[d - 1]
+                };
                 nearest.push(k);
             }
             let mut outside = vec![0u32; chain.len()];
@@ -339,29 +352,43 @@ where
 
     // Phase 3: group offsets, by a blocked exclusive scan of the group sizes
     // done in place on `count`.
-    let sizes = count
+    let sums: Vec<(u32, usize)> = count
         .par_chunks(g)
         .enumerate()
         .map(|(c, cc)| {
             let s = c * g;
-            cc.iter()
-                .enumerate()
-                .map(|(j, &x)| if key_of(s + j) { 1 + x } else { 0 })
-                .sum::<u32>()
+            cc.iter().enumerate().fold((0, 0), |(size, keys), (j, &x)| {
+                if key_of(s + j) {
+                    (size + 1 + x, keys + 1)
+                } else {
+                    (size, keys)
+                }
+            })
         })
-        .collect::<Vec<u32>>();
+        .collect();
+    let sizes: Vec<u32> = sums.iter().map(|x| x.0).collect();
+    let key_counts: Vec<usize> = sums.iter().map(|x| x.1).collect();
     let bases = scan_exclusive_seq(&sizes, 0u32, |a, b| a + b);
     let total = sizes.iter().sum::<u32>() as usize;
+    let mut group_start = vec![0u32; key_counts.iter().sum()];
     let mut offset = count;
     offset
         .par_chunks_mut(g)
         .zip(bases.par_iter())
+        .zip(split_by_lengths(&mut group_start, &key_counts))
         .enumerate()
-        .for_each(|(c, (cc, &base))| {
+        .for_each(|(c, ((cc, &base), starts))| {
             let s = c * g;
             let mut acc = base;
+            let mut next = 0;
             for (j, x) in cc.iter_mut().enumerate() {
-                let size = if key_of(s + j) { 1 + *x } else { 0 };
+                let size = if key_of(s + j) {
+                    starts[next] = acc;
+                    next += 1;
+                    1 + *x
+                } else {
+                    0
+                };
                 *x = acc;
                 acc += size;
             }
@@ -388,11 +415,7 @@ where
                 let k = kk[j];
                 if k != NONE {
                     let ku = k as usize;
-                    let before = if ku < s {
-                        carry[depth[ku] as usize]
-                    } else {
-                        0
-                    };
+                    let before = if ku < s { carry[depth[ku] as usize] } else { 0 };
                     let pos = offset[ku] + 1 + before + rr[j];
                     let rel = depth[i] - depth[ku];
                     slots[pos as usize].store(((i as u64) << 32) | rel as u64, Ordering::Relaxed);
@@ -400,45 +423,40 @@ where
             }
         });
     drop((key, rank));
-    let group_start: Vec<u32> = (0..n)
-        .into_par_iter()
-        .filter(|&i| key_of(i))
-        .map(|i| offset[i])
-        .collect();
     drop(offset);
 
-    // Phase 5: one parallel gather builds all four columns.
-    let (out_depth, (origin, (out_kind, out_value))): (Vec<u32>, (Vec<u32>, (Vec<K>, Vec<V>))) =
-        slots
-            .par_iter()
-            .map(|slot| {
+    // Phase 5: one parallel pass builds all four columns, each task
+    // writing its own contiguous pieces.
+    let mut out = Flattened {
+        depth: vec![0u32; total],
+        kind: vec![spec.target.clone(); total],
+        value: vec![spec.header_value.clone(); total],
+        origin: vec![0u32; total],
+        group_start,
+    };
+    out.depth
+        .par_chunks_mut(g)
+        .zip(out.origin.par_chunks_mut(g))
+        .zip(out.kind.par_chunks_mut(g))
+        .zip(out.value.par_chunks_mut(g))
+        .zip(slots.par_chunks(g))
+        .for_each(|((((dd, oo), kk), vv), ss)| {
+            for ((((d, o), k), v), slot) in dd.iter_mut().zip(oo).zip(kk).zip(vv).zip(ss) {
                 let x = slot.load(Ordering::Relaxed);
                 let (i, rel) = ((x >> 32) as usize, x as u32);
-                if rel == 0 {
-                    (
-                        0,
-                        (
-                            i as u32,
-                            (spec.target.clone(), spec.header_value.clone()),
-                        ),
-                    )
-                } else {
-                    let k = if key_of(i) {
+                *o = i as u32;
+                if rel != 0 {
+                    *d = rel;
+                    *k = if key_of(i) {
                         spec.reference.clone()
                     } else {
                         tree.kind()[i].clone()
                     };
-                    (rel, (i as u32, (k, tree.value()[i].clone())))
+                    *v = tree.value()[i].clone();
                 }
-            })
-            .unzip();
-    Flattened {
-        depth: out_depth,
-        kind: out_kind,
-        value: out_value,
-        origin,
-        group_start,
-    }
+            }
+        });
+    out
 }
 
 /// A row of the paper's lifted tables: depth, kind, value and path vector.

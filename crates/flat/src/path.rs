@@ -218,7 +218,10 @@ pub fn times(a: &Matrix<u32>, b: &Matrix<u32>) -> Matrix<u32> {
 /// The path matrix `Fc ← (d∘.≥⍳D) × +⍀ d∘.=⍳D`, computed literally as in
 /// the paper (sequential).
 pub fn path_matrix_seq(depth: &[u32]) -> Matrix<u32> {
-    times(&depth_mask(depth, false), &scan_columns(&depth_table(depth)))
+    times(
+        &depth_mask(depth, false),
+        &scan_columns(&depth_table(depth)),
+    )
 }
 
 /// The paper's `Fcp ← Fc × d∘.>⍳D`: each path with its own last entry
@@ -324,11 +327,7 @@ pub fn prefix_match(c: &Matrix<u32>, p: &Matrix<u32>) -> Matrix<bool> {
         .into_par_iter()
         .flat_map_iter(|i| {
             let ci = c.row(i);
-            (0..p.rows).map(move |j| {
-                ci.iter()
-                    .zip(p.row(j))
-                    .all(|(&x, &y)| x == y || y == 0)
-            })
+            (0..p.rows).map(move |j| ci.iter().zip(p.row(j)).all(|(&x, &y)| x == y || y == 0))
         })
         .collect();
     Matrix::new(c.rows, p.rows, data)

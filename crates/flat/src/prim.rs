@@ -222,7 +222,13 @@ pub fn segmented_scan_exclusive_seq<T: Copy>(
 ) -> Vec<T> {
     let inc = segmented_scan_inclusive_seq(xs, starts, op);
     (0..xs.len())
-        .map(|i| if i == 0 || starts[i] { identity } else { inc[i - 1] })
+        .map(|i| {
+            if i == 0 || starts[i] {
+                identity
+            } else {
+                inc[i - 1]
+            }
+        })
         .collect()
 }
 
@@ -306,7 +312,13 @@ where
     let inc = segmented_scan_inclusive_par(xs, starts, identity, op);
     (0..xs.len())
         .into_par_iter()
-        .map(|i| if i == 0 || starts[i] { identity } else { inc[i - 1] })
+        .map(|i| {
+            if i == 0 || starts[i] {
+                identity
+            } else {
+                inc[i - 1]
+            }
+        })
         .collect()
 }
 
@@ -314,7 +326,9 @@ where
 
 /// Indices `i` with `mask[i]`, ascending (APL's `⍸`). Sequential reference.
 pub fn where_seq(mask: &[bool]) -> Vec<u32> {
-    (0..mask.len() as u32).filter(|&i| mask[i as usize]).collect()
+    (0..mask.len() as u32)
+        .filter(|&i| mask[i as usize])
+        .collect()
 }
 
 /// Parallel [`where_seq`]: count per chunk, scan the counts, fill each
@@ -471,7 +485,10 @@ pub fn scatter_par<T: Clone + Send + Sync>(
 /// For an injective `idx` into `0..len`, the vector `inv` with
 /// `inv[idx[j]] = j` and [`NONE`] elsewhere (parallel, atomics).
 pub fn inverse_permutation_par(idx: &[u32], len: usize) -> Result<Vec<u32>, PrimError> {
-    let inv: Vec<AtomicU32> = (0..len).into_par_iter().map(|_| AtomicU32::new(NONE)).collect();
+    let inv: Vec<AtomicU32> = (0..len)
+        .into_par_iter()
+        .map(|_| AtomicU32::new(NONE))
+        .collect();
     idx.par_iter().enumerate().try_for_each(|(position, &i)| {
         let slot = inv.get(i as usize).ok_or(PrimError::IndexOutOfRange {
             position,
@@ -512,7 +529,10 @@ impl<K> Groups<K> {
 
     /// Group `g`: its key and the positions of its items.
     pub fn group(&self, g: usize) -> (&K, &[u32]) {
-        (&self.keys[g], &self.indices[self.offsets[g]..self.offsets[g + 1]])
+        (
+            &self.keys[g],
+            &self.indices[self.offsets[g]..self.offsets[g + 1]],
+        )
     }
 
     /// Iterates over `(key, positions)` pairs in group order.
@@ -638,10 +658,7 @@ pub struct Jumped {
 
 fn check_parents(parent: &[u32]) -> Result<(), PrimError> {
     let n = parent.len();
-    match parent
-        .iter()
-        .position(|&p| p != NONE && p as usize >= n)
-    {
+    match parent.iter().position(|&p| p != NONE && p as usize >= n) {
         Some(position) => Err(PrimError::IndexOutOfRange {
             position,
             index: parent[position],
@@ -736,10 +753,7 @@ pub fn pointer_jump_par(parent: &[u32]) -> Result<Jumped, PrimError> {
     }
     // A converged pointer must point at a real root; otherwise a cycle
     // (of power-of-two length) collapsed onto itself.
-    if cur
-        .par_iter()
-        .any(|&v| parent[(v >> 32) as usize] != NONE)
-    {
+    if cur.par_iter().any(|&v| parent[(v >> 32) as usize] != NONE) {
         return Err(PrimError::Cycle);
     }
     let (depth, root) = cur
@@ -893,11 +907,7 @@ pub fn nearest_marked_ancestor_walk(parent: &[u32], mark: &[bool]) -> Vec<u32> {
 /// If `mark.len() != tree.len()`.
 pub fn nearest_marked_ancestor_seq<K, V>(tree: &FlatTree<K, V>, mark: &[bool]) -> Vec<u32> {
     assert_eq!(tree.len(), mark.len(), "one mark per node");
-    down_sweep_seq(
-        tree,
-        |_| NONE,
-        |&a, p| if mark[p as usize] { p } else { a },
-    )
+    down_sweep_seq(tree, |_| NONE, |&a, p| if mark[p as usize] { p } else { a })
 }
 
 /// Parallel nearest marked strict ancestor ([`down_sweep_par`]).
@@ -909,11 +919,7 @@ pub fn nearest_marked_ancestor_par<K: Sync, V: Sync>(
     mark: &[bool],
 ) -> Vec<u32> {
     assert_eq!(tree.len(), mark.len(), "one mark per node");
-    down_sweep_par(
-        tree,
-        |_| NONE,
-        |&a, p| if mark[p as usize] { p } else { a },
-    )
+    down_sweep_par(tree, |_| NONE, |&a, p| if mark[p as usize] { p } else { a })
 }
 
 /// Nearest marked strict ancestor by pointer jumping: works on any parent
@@ -987,16 +993,8 @@ pub fn delete_subtrees_seq<K: Clone, V: Clone>(
     mark: &[bool],
 ) -> Deleted<K, V> {
     assert_eq!(tree.len(), mark.len(), "one mark per node");
-    let dead = down_sweep_seq(
-        tree,
-        |r| mark[r as usize],
-        |&d, p| d || mark[p as usize],
-    );
-    let keep: Vec<bool> = dead
-        .iter()
-        .zip(mark)
-        .map(|(&d, &m)| !d && !m)
-        .collect();
+    let dead = down_sweep_seq(tree, |r| mark[r as usize], |&d, p| d || mark[p as usize]);
+    let keep: Vec<bool> = dead.iter().zip(mark).map(|(&d, &m)| !d && !m).collect();
     rebuild_seq(tree, &keep, |old, new_index| {
         let p = tree.parent()[old];
         if p == NONE {
@@ -1018,11 +1016,7 @@ where
     V: Clone + Send + Sync,
 {
     assert_eq!(tree.len(), mark.len(), "one mark per node");
-    let dead = down_sweep_par(
-        tree,
-        |r| mark[r as usize],
-        |&d, p| d || mark[p as usize],
-    );
+    let dead = down_sweep_par(tree, |r| mark[r as usize], |&d, p| d || mark[p as usize]);
     let keep: Vec<bool> = dead
         .par_iter()
         .zip(mark.par_iter())
@@ -1087,7 +1081,14 @@ where
         .par_iter()
         .map(|&o| {
             let (a, d) = info[o as usize];
-            (d, if a == NONE { NONE } else { new_index[a as usize] })
+            (
+                d,
+                if a == NONE {
+                    NONE
+                } else {
+                    new_index[a as usize]
+                },
+            )
         })
         .unzip();
     finish_par(tree, rows, depth, parent, new_index)

@@ -179,7 +179,10 @@ impl fmt::Display for FlatError {
                 u32::MAX - 1
             ),
             FlatError::FirstDepthNotZero { depth } => {
-                write!(f, "row 0 has depth {depth}; a pre-order tree starts at depth 0")
+                write!(
+                    f,
+                    "row 0 has depth {depth}; a pre-order tree starts at depth 0"
+                )
             }
             FlatError::DepthJump {
                 index,
@@ -450,7 +453,12 @@ impl<K, V> FlatTree<K, V> {
     /// Builds a tree from columns the caller guarantees to be consistent.
     /// Only used inside the crate by passes whose output is valid by
     /// construction (and checked in debug builds).
-    pub(crate) fn from_trusted(depth: Vec<u32>, kind: Vec<K>, value: Vec<V>, parent: Vec<u32>) -> Self {
+    pub(crate) fn from_trusted(
+        depth: Vec<u32>,
+        kind: Vec<K>,
+        value: Vec<V>,
+        parent: Vec<u32>,
+    ) -> Self {
         debug_assert_eq!(parent_from_depth(&depth).as_deref(), Ok(&parent[..]));
         FlatTree {
             depth,
@@ -569,11 +577,20 @@ mod tests {
         ));
         assert_eq!(
             FlatTree::from_parent(vec![NONE, 2, 0], vec!['a'; 3], vec![(); 3]),
-            Err(FlatError::ParentNotBefore { index: 1, parent: 2 })
+            Err(FlatError::ParentNotBefore {
+                index: 1,
+                parent: 2
+            })
         );
         // 0 -> 1 -> 2, then 3 claims parent 1 (fine), 4 claims parent 2 (closed).
         let e = FlatTree::from_parent(vec![NONE, 0, 1, 1, 2], vec!['a'; 5], vec![(); 5]);
-        assert_eq!(e, Err(FlatError::NotPreOrder { index: 4, parent: 2 }));
+        assert_eq!(
+            e,
+            Err(FlatError::NotPreOrder {
+                index: 4,
+                parent: 2
+            })
+        );
         let msg = e.unwrap_err().to_string();
         assert!(msg.contains("pre-order"), "{msg}");
     }

@@ -126,7 +126,10 @@ fn keys_of_f_and_e() {
         f.parent_paths.to_rows(),
         m("0 0 0 0 0,1 0 0 0 0,1 1 0 0 0,1 1 1 0 0,1 1 1 1 0,1 1 1 1 0,1 1 1 1 0,1 1 0 0 0,1 1 2 0 0")
     );
-    assert_eq!(f.matches.to_rows(), b("0 0,1 0,1 0,1 1,1 1,1 1,1 1,1 0,1 0"));
+    assert_eq!(
+        f.matches.to_rows(),
+        b("0 0,1 0,1 0,1 1,1 1,1 1,1 1,1 0,1 0")
+    );
     assert_eq!(f.nearest, vec![0, 0, 0, 1, 1, 1, 1, 0, 0]);
     assert_eq!(
         f.keys.to_rows(),
@@ -176,7 +179,11 @@ fn ancestor_matrix_and_optimized_key() {
 fn key_groups_the_bodies() {
     // (1↓Fk){α ω}⌸1↓Fast
     let t = f_tree();
-    let keys = paper_keys(&t, &'F').unwrap().keys.drop_first_row().to_rows();
+    let keys = paper_keys(&t, &'F')
+        .unwrap()
+        .keys
+        .drop_first_row()
+        .to_rows();
     let g = key_seq(&keys);
     assert_eq!(g.keys, m("1 0 0 0 0,1 1 1 0 0"));
     let rows: Vec<Vec<usize>> = g
@@ -186,7 +193,11 @@ fn key_groups_the_bodies() {
     assert_eq!(rows, vec![vec![1, 2, 7, 8], vec![3, 4, 5, 6]]);
 
     let t = e_tree();
-    let keys = paper_keys(&t, &'E').unwrap().keys.drop_first_row().to_rows();
+    let keys = paper_keys(&t, &'E')
+        .unwrap()
+        .keys
+        .drop_first_row()
+        .to_rows();
     let g = key_seq(&keys);
     assert_eq!(g.keys, m("1 0 0,1 1 0,1 3 0"));
     let rows: Vec<Vec<usize>> = g

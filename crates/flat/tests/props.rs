@@ -260,7 +260,11 @@ fn shuffled_forest(n: usize, rng: &mut ChaCha8Rng) -> Vec<u32> {
     for i in 1..n {
         if rng.gen_bool(0.98) {
             // Mostly deep chains with some branching.
-            let p = if rng.gen_bool(0.7) { i - 1 } else { rng.gen_range(0..i) };
+            let p = if rng.gen_bool(0.7) {
+                i - 1
+            } else {
+                rng.gen_range(0..i)
+            };
             parent[perm[i] as usize] = perm[p];
         }
     }

@@ -67,8 +67,7 @@ fn main() {
         }
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (max_nodes, min_time, branchings, depths): (u64, f64, Vec<u32>, Vec<u32>) = if args.quick
-    {
+    let (max_nodes, min_time, branchings, depths): (u64, f64, Vec<u32>, Vec<u32>) = if args.quick {
         (
             args.max_nodes.unwrap_or(300_000),
             args.min_time.unwrap_or(0.01),
@@ -114,6 +113,7 @@ fn main() {
         .expect("progress template")
         .progress_chars("=> "),
     );
+    let load_before = loadavg();
     let start = Instant::now();
     let mut results: Vec<Measurement> = Vec::with_capacity(configs.len());
     for c in &configs {
@@ -148,9 +148,12 @@ fn main() {
         "Command: `cargo run --release -p treefuse-flat --bin flat-bench --{}`. \
          {} configurations (depth and branching in 1..32, at most {max_nodes} nodes), \
          {threads} hardware threads, at least {min_time} s of repetitions per algorithm and \
-         configuration; the run took {elapsed:.0} s.",
+         configuration; the run took {elapsed:.0} s. Load average (1, 5, 15 min) before \
+         the run: {load_before}; after: {}. The machine was shared with other work, so \
+         timings, especially the 2-thread ones, are noisy.",
         if args.quick { " --quick" } else { "" },
-        results.len()
+        results.len(),
+        loadavg()
     );
     if let Err(e) = std::fs::create_dir_all(&out_dir) {
         eprintln!("cannot create {}: {e}", out_dir.display());
@@ -181,4 +184,12 @@ fn main() {
         println!("{line}");
     }
     println!("wrote {}", out_dir.display());
+}
+
+/// The first three fields of `/proc/loadavg`, or "unknown".
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".to_string())
 }
