@@ -15,21 +15,33 @@ pub const MAX_WORDS: usize = 6;
 /// more words (always the case when a call summary loops). Words that are
 /// a proper prefix of another listed word are left out (read sets are
 /// prefix-closed and listing every prefix would drown the interesting
-/// paths). An empty set prints as `∅`.
+/// paths), and so are words below a listed `p.**`. An empty set prints as
+/// `∅`.
 /// See the crate example for a rendered summary.
 pub fn format_access(nfa: &Nfa, labels: &Labels) -> String {
     let n = nfa.reduced();
     if n.is_empty() {
         return "∅".to_owned();
     }
-    // A state is a sink "everything below" if it is accepting and loops on
-    // `*`.
-    let sink = |s: u32| {
-        n.is_accepting(s)
-            && n.transitions(s)
-                .iter()
-                .any(|&(sym, t)| sym == Symbol::Any && t == s)
-    };
+    // States from which every word is accepted: accepting, with a `*` edge
+    // to such a state (a `*` self-loop to start with).
+    let mut universal = vec![false; n.num_states()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for s in 0..n.num_states() as u32 {
+            if !universal[s as usize]
+                && n.is_accepting(s)
+                && n.transitions(s)
+                    .iter()
+                    .any(|&(sym, t)| sym == Symbol::Any && (t == s || universal[t as usize]))
+            {
+                universal[s as usize] = true;
+                changed = true;
+            }
+        }
+    }
+    let sink = |s: u32| universal[s as usize];
     let mut found: Vec<(Vec<Symbol>, bool)> = Vec::new();
     let mut seen: BTreeSet<(Vec<Symbol>, bool)> = BTreeSet::new();
     let mut queue: VecDeque<(u32, Vec<Symbol>)> = VecDeque::from([(n.start(), Vec::new())]);
@@ -69,6 +81,12 @@ pub fn format_access(nfa: &Nfa, labels: &Labels) -> String {
     let shown: Vec<String> = found
         .iter()
         .filter(|(w, all)| *all || !found.iter().any(|(v, _)| is_prefix(w, v)))
+        // Leave out what a listed `p.**` already covers.
+        .filter(|(w, _)| {
+            !found
+                .iter()
+                .any(|(v, all)| *all && v.len() < w.len() && w.starts_with(v))
+        })
         .map(|(w, all)| {
             let base = labels.format(w);
             match (all, w.is_empty()) {
