@@ -57,6 +57,8 @@ pub(crate) struct BodyChecker<'a> {
     scopes: Vec<Vec<(String, Binding)>>,
     /// The loop variable and list of the innermost `for` over children.
     for_children: Vec<(NodeVarId, ChildSlot)>,
+    /// In a `fuse` item, the name of its root parameter.
+    fuse_root: Option<String>,
 }
 
 impl<'a> BodyChecker<'a> {
@@ -74,6 +76,7 @@ impl<'a> BodyChecker<'a> {
             frame: FrameLayout::default(),
             scopes: vec![Vec::new()],
             for_children: Vec::new(),
+            fuse_root: None,
         }
     }
 
@@ -199,6 +202,7 @@ impl<'a> BodyChecker<'a> {
                 then_block,
                 else_block,
             } => {
+                let cond_span = cond.span;
                 let cond = self
                     .expr(cond, Some(&DataType::Bool))
                     .filter(|c| self.expect_type(c, &DataType::Bool));
@@ -207,8 +211,11 @@ impl<'a> BodyChecker<'a> {
                     .as_ref()
                     .map(|b| self.block(b))
                     .unwrap_or_default();
-                cond.map(|cond| StmtKind::If {
-                    cond,
+                // With a bad condition the program has errors and its model
+                // is discarded; keep the branches anyway so that their
+                // `return`s still count (no spurious `missing-return`).
+                Some(StmtKind::If {
+                    cond: cond.unwrap_or_else(|| error_placeholder(cond_span)),
                     then_branch,
                     else_branch,
                 })
@@ -249,7 +256,22 @@ impl<'a> BodyChecker<'a> {
         }
         let recv = match self.resolve(receiver)? {
             Resolved::Node(p) => p,
-            _ => {
+            Resolved::List(_) => {
+                self.report(
+                    Diagnostic::error(
+                        "call-receiver",
+                        receiver.span,
+                        "a traversal can only be called on a tree node, not on a list of children",
+                    )
+                    .with_note(format!(
+                        "call it on each element: `for x in {} {{ x.{}(..); }}`",
+                        span_text_hint(receiver),
+                        method.name
+                    )),
+                );
+                return None;
+            }
+            Resolved::Data(_) => {
                 self.error(
                     "call-receiver",
                     receiver.span,
@@ -364,7 +386,15 @@ impl<'a> BodyChecker<'a> {
             Some(ast::TypeExpr::Named(n)) => self.names.types.get(&n.name).copied(),
             _ => None,
         };
-        let resolved = self.resolve(init)?;
+        // A data annotation guides the typing of the value, as in
+        // `let a: [i64] = [];`.
+        let declared = match ty {
+            Some(t) if annotated_tree.is_none() => {
+                Some(resolve_data_type(self.names, self.diags, t, "a local")?)
+            }
+            _ => None,
+        };
+        let resolved = self.resolve_expecting(init, declared.as_ref())?;
         match resolved {
             Resolved::Node(path) => {
                 if !matches!(self.kind, BodyKind::Traversal { .. }) {
@@ -427,30 +457,14 @@ impl<'a> BodyChecker<'a> {
                 None
             }
             Resolved::Data(value) => {
-                let declared = match ty {
-                    Some(t) => {
-                        if annotated_tree.is_some() {
-                            self.error(
-                                "type-mismatch",
-                                t.span(),
-                                "a data value cannot be bound to a tree alias",
-                            );
-                            return None;
-                        }
-                        Some(resolve_data_type(self.names, self.diags, t, "a local")?)
-                    }
-                    None => None,
-                };
-                let value = match &declared {
-                    // Re-check with the expected type so that `[]` types.
-                    Some(d) if matches!(value.kind, ExprKind::Array(ref v) if v.is_empty()) => {
-                        Expr {
-                            ty: d.clone(),
-                            ..value
-                        }
-                    }
-                    _ => value,
-                };
+                if let (Some(t), Some(_)) = (ty, annotated_tree) {
+                    self.error(
+                        "type-mismatch",
+                        t.span(),
+                        "a data value cannot be bound to a tree alias",
+                    );
+                    return None;
+                }
                 if let Some(d) = &declared {
                     if !self.expect_type(&value, d) {
                         return None;
@@ -496,7 +510,7 @@ impl<'a> BodyChecker<'a> {
                 else {
                     return None;
                 };
-                if let ast::ExprKind::New(ty, inits) = &value.kind {
+                if let ast::ExprKind::New(ty, inits) = &strip_parens(value).kind {
                     let tree = self.new_tree(ty, inits, &slot, value.span)?;
                     if !self.program.is_subtype(tree.ty, child_ty) {
                         self.slot_type_error(value.span, tree.ty, child_ty);
@@ -537,7 +551,7 @@ impl<'a> BodyChecker<'a> {
             "type-mismatch",
             span,
             format!(
-                "expected a `{}` subtree, found `{}`",
+                "expected a subtree of type `{}`, found `{}`",
                 self.program.type_name(expected),
                 self.program.type_name(found)
             ),
@@ -643,7 +657,7 @@ impl<'a> BodyChecker<'a> {
                 self.error(
                     "unknown-field",
                     name.span,
-                    format!("`{}` has no field `{}`", ty.name, name.name),
+                    format!("type `{}` has no field `{}`", ty.name, name.name),
                 );
                 ok = false;
                 continue;
@@ -758,7 +772,7 @@ impl<'a> BodyChecker<'a> {
         child_ty: TypeId,
         slot: &ChildSlot,
     ) -> Option<NewField> {
-        if let ast::ExprKind::New(ty, inits) = &e.kind {
+        if let ast::ExprKind::New(ty, inits) = &strip_parens(e).kind {
             let tree = self.new_tree(ty, inits, slot, e.span)?;
             if !self.program.is_subtype(tree.ty, child_ty) {
                 self.slot_type_error(e.span, tree.ty, child_ty);
@@ -875,10 +889,15 @@ impl<'a> BodyChecker<'a> {
                 );
                 None
             }
+            // A `return` whose value is wrong is still a `return` (the
+            // program has errors and its model is discarded): it must not
+            // also cause a `missing-return`.
             (BodyKind::Pure { ret }, Some(v)) => {
-                let e = self.expr(v, Some(ret))?;
-                self.expect_type(&e, ret)
-                    .then_some(StmtKind::Return(Some(e)))
+                let e = self
+                    .expr(v, Some(ret))
+                    .filter(|e| self.expect_type(e, ret))
+                    .unwrap_or_else(|| error_placeholder(v.span));
+                Some(StmtKind::Return(Some(e)))
             }
             (BodyKind::Pure { ret }, None) => {
                 let ret = self.type_name(ret);
@@ -887,7 +906,7 @@ impl<'a> BodyChecker<'a> {
                     span,
                     format!("a pure function must return a value of type `{ret}`"),
                 );
-                None
+                Some(StmtKind::Return(Some(error_placeholder(span))))
             }
             _ => {
                 self.error("fuse-body", span, "`return` is not allowed here");
@@ -903,6 +922,7 @@ impl<'a> BodyChecker<'a> {
         root: &str,
         root_ty: TypeId,
     ) -> Vec<FuseCall> {
+        self.fuse_root = Some(root.to_string());
         let mut calls = Vec::new();
         for s in &body.stmts {
             let ast::StmtKind::Call {
@@ -1129,15 +1149,15 @@ impl<'a> BodyChecker<'a> {
                 name.name
             ),
         );
-        if let Some(sub) = self.program.types.iter().find(|t| {
-            self.program
-                .field_named(self.program.type_named(&t.name).unwrap_or(ty), &name.name)
-                .is_some()
-                && t.base.is_some()
-        }) {
+        let subtype_with_field = (0..self.program.types.len() as u32).map(TypeId).find(|&t| {
+            t != ty
+                && self.program.is_subtype(t, ty)
+                && self.program.field_named(t, &name.name).is_some()
+        });
+        if let Some(sub) = subtype_with_field {
+            let sub = self.program.type_name(sub);
             d = d.with_note(format!(
-                "a subtype such as `{}` has it; cast first: `(path as {})`",
-                sub.name, sub.name
+                "a subtype such as `{sub}` has it; cast first: `(path as {sub})`"
             ));
         }
         self.report(d);
@@ -1146,8 +1166,18 @@ impl<'a> BodyChecker<'a> {
     // ----- expressions -------------------------------------------------
 
     fn resolve(&mut self, e: &ast::Expr) -> Option<Resolved> {
+        self.resolve_expecting(e, None)
+    }
+
+    /// [`Self::resolve`]; a data expression is checked with `expected`
+    /// guiding the typing of `[]`, as in [`Self::expr`].
+    fn resolve_expecting(
+        &mut self,
+        e: &ast::Expr,
+        expected: Option<&DataType>,
+    ) -> Option<Resolved> {
         match &e.kind {
-            ast::ExprKind::Paren(inner) => self.resolve(inner),
+            ast::ExprKind::Paren(inner) => self.resolve_expecting(inner, expected),
             ast::ExprKind::SelfRef => match self.kind {
                 BodyKind::Traversal { self_ty } => Some(Resolved::Node(NodePath {
                     root: PathRoot::SelfNode,
@@ -1192,6 +1222,17 @@ impl<'a> BodyChecker<'a> {
                                 ty: self.program.globals[g.index()].ty.clone(),
                                 span: e.span,
                             }))
+                        }
+                        None if self.fuse_root.as_deref() == Some(n.name.as_str()) => {
+                            self.report(
+                                Diagnostic::error(
+                                    "node-as-value",
+                                    e.span,
+                                    format!("`{}` is the root node; arguments of the calls in a fuse item are data", n.name),
+                                )
+                                .with_note("pass a constant, a global or an extra parameter of the fuse item"),
+                            );
+                            None
                         }
                         None => {
                             let mut d = Diagnostic::error(
@@ -1294,7 +1335,7 @@ impl<'a> BodyChecker<'a> {
                         "cast-type",
                         ty.span,
                         format!(
-                            "a `{}` can never be a `{}`: the types are unrelated",
+                            "cannot cast `{}` to `{}`: neither type is a subtype of the other",
                             self.program.type_name(p.ty),
                             ty.name
                         ),
@@ -1310,7 +1351,7 @@ impl<'a> BodyChecker<'a> {
                     span: e.span,
                 }))
             }
-            _ => self.data_expr(e, None).map(Resolved::Data),
+            _ => self.expr(e, expected).map(Resolved::Data),
         }
     }
 
@@ -1332,7 +1373,7 @@ impl<'a> BodyChecker<'a> {
             | ast::ExprKind::SelfRef
             | ast::ExprKind::Name(_)
             | ast::ExprKind::Field(..)
-            | ast::ExprKind::As(..) => match self.resolve(e)? {
+            | ast::ExprKind::As(..) => match self.resolve_expecting(e, expected)? {
                 Resolved::Data(x) => Some(x),
                 Resolved::Node(_) => {
                     self.report(
@@ -1671,6 +1712,36 @@ impl<'a> BodyChecker<'a> {
             }
         }
     }
+}
+
+/// Stands for an expression that failed to check, where keeping the
+/// enclosing statement avoids follow-up errors. Only ever part of a model
+/// that is discarded because of the errors already reported.
+fn error_placeholder(span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Const(Value::Bool(false)),
+        ty: DataType::Bool,
+        span,
+    }
+}
+
+/// A short rendering of a path such as `self.stmts` for hints.
+fn span_text_hint(e: &ast::Expr) -> String {
+    match &e.kind {
+        ast::ExprKind::SelfRef => "self".to_string(),
+        ast::ExprKind::Name(n) => n.name.clone(),
+        ast::ExprKind::Field(base, name) => format!("{}.{}", span_text_hint(base), name.name),
+        ast::ExprKind::Paren(inner) => span_text_hint(inner),
+        _ => "...".to_string(),
+    }
+}
+
+/// `e` without the parentheses around it.
+fn strip_parens(mut e: &ast::Expr) -> &ast::Expr {
+    while let ast::ExprKind::Paren(inner) = &e.kind {
+        e = inner;
+    }
+    e
 }
 
 /// Collects the subtrees moved by a `new` tree: (path, list field if a

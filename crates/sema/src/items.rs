@@ -69,9 +69,11 @@ impl ItemChecker {
         self.record_fields(&records);
         let order = self.hierarchy(&trees);
         self.fields_and_traversals(&trees, &order);
+        // Signatures before constants, so that a call of a pure function in
+        // a constant is reported as not constant rather than unknown.
+        self.pure_fn_signatures(&pure_fns);
         self.globals(&globals);
         self.field_defaults(&trees, &order);
-        self.pure_fn_signatures(&pure_fns);
         self.pure_fn_bodies(&pure_fns);
         self.traversal_bodies(&trees, &order);
         self.fuses(&fuses);
@@ -447,14 +449,17 @@ impl ItemChecker {
                 FieldKind::Child(t)
             }),
             None => {
-                let msg = if self.names.records.contains_key(&name.name)
+                if self.names.records.contains_key(&name.name)
                     || BUILTIN_TYPES.contains(&name.name.as_str())
                 {
-                    format!("a child must be a tree type, but `{}` is a data type; drop `child` to declare a data field", name.name)
+                    self.error("child-type", name.span, format!("a child must be a tree type, but `{}` is a data type; drop `child` to declare a data field", name.name));
                 } else {
-                    format!("unknown type `{}`", name.name)
-                };
-                self.error("child-type", name.span, msg);
+                    self.error(
+                        "unknown-type",
+                        name.span,
+                        format!("unknown type `{}`", name.name),
+                    );
+                }
                 None
             }
         }
@@ -540,11 +545,15 @@ impl ItemChecker {
 
     fn globals(&mut self, globals: &[&ast::GlobalDecl]) {
         for g in globals {
-            if self.names.globals.contains_key(&g.name.name) {
-                self.error(
-                    "duplicate-name",
-                    g.name.span,
-                    format!("the global `{}` is defined twice", g.name.name),
+            if let Some(&prev) = self.names.globals.get(&g.name.name) {
+                let prev = self.program.globals[prev.index()].span;
+                self.diags.push(
+                    Diagnostic::error(
+                        "duplicate-name",
+                        g.name.span,
+                        format!("the global `{}` is defined twice", g.name.name),
+                    )
+                    .with_label(prev, "first defined here"),
                 );
                 continue;
             }
@@ -629,11 +638,15 @@ impl ItemChecker {
 
     fn pure_fn_signatures(&mut self, fns: &[&ast::PureFnDecl]) {
         for f in fns {
-            if self.names.pure_fns.contains_key(&f.name.name) {
-                self.error(
-                    "duplicate-name",
-                    f.name.span,
-                    format!("the pure function `{}` is defined twice", f.name.name),
+            if let Some(&prev) = self.names.pure_fns.get(&f.name.name) {
+                let prev = self.program.pure_fns[prev.index()].span;
+                self.diags.push(
+                    Diagnostic::error(
+                        "duplicate-name",
+                        f.name.span,
+                        format!("the pure function `{}` is defined twice", f.name.name),
+                    )
+                    .with_label(prev, "first defined here"),
                 );
                 continue;
             }
@@ -755,12 +768,14 @@ impl ItemChecker {
 
     fn fuses(&mut self, fuses: &[&ast::FuseDecl]) {
         for f in fuses {
-            if self.program.fuses.iter().any(|g| g.name == f.name.name) {
-                self.error(
+            if let Some(prev) = self.program.fuses.iter().find(|g| g.name == f.name.name) {
+                let d = Diagnostic::error(
                     "duplicate-name",
                     f.name.span,
                     format!("the fuse item `{}` is defined twice", f.name.name),
-                );
+                )
+                .with_label(prev.span, "first defined here");
+                self.diags.push(d);
                 continue;
             }
             let Some(root) = f.params.first() else {
@@ -772,11 +787,19 @@ impl ItemChecker {
                 _ => None,
             };
             let Some(root_type) = root_type else {
-                self.error(
-                    "fuse-root",
-                    root.ty.span(),
-                    "the first parameter of a fuse item must have a tree type",
-                );
+                match &root.ty {
+                    ast::TypeExpr::Named(n)
+                        if !BUILTIN_TYPES.contains(&n.name.as_str())
+                            && !self.names.records.contains_key(&n.name) =>
+                    {
+                        self.error("unknown-type", n.span, format!("unknown type `{}`", n.name))
+                    }
+                    _ => self.error(
+                        "fuse-root",
+                        root.ty.span(),
+                        "the first parameter of a fuse item is its root and must have a tree type",
+                    ),
+                }
                 continue;
             };
             let mut params = Vec::new();

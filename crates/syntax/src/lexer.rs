@@ -253,6 +253,11 @@ impl Lexer<'_, '_> {
         ));
     }
 
+    fn error_at(&mut self, span: Span, message: impl Into<String>) {
+        self.diagnostics
+            .push(Diagnostic::error("syntax", span, message));
+    }
+
     fn run(&mut self) {
         while self.pos < self.bytes.len() {
             let start = self.pos;
@@ -268,7 +273,10 @@ impl Lexer<'_, '_> {
                     self.pos += 2;
                     loop {
                         if self.pos >= self.bytes.len() {
-                            self.error(start, "unterminated block comment");
+                            self.error_at(
+                                Span::new(start, start + 2),
+                                "unterminated block comment",
+                            );
                             break;
                         }
                         if self.bytes[self.pos] == b'*' && self.peek(1) == b'/' {
@@ -361,7 +369,7 @@ impl Lexer<'_, '_> {
         let mut value = String::new();
         loop {
             let Some(c) = self.src[self.pos..].chars().next() else {
-                self.error(start, "unterminated string literal");
+                self.error_at(Span::new(start, start + 1), "unterminated string literal");
                 self.push(TokenKind::Error, start);
                 return;
             };
@@ -384,7 +392,9 @@ impl Lexer<'_, '_> {
                         '\'' => value.push('\''),
                         'u' if self.peek(0) == b'{' => {
                             let digits_start = self.pos + 1;
-                            let close = self.src[digits_start..].find('}');
+                            // At most 8 characters to the `}`, so that a missing `}`
+                            // does not reach into the rest of the file.
+                            let close = self.src[digits_start..].find('}').filter(|&len| len <= 8);
                             let ch = close.and_then(|len| {
                                 u32::from_str_radix(&self.src[digits_start..digits_start + len], 16)
                                     .ok()
@@ -396,7 +406,14 @@ impl Lexer<'_, '_> {
                                     value.push(ch);
                                     self.pos = digits_start + len + 1;
                                 }
-                                None => self.error(esc_start, "invalid unicode escape"),
+                                None => {
+                                    // Point at the whole `\u{..}` when it is closed.
+                                    let end = close.map_or(self.pos, |len| digits_start + len + 1);
+                                    self.error_at(
+                                        Span::new(esc_start, end),
+                                        "invalid unicode escape: expected `\\u{X}` with 1 to 6 hex digits of a Unicode scalar value",
+                                    );
+                                }
                             }
                         }
                         _ => self.error(esc_start, format!("unknown escape `\\{e}`")),

@@ -24,8 +24,11 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
         pos: 0,
         diagnostics,
         depth: 0,
+        call_at: None,
     };
     let file = parser.file();
+    // Lexer and parser diagnostics, in source order.
+    parser.diagnostics.sort_by_key(|d| d.span.start);
     (file, parser.diagnostics)
 }
 
@@ -39,6 +42,9 @@ struct Parser {
     pos: usize,
     diagnostics: Vec<Diagnostic>,
     depth: usize,
+    /// The token where the current expression statement starts: the only
+    /// place a traversing call `recv.f(args)` may start.
+    call_at: Option<usize>,
 }
 
 /// Whether a record literal `Name { .. }` may start here. Like Rust, it may
@@ -103,8 +109,14 @@ impl Parser {
 
     fn error_here(&mut self, expected: &str) -> Reported {
         let tok = &self.tokens[self.pos];
-        // The lexer has already reported invalid tokens.
-        if tok.kind != TokenKind::Error {
+        // The lexer has already reported invalid tokens; one error per
+        // position is enough (an unclosed block is also an unclosed item);
+        // and after the nesting limit the rest of the input is skipped, so
+        // "found end of file" would only be noise.
+        let repeated = self.diagnostics.last().is_some_and(|d| d.span == tok.span);
+        let skipped = tok.kind == TokenKind::Eof
+            && self.diagnostics.iter().any(|d| d.code == "nesting-limit");
+        if tok.kind != TokenKind::Error && !repeated && !skipped {
             let d = Diagnostic::error(
                 "syntax",
                 tok.span,
@@ -146,11 +158,16 @@ impl Parser {
         self.depth += 1;
         if self.depth > MAX_NESTING {
             let span = self.span();
-            self.diagnostics.push(Diagnostic::error(
-                "nesting-limit",
-                span,
-                format!("program nested more than {MAX_NESTING} levels deep"),
-            ));
+            self.diagnostics.push(
+                Diagnostic::error(
+                    "nesting-limit",
+                    span,
+                    format!("program nested more than {MAX_NESTING} levels deep"),
+                )
+                .with_note(
+                    "long operator chains and field paths count as nesting too; split them with `let`",
+                ),
+            );
             // Skip the rest of the input: everything after this point is
             // part of the over-deep construct.
             self.pos = self.tokens.len() - 1;
@@ -508,7 +525,10 @@ impl Parser {
                 StmtKind::Return(value)
             }
             _ => {
-                let target = self.expr(Restriction::None)?;
+                self.call_at = Some(self.pos);
+                let target = self.expr(Restriction::None);
+                self.call_at = None;
+                let target = target?;
                 if self.eat_punct(Punct::Assign) {
                     let value = self.expr(Restriction::None)?;
                     self.expect_punct(Punct::Semi)?;
@@ -634,8 +654,26 @@ impl Parser {
 
     /// Precedence climbing; all operators are left-associative except the
     /// comparisons, which do not chain.
+    ///
+    /// Each operator of a chain nests the syntax tree one level deeper (the
+    /// left operand is the whole chain so far), so each counts against
+    /// [`MAX_NESTING`] like a parenthesis would: later stages recurse on
+    /// the syntax tree.
     fn binary(&mut self, min_prec: u8, r: Restriction) -> PResult<Expr> {
         let mut lhs = self.unary(r)?;
+        let mut chain = 0;
+        let result = self.binary_chain(&mut lhs, min_prec, r, &mut chain);
+        self.depth -= chain;
+        result.map(|()| lhs)
+    }
+
+    fn binary_chain(
+        &mut self,
+        lhs: &mut Expr,
+        min_prec: u8,
+        r: Restriction,
+        chain: &mut usize,
+    ) -> PResult<()> {
         let mut last_comparison = false;
         while let Some((op, prec)) = self.binary_op() {
             if prec < min_prec {
@@ -655,12 +693,18 @@ impl Parser {
             let rhs = rhs?;
             last_comparison = prec == 3;
             let span = lhs.span.to(rhs.span);
-            lhs = Expr {
-                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
-                span,
-            };
+            let left = std::mem::replace(
+                lhs,
+                Expr {
+                    kind: ExprKind::Error,
+                    span,
+                },
+            );
+            lhs.kind = ExprKind::Binary(op, Box::new(left), Box::new(rhs));
+            self.enter()?;
+            *chain += 1;
         }
-        Ok(lhs)
+        Ok(())
     }
 
     fn unary(&mut self, r: Restriction) -> PResult<Expr> {
@@ -710,63 +754,97 @@ impl Parser {
         })
     }
 
+    /// Like an operator chain, each postfix step nests one level deeper.
     fn postfix(&mut self, r: Restriction) -> PResult<Expr> {
+        let first = self.pos;
         let mut e = self.primary(r)?;
+        let mut chain = 0;
+        let result = self.postfix_chain(&mut e, first, &mut chain);
+        self.depth -= chain;
+        result.map(|()| e)
+    }
+
+    fn postfix_chain(&mut self, e: &mut Expr, first: usize, chain: &mut usize) -> PResult<()> {
         loop {
-            if self.eat_punct(Punct::Dot) {
-                let name = self.ident("a field or traversal name")?;
-                if self.at_punct(Punct::LParen) {
-                    // `recv.method(args)`: only valid as a statement.
-                    self.bump();
-                    let mut args = vec![e];
-                    args.extend(self.comma_list(Punct::RParen, |p| p.expr(Restriction::None))?);
-                    let span = args[0].span.to(self.prev_span());
-                    e = Expr {
-                        kind: ExprKind::Call(
-                            Ident {
-                                name: format!("\u{0}{}", name.name),
-                                span: name.span,
-                            },
-                            args,
-                        ),
-                        span,
-                    };
-                    if !self.at_punct(Punct::Semi) {
-                        self.diagnostics.push(
-                            Diagnostic::error(
-                                "syntax",
-                                e.span,
-                                "a traversing call is a statement, not a value",
-                            )
-                            .with_span_label("expected `;` after this call"),
-                        );
-                        return Err(Reported);
-                    }
-                    return Ok(e);
-                }
+            if !matches!(
+                self.peek(),
+                TokenKind::Punct(Punct::Dot | Punct::LBracket) | TokenKind::Keyword(Keyword::Is)
+            ) {
+                return Ok(());
+            }
+            self.enter()?;
+            *chain += 1;
+            let base = std::mem::replace(
+                e,
+                Expr {
+                    kind: ExprKind::Error,
+                    span: Span::default(),
+                },
+            );
+            *e = self.postfix_step(base, first)?;
+        }
+    }
+
+    /// One `.name`, `.method(args)`, `[index]` or `is T` after `e`, which
+    /// started at token `first`.
+    fn postfix_step(&mut self, e: Expr, first: usize) -> PResult<Expr> {
+        if self.eat_punct(Punct::Dot) {
+            let name = self.ident("a field or traversal name")?;
+            if !self.at_punct(Punct::LParen) {
                 let span = e.span.to(name.span);
-                e = Expr {
+                return Ok(Expr {
                     kind: ExprKind::Field(Box::new(e), name),
                     span,
-                };
-            } else if self.eat_punct(Punct::LBracket) {
-                let index = self.expr(Restriction::None)?;
-                let end = self.expect_punct(Punct::RBracket)?;
-                let span = e.span.to(end);
-                e = Expr {
-                    kind: ExprKind::Index(Box::new(e), Box::new(index)),
-                    span,
-                };
-            } else if self.eat_kw(Keyword::Is) {
-                let ty = self.ident("a type name after `is`")?;
-                let span = e.span.to(ty.span);
-                e = Expr {
-                    kind: ExprKind::Is(Box::new(e), ty),
-                    span,
-                };
-            } else {
-                return Ok(e);
+                });
             }
+            // `recv.method(args)`: only valid as a statement.
+            self.bump();
+            let mut args = vec![e];
+            args.extend(self.comma_list(Punct::RParen, |p| p.expr(Restriction::None))?);
+            let span = args[0].span.to(self.prev_span());
+            let at_statement_start = self.call_at == Some(first);
+            if !at_statement_start || !self.at_punct(Punct::Semi) {
+                let label = if at_statement_start {
+                    "expected `;` after this call"
+                } else {
+                    "a traversal returns nothing"
+                };
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        "syntax",
+                        span,
+                        "a traversing call is a statement, not a value",
+                    )
+                    .with_span_label(label),
+                );
+                return Err(Reported);
+            }
+            Ok(Expr {
+                kind: ExprKind::Call(
+                    Ident {
+                        name: format!("\u{0}{}", name.name),
+                        span: name.span,
+                    },
+                    args,
+                ),
+                span,
+            })
+        } else if self.eat_punct(Punct::LBracket) {
+            let index = self.expr(Restriction::None)?;
+            let end = self.expect_punct(Punct::RBracket)?;
+            let span = e.span.to(end);
+            Ok(Expr {
+                kind: ExprKind::Index(Box::new(e), Box::new(index)),
+                span,
+            })
+        } else {
+            self.expect_kw(Keyword::Is)?;
+            let ty = self.ident("a type name after `is`")?;
+            let span = e.span.to(ty.span);
+            Ok(Expr {
+                kind: ExprKind::Is(Box::new(e), ty),
+                span,
+            })
         }
     }
 
@@ -871,6 +949,26 @@ impl Parser {
                     && self.looks_like_record_literal()
                 {
                     let inits = self.field_inits()?;
+                    ExprKind::Record(ident, inits)
+                } else if self.at_punct(Punct::LBrace)
+                    && matches!(
+                        (self.peek_at(1), self.peek_at(2)),
+                        (TokenKind::Ident(_), TokenKind::Punct(Punct::Colon))
+                    )
+                {
+                    // `if R { f: e }.f {`: a block cannot start with
+                    // `name:`, so this is a record value where `{` opens
+                    // the block. Report it and read the record anyway.
+                    let inits = self.field_inits()?;
+                    let span = ident.span.to(self.prev_span());
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            "syntax",
+                            span,
+                            "a record value cannot stand directly as the condition of `if` or the range of `for`",
+                        )
+                        .with_span_label("put this record value in parentheses"),
+                    );
                     ExprKind::Record(ident, inits)
                 } else {
                     ExprKind::Name(ident)

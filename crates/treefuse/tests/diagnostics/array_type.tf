@@ -1,0 +1,6 @@
+// The element type of `[]` must be known.
+tree Leaf {
+    traversal f() {
+        let a = [];
+    }
+}

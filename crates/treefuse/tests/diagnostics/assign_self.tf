@@ -1,0 +1,4 @@
+// `self` cannot be replaced.
+tree Leaf {
+    traversal f() { self = new Leaf {}; }
+}

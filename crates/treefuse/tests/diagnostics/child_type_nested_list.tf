@@ -1,0 +1,4 @@
+// A list child holds nodes, not lists.
+tree Leaf {
+    child xs: [[Leaf]];
+}

@@ -1,0 +1,4 @@
+// A child of an unknown type.
+tree Leaf {
+    child next: Elem;
+}

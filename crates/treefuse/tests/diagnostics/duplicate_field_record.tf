@@ -1,0 +1,2 @@
+// A record declares each field once.
+record Point { x: i64, y: i64, x: f64 }

@@ -1,0 +1,3 @@
+// Two globals with the same name.
+global LIMIT: i64 = 1;
+global LIMIT: i64 = 2;

@@ -1,0 +1,2 @@
+// `self` does not exist in a global initial value.
+global X: i64 = self.n;

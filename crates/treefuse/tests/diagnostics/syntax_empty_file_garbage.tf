@@ -1,0 +1,2 @@
+// Only punctuation.
+}}}

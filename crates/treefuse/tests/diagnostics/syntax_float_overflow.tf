@@ -1,0 +1,2 @@
+// Float literals must be finite.
+global F: f64 = 1e400;

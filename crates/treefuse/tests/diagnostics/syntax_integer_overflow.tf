@@ -1,0 +1,5 @@
+// Integer literals must fit in i64.
+global A: i64 = 9223372036854775808;
+global B: i64 = -9223372036854775809;
+global C: i64 = 99999999999999999999999;
+global D: i64 = -9223372036854775808;

@@ -1,0 +1,4 @@
+// Keywords cannot be used as names.
+tree Leaf {
+    new: i64;
+}

@@ -1,0 +1,2 @@
+// Parentheses must balance.
+global X: i64 = (1 + 2;

@@ -1,0 +1,5 @@
+// A data field needs a type.
+tree Leaf {
+    n: ;
+    m: i64;
+}

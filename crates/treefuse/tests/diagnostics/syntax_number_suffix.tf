@@ -1,0 +1,2 @@
+// Number literals take no suffix.
+global N: i64 = 12px;

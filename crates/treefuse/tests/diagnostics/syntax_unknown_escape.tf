@@ -1,0 +1,2 @@
+// An escape sequence that does not exist.
+global NAME: str = "a\qb";

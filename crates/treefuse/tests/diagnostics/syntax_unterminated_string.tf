@@ -1,0 +1,2 @@
+// A string literal that never ends.
+global NAME: str = "tree;

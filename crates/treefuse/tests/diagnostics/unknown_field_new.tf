@@ -1,0 +1,6 @@
+// `new` initializes fields that exist.
+tree Leaf { n: i64; }
+tree Holder {
+    child c: Leaf;
+    traversal f() { self.c = new Leaf { n: 1, m: 2 }; }
+}
