@@ -113,7 +113,15 @@ fn main() {
         .expect("progress template")
         .progress_chars("=> "),
     );
-    let load_before = loadavg();
+    let run = Run {
+        quick: args.quick,
+        max_nodes,
+        min_time,
+        threads,
+        out_dir: out_dir.clone(),
+        load_before: loadavg(),
+        planned: configs.len(),
+    };
     let start = Instant::now();
     let mut results: Vec<Measurement> = Vec::with_capacity(configs.len());
     for c in &configs {
@@ -141,49 +149,98 @@ fn main() {
         }
         results.push(m);
         bar.inc(c.nodes + 20_000);
-    }
-    bar.finish_and_clear();
-    let elapsed = start.elapsed().as_secs_f64();
-    let context = format!(
-        "Command: `cargo run --release -p treefuse-flat --bin flat-bench --{}`. \
-         {} configurations (depth and branching in 1..32, at most {max_nodes} nodes), \
-         {threads} hardware threads, at least {min_time} s of repetitions per algorithm and \
-         configuration; the run took {elapsed:.0} s. Load average (1, 5, 15 min) before \
-         the run: {load_before}; after: {}. The machine was shared with other work, so \
-         timings, especially the 2-thread ones, are noisy.",
-        if args.quick { " --quick" } else { "" },
-        results.len(),
-        loadavg()
-    );
-    if let Err(e) = std::fs::create_dir_all(&out_dir) {
-        eprintln!("cannot create {}: {e}", out_dir.display());
-        std::process::exit(1);
-    }
-    let md = bench::markdown(&results, threads, &context);
-    let files = [
-        ("results.md", md.clone()),
-        ("results.csv", bench::csv(&results)),
-        (
-            "heatmap.svg",
-            bench::svg(
-                &results,
-                threads,
-                "Key-based expression flattening vs recursive baselines (speedup by depth x branching)",
-            ),
-        ),
-    ];
-    for (name, text) in files {
-        let p = out_dir.join(name);
-        if let Err(e) = std::fs::write(&p, text) {
-            eprintln!("cannot write {}: {e}", p.display());
+        // Rewrite the reports after every configuration, so that an
+        // interrupted run still leaves its results so far.
+        let partial = results.len() < configs.len();
+        if let Err(e) = write_reports(&run, &results, start, partial) {
+            bar.println(e);
             std::process::exit(1);
         }
     }
+    bar.finish_and_clear();
+    let md = match write_reports(&run, &results, start, false) {
+        Ok(md) => md,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+    };
     // Print the summary part of the report.
     for line in md.lines().take_while(|l| !l.starts_with("## All")) {
         println!("{line}");
     }
     println!("wrote {}", out_dir.display());
+}
+
+/// What the report needs to know about the run.
+struct Run {
+    quick: bool,
+    max_nodes: u64,
+    min_time: f64,
+    threads: usize,
+    out_dir: PathBuf,
+    load_before: String,
+    planned: usize,
+}
+
+/// Writes `results.md`, `results.csv` and `heatmap.svg`; returns the
+/// Markdown.
+fn write_reports(
+    run: &Run,
+    results: &[Measurement],
+    start: Instant,
+    partial: bool,
+) -> Result<String, String> {
+    let elapsed = start.elapsed().as_secs_f64();
+    let status = if partial {
+        format!(
+            "PARTIAL RUN: {} of {} configurations measured so far. ",
+            results.len(),
+            run.planned
+        )
+    } else {
+        String::new()
+    };
+    let context = format!(
+        "{status}Command: `cargo run --release -p treefuse-flat --bin flat-bench --{}{}`. \
+         {} configurations (depth and branching in 1..32, at most {} nodes), \
+         {} hardware threads, at least {} s and 3 repetitions per algorithm and \
+         configuration (one when a run takes over 2 s); the run took {elapsed:.0} s. \
+         Load average (1, 5, 15 min) before the run: {}; at the end: {}. The machine was \
+         shared with other work, so timings, especially the 2-thread ones, are noisy.",
+        if run.quick { " --quick" } else { "" },
+        if run.max_nodes != 30_000_000 && !run.quick {
+            format!(" --max-nodes {}", run.max_nodes)
+        } else {
+            String::new()
+        },
+        results.len(),
+        run.max_nodes,
+        run.threads,
+        run.min_time,
+        run.load_before,
+        loadavg()
+    );
+    std::fs::create_dir_all(&run.out_dir)
+        .map_err(|e| format!("cannot create {}: {e}", run.out_dir.display()))?;
+    let md = bench::markdown(results, run.threads, &context);
+    let files = [
+        ("results.md", md.clone()),
+        ("results.csv", bench::csv(results)),
+        (
+            "heatmap.svg",
+            bench::svg(
+                results,
+                run.threads,
+                "Key-based expression flattening vs recursive baselines (speedup by depth x branching)",
+            ),
+        ),
+    ];
+    for (name, text) in files {
+        let p = run.out_dir.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    Ok(md)
 }
 
 /// The first three fields of `/proc/loadavg`, or "unknown".
