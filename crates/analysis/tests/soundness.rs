@@ -1,0 +1,903 @@
+//! Soundness: a tracing walker runs traversals unfused on random trees and
+//! records every tree location, global and frame variable each statement
+//! really touches (as the path from the node the statement's traversal runs
+//! on, at the moment of the access). Every recorded access must be in the
+//! access set of the top-level statement being executed in *every* active
+//! frame (so call statements are checked through their callees), and in
+//! the summary of every active call. A runtime error must be announced by
+//! `may_fail` on every active statement and summary.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use treefuse_analysis::{AccessSet, Analysis, FrameVar};
+use treefuse_automata::Label;
+use treefuse_runtime::gen::random_value;
+use treefuse_runtime::{random_tree, GenOptions, NodeId, Slot, Tree};
+use treefuse_sema::ops::{self, BinaryOp};
+use treefuse_sema::{
+    Expr, ExprKind, FieldKind, LocalId, MethodId, NewField, NewTree, NodePath, PathRoot, PathStep,
+    PlaceRoot, Program, Projection, PureBody, PureFnId, Stmt, StmtKind, TypeId, Value,
+};
+
+enum Stop {
+    Error,
+    Fuel,
+}
+type R<T> = Result<T, Stop>;
+
+#[derive(PartialEq)]
+enum Flow {
+    Normal,
+    Return,
+}
+
+struct Act {
+    self_node: NodeId,
+    ty: TypeId,
+    method: MethodId,
+    stmt: usize,
+    data: Vec<Value>,
+    nodes: Vec<NodeId>,
+}
+
+struct Tracer<'a> {
+    p: &'a Program,
+    a: &'a Analysis<'a>,
+    tree: Tree,
+    parent: HashMap<NodeId, (NodeId, Label)>,
+    globals: Vec<Value>,
+    stack: Vec<Act>,
+    pure_stack: Vec<Vec<Value>>,
+    fuel: usize,
+    checks: usize,
+}
+
+impl<'a> Tracer<'a> {
+    fn new(p: &'a Program, a: &'a Analysis<'a>, tree: Tree) -> Self {
+        let mut parent = HashMap::new();
+        for n in tree.preorder(p) {
+            for (i, f) in p.types[tree.type_of(n).index()].fields.iter().enumerate() {
+                let l = a.labels().field(*f);
+                match tree.slot(n, i as u32) {
+                    Slot::Child(c) => {
+                        parent.insert(*c, (n, l));
+                    }
+                    Slot::List(items) => {
+                        for c in items.iter() {
+                            parent.insert(*c, (n, l));
+                        }
+                    }
+                    Slot::Data(_) => {}
+                }
+            }
+        }
+        Tracer {
+            p,
+            a,
+            tree,
+            parent,
+            globals: p.globals.iter().map(|g| g.init.clone()).collect(),
+            stack: Vec::new(),
+            pure_stack: Vec::new(),
+            fuel: 20_000,
+            checks: 0,
+        }
+    }
+
+    fn path_from(&self, s: NodeId, x: NodeId) -> Option<Vec<Label>> {
+        let mut v = Vec::new();
+        let mut cur = x;
+        while cur != s {
+            let &(p, l) = self.parent.get(&cur)?;
+            v.push(l);
+            cur = p;
+        }
+        v.reverse();
+        Some(v)
+    }
+
+    fn sets(&self, act: &Act) -> (&'a AccessSet, &'a AccessSet, String) {
+        let stmts = self.a.body_accesses(act.ty, act.method).unwrap();
+        let summary = self.a.summary(act.ty, act.method).unwrap();
+        let name = format!(
+            "{}.{} statement {}",
+            self.p.type_name(act.ty),
+            self.p.methods[act.method.index()].name,
+            act.stmt
+        );
+        (&stmts[act.stmt].set, summary, name)
+    }
+
+    fn rec_tree(&mut self, node: NodeId, rest: &[Label], write: bool) {
+        if !self.pure_stack.is_empty() {
+            return;
+        }
+        for act in &self.stack {
+            let Some(mut path) = self.path_from(act.self_node, node) else {
+                continue;
+            };
+            path.extend_from_slice(rest);
+            let (stmt, summary, name) = self.sets(act);
+            for (set, what) in [(stmt, name.as_str()), (summary, "its summary")] {
+                let nfa = if write { &set.writes } else { &set.reads };
+                self.checks += 1;
+                assert!(
+                    nfa.accepts(&path),
+                    "{} of {} not in {} ({}): {}",
+                    if write { "write" } else { "read" },
+                    self.a
+                        .labels()
+                        .format(&path.iter().map(|&l| l.into()).collect::<Vec<_>>()),
+                    what,
+                    name,
+                    self.a.describe(set)
+                );
+            }
+        }
+    }
+
+    fn rec_global(&mut self, word: &[Label], write: bool) {
+        if !self.pure_stack.is_empty() {
+            return;
+        }
+        for act in &self.stack {
+            let (stmt, summary, name) = self.sets(act);
+            for set in [stmt, summary] {
+                let nfa = if write {
+                    &set.global_writes
+                } else {
+                    &set.global_reads
+                };
+                self.checks += 1;
+                assert!(
+                    nfa.accepts(word),
+                    "global {} {:?} missing in {name}",
+                    if write { "write" } else { "read" },
+                    word
+                );
+            }
+        }
+    }
+
+    fn rec_frame(&mut self, v: FrameVar, write: bool) {
+        if !self.pure_stack.is_empty() {
+            return;
+        }
+        let act = self.stack.last().unwrap();
+        let (stmt, _, name) = self.sets(act);
+        let set = if write {
+            &stmt.frame_writes
+        } else {
+            &stmt.frame_reads
+        };
+        self.checks += 1;
+        assert!(
+            set.contains(&v),
+            "frame {v:?} (write: {write}) missing in {name}"
+        );
+    }
+
+    fn fail(&mut self) -> Stop {
+        for act in &self.stack {
+            let (stmt, summary, name) = self.sets(act);
+            assert!(stmt.may_fail, "{name} failed but may_fail is false");
+            assert!(
+                summary.may_fail,
+                "{name} failed, its summary says it cannot"
+            );
+        }
+        Stop::Error
+    }
+
+    fn label(&self, f: treefuse_sema::FieldId) -> Label {
+        self.a.labels().field(f)
+    }
+
+    fn slot_of(&self, f: treefuse_sema::FieldId) -> u32 {
+        self.p.fields[f.index()].slot
+    }
+
+    fn node_path(&mut self, path: &NodePath) -> R<NodeId> {
+        let mut n = match path.root {
+            PathRoot::SelfNode => self.stack.last().unwrap().self_node,
+            PathRoot::Var(v) => {
+                self.rec_frame(FrameVar::Node(v), false);
+                self.stack.last().unwrap().nodes[v.index()]
+            }
+        };
+        for step in &path.steps {
+            match *step {
+                PathStep::Child(f) => {
+                    self.rec_tree(n, &[self.label(f)], false);
+                    n = self.tree.child(n, self.slot_of(f));
+                }
+                PathStep::Cast(t) => {
+                    self.rec_tree(n, &[], false);
+                    if !self.p.is_subtype(self.tree.type_of(n), t) {
+                        return Err(self.fail());
+                    }
+                }
+            }
+        }
+        Ok(n)
+    }
+
+    fn local_get(&mut self, l: LocalId) -> Value {
+        if let Some(f) = self.pure_stack.last() {
+            return f[l.index()].clone();
+        }
+        self.rec_frame(FrameVar::Local(l), false);
+        self.stack.last().unwrap().data[l.index()].clone()
+    }
+
+    fn local_mut(&mut self, l: LocalId) -> &mut Value {
+        match self.pure_stack.last_mut() {
+            Some(f) => &mut f[l.index()],
+            None => &mut self.stack.last_mut().unwrap().data[l.index()],
+        }
+    }
+
+    /// The member labels of a chain `base.m1.m2`, and its base.
+    fn chain<'e>(&self, e: &'e Expr) -> (&'e Expr, Vec<Label>) {
+        if let ExprKind::Member(inner, i) = &e.kind {
+            if let treefuse_sema::DataType::Record(r) = inner.ty {
+                let (base, mut ms) = self.chain(inner);
+                ms.push(self.a.labels().member(r, *i));
+                return (base, ms);
+            }
+        }
+        (e, Vec::new())
+    }
+
+    fn data(&self, n: NodeId, f: treefuse_sema::FieldId) -> Value {
+        match self.tree.slot(n, self.slot_of(f)) {
+            Slot::Data(v) => v.clone(),
+            _ => Value::Int(0),
+        }
+    }
+
+    fn eval(&mut self, e: &Expr) -> R<Value> {
+        Ok(match &e.kind {
+            ExprKind::Const(v) => v.clone(),
+            ExprKind::Local(l) => self.local_get(*l),
+            ExprKind::Global(g) => {
+                self.rec_global(&[self.a.labels().global(*g)], false);
+                self.globals[g.index()].clone()
+            }
+            ExprKind::Field(path, f) => {
+                let n = self.node_path(path)?;
+                self.rec_tree(n, &[self.label(*f)], false);
+                self.data(n, *f)
+            }
+            ExprKind::Member(..) => {
+                let (base, members) = self.chain(e);
+                // Member indices from the base outwards.
+                let mut idx = Vec::new();
+                let mut cur = e;
+                while !std::ptr::eq(cur, base) {
+                    match &cur.kind {
+                        ExprKind::Member(inner, i) => {
+                            idx.push(*i as usize);
+                            cur = inner;
+                        }
+                        _ => break,
+                    }
+                }
+                idx.reverse();
+                // Evaluate the base, recording the precise member path.
+                let mut v = match &base.kind {
+                    ExprKind::Field(path, f) => {
+                        let n = self.node_path(path)?;
+                        let mut w = vec![self.label(*f)];
+                        w.extend(&members);
+                        self.rec_tree(n, &w, false);
+                        self.data(n, *f)
+                    }
+                    ExprKind::Global(g) => {
+                        let mut w = vec![self.a.labels().global(*g)];
+                        w.extend(&members);
+                        self.rec_global(&w, false);
+                        self.globals[g.index()].clone()
+                    }
+                    _ => self.eval(base)?,
+                };
+                for i in idx {
+                    v = match v {
+                        Value::Record(fs) => fs[i].clone(),
+                        other => other,
+                    };
+                }
+                v
+            }
+            ExprKind::Index(a, i) => {
+                let av = self.eval(a)?;
+                let iv = self.eval(i)?.as_int();
+                match ops::index(&av, iv) {
+                    Ok(v) => v,
+                    Err(_) => return Err(self.fail()),
+                }
+            }
+            ExprKind::Unary(op, x) => ops::unary(*op, &self.eval(x)?),
+            ExprKind::Binary(BinaryOp::And, a, b) => {
+                Value::Bool(self.eval(a)?.as_bool() && self.eval(b)?.as_bool())
+            }
+            ExprKind::Binary(BinaryOp::Or, a, b) => {
+                Value::Bool(self.eval(a)?.as_bool() || self.eval(b)?.as_bool())
+            }
+            ExprKind::Binary(op, a, b) => {
+                let x = self.eval(a)?;
+                let y = self.eval(b)?;
+                match ops::binary(*op, &x, &y) {
+                    Ok(v) => v,
+                    Err(_) => return Err(self.fail()),
+                }
+            }
+            ExprKind::Builtin(b, args) => {
+                let vs = self.eval_all(args)?;
+                ops::builtin(*b, &vs)
+            }
+            ExprKind::Call(f, args) => {
+                let vs = self.eval_all(args)?;
+                self.call_pure(*f, vs)?
+            }
+            ExprKind::Array(args) => Value::Array(Arc::new(self.eval_all(args)?)),
+            ExprKind::Record(_, args) => Value::Record(Arc::new(self.eval_all(args)?)),
+            ExprKind::Is(path, t) => {
+                let n = self.node_path(path)?;
+                self.rec_tree(n, &[], false);
+                Value::Bool(self.p.is_subtype(self.tree.type_of(n), *t))
+            }
+            ExprKind::If(c, a, b) => {
+                if self.eval(c)?.as_bool() {
+                    self.eval(a)?
+                } else {
+                    self.eval(b)?
+                }
+            }
+        })
+    }
+
+    fn eval_all(&mut self, args: &[Expr]) -> R<Vec<Value>> {
+        args.iter().map(|a| self.eval(a)).collect()
+    }
+
+    fn call_pure(&mut self, f: PureFnId, args: Vec<Value>) -> R<Value> {
+        let pf = &self.p.pure_fns[f.index()];
+        let mut frame = args;
+        for (_, t) in pf.frame.locals.iter().skip(frame.len()) {
+            frame.push(self.p.zero_value(t));
+        }
+        match &pf.body {
+            // Host functions: any value will do for access tracing.
+            PureBody::Host => Ok(self.p.zero_value(&pf.ret)),
+            PureBody::Expr(e) => {
+                self.pure_stack.push(frame);
+                let r = self.eval(e);
+                self.pure_stack.pop();
+                r
+            }
+            PureBody::Block(stmts) => {
+                self.pure_stack.push(frame);
+                let r = self.exec_pure(stmts);
+                self.pure_stack.pop();
+                Ok(r?.unwrap_or(Value::Int(0)))
+            }
+        }
+    }
+
+    fn exec_pure(&mut self, stmts: &[Stmt]) -> R<Option<Value>> {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Let { local, value } => {
+                    let v = self.eval(value)?;
+                    *self.local_mut(*local) = v;
+                }
+                StmtKind::Assign { place, value } => {
+                    let v = self.eval(value)?;
+                    self.assign(place, v)?;
+                }
+                StmtKind::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                } => {
+                    let b = if self.eval(cond)?.as_bool() {
+                        then_branch
+                    } else {
+                        else_branch
+                    };
+                    if let Some(v) = self.exec_pure(b)? {
+                        return Ok(Some(v));
+                    }
+                }
+                StmtKind::ForArray { var, array, body } => {
+                    if let Value::Array(items) = self.eval(array)? {
+                        for it in items.iter() {
+                            *self.local_mut(*var) = it.clone();
+                            if let Some(v) = self.exec_pure(body)? {
+                                return Ok(Some(v));
+                            }
+                        }
+                    }
+                }
+                StmtKind::ForRange {
+                    var,
+                    start,
+                    end,
+                    body,
+                } => {
+                    let (a, b) = (self.eval(start)?.as_int(), self.eval(end)?.as_int());
+                    for i in a..b {
+                        *self.local_mut(*var) = Value::Int(i);
+                        if let Some(v) = self.exec_pure(body)? {
+                            return Ok(Some(v));
+                        }
+                    }
+                }
+                StmtKind::Return(Some(e)) => return Ok(Some(self.eval(e)?)),
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// A data write, recorded.
+    fn assign(&mut self, place: &treefuse_sema::Place, v: Value) -> R<()> {
+        let mut indices = Vec::new();
+        let mut members = Vec::new();
+        let mut ty = match &place.root {
+            PlaceRoot::Local(_) => None,
+            PlaceRoot::Global(g) => Some(self.p.globals[g.index()].ty.clone()),
+            PlaceRoot::Field(_, f) => match &self.p.fields[f.index()].kind {
+                FieldKind::Data(d) => Some(d.clone()),
+                _ => None,
+            },
+        };
+        let mut whole = false;
+        for pr in &place.projections {
+            match pr {
+                Projection::Index(e) => {
+                    indices.push(self.eval(e)?.as_int());
+                    whole = true;
+                    ty = match ty {
+                        Some(treefuse_sema::DataType::Array(t)) => Some(*t),
+                        _ => None,
+                    };
+                }
+                Projection::Member(i) => {
+                    if let Some(treefuse_sema::DataType::Record(r)) = ty {
+                        if !whole {
+                            members.push(self.a.labels().member(r, *i));
+                        }
+                        ty = Some(self.p.records[r.index()].fields[*i as usize].ty.clone());
+                    }
+                }
+            }
+        }
+        let target: &mut Value = match &place.root {
+            PlaceRoot::Local(l) => {
+                self.rec_frame(FrameVar::Local(*l), true);
+                self.local_mut(*l)
+            }
+            PlaceRoot::Global(g) => {
+                let mut w = vec![self.a.labels().global(*g)];
+                w.extend(&members);
+                self.rec_global(&w, true);
+                &mut self.globals[g.index()]
+            }
+            PlaceRoot::Field(path, f) => {
+                let n = self.node_path(path)?;
+                let mut w = vec![self.label(*f)];
+                w.extend(&members);
+                self.rec_tree(n, &w, true);
+                let slot = self.slot_of(*f);
+                match self.tree.slot_mut(n, slot) {
+                    Slot::Data(v) => v,
+                    _ => return Ok(()),
+                }
+            }
+        };
+        match project(target, &place.projections, indices) {
+            Some(cur) => {
+                *cur = v;
+                Ok(())
+            }
+            None => Err(self.fail()),
+        }
+    }
+
+    fn set_parent(&mut self, child: NodeId, parent: NodeId, l: Label) {
+        self.parent.insert(child, (parent, l));
+    }
+
+    /// Builds a new subtree; moved nodes are recorded as read and written.
+    fn build(&mut self, t: &NewTree) -> R<NodeId> {
+        enum B {
+            Data(Value),
+            Node(NodeId),
+            List(Vec<NodeId>),
+        }
+        let mut built = Vec::new();
+        for f in &t.fields {
+            built.push(match f {
+                NewField::Data(e) => B::Data(self.eval(e)?),
+                NewField::New(t) => B::Node(self.build(t)?),
+                NewField::Move(p) => B::Node(self.moved(p)?),
+                NewField::List(items) => {
+                    let mut out = Vec::new();
+                    for it in items {
+                        out.push(match it {
+                            NewField::New(t) => self.build(t)?,
+                            NewField::Move(p) => self.moved(p)?,
+                            _ => unreachable!("list items are nodes"),
+                        });
+                    }
+                    B::List(out)
+                }
+                NewField::MoveList(s) => {
+                    let parent = self.node_path(&s.parent)?;
+                    let l = self.label(s.field);
+                    self.rec_tree(parent, &[l], false);
+                    self.rec_tree(parent, &[l], true);
+                    match self.tree.slot(parent, self.slot_of(s.field)) {
+                        Slot::List(items) => B::List(items.to_vec()),
+                        _ => B::List(Vec::new()),
+                    }
+                }
+            });
+        }
+        let n = self.tree.alloc(self.p, t.ty);
+        let fields = self.p.types[t.ty.index()].fields.clone();
+        for (i, b) in built.into_iter().enumerate() {
+            let l = self.label(fields[i]);
+            *self.tree.slot_mut(n, i as u32) = match b {
+                B::Data(v) => Slot::Data(v),
+                B::Node(c) => {
+                    self.set_parent(c, n, l);
+                    Slot::Child(c)
+                }
+                B::List(items) => {
+                    for &c in &items {
+                        self.set_parent(c, n, l);
+                    }
+                    Slot::List(items.into())
+                }
+            };
+        }
+        Ok(n)
+    }
+
+    fn moved(&mut self, p: &NodePath) -> R<NodeId> {
+        let n = self.node_path(p)?;
+        self.rec_tree(n, &[], false);
+        self.rec_tree(n, &[], true);
+        Ok(n)
+    }
+
+    fn replace_slot(&mut self, parent: NodeId, f: treefuse_sema::FieldId, new: NodeId) {
+        let l = self.label(f);
+        self.rec_tree(parent, &[l], true);
+        let slot = self.slot_of(f);
+        if let Slot::Child(old) = *self.tree.slot(parent, slot) {
+            if self.parent.get(&old) == Some(&(parent, l)) {
+                self.parent.remove(&old);
+            }
+        }
+        *self.tree.slot_mut(parent, slot) = Slot::Child(new);
+        self.set_parent(new, parent, l);
+    }
+
+    fn exec_block(&mut self, stmts: &[Stmt], top: bool) -> R<Flow> {
+        for (i, s) in stmts.iter().enumerate() {
+            if top {
+                self.stack.last_mut().unwrap().stmt = i;
+            }
+            if self.exec(s)? == Flow::Return {
+                return Ok(Flow::Return);
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn exec(&mut self, s: &Stmt) -> R<Flow> {
+        if self.fuel == 0 {
+            return Err(Stop::Fuel);
+        }
+        self.fuel -= 1;
+        match &s.kind {
+            StmtKind::Call {
+                receiver,
+                method,
+                args,
+            } => {
+                let n = self.node_path(receiver)?;
+                let vs = self.eval_all(args)?;
+                self.rec_tree(n, &[], false);
+                self.invoke(n, *method, vs)?;
+            }
+            StmtKind::Let { local, value } => {
+                let v = self.eval(value)?;
+                self.rec_frame(FrameVar::Local(*local), true);
+                *self.local_mut(*local) = v;
+            }
+            StmtKind::Alias { var, path } => {
+                let n = self.node_path(path)?;
+                self.rec_frame(FrameVar::Node(*var), true);
+                self.stack.last_mut().unwrap().nodes[var.index()] = n;
+            }
+            StmtKind::Assign { place, value } => {
+                let v = self.eval(value)?;
+                self.assign(place, v)?;
+            }
+            StmtKind::Replace { slot, tree } => {
+                let parent = self.node_path(&slot.parent)?;
+                let n = self.build(tree)?;
+                self.replace_slot(parent, slot.field, n);
+            }
+            StmtKind::Move { slot, source } => {
+                let parent = self.node_path(&slot.parent)?;
+                let n = self.moved(source)?;
+                self.replace_slot(parent, slot.field, n);
+            }
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                let b = if self.eval(cond)?.as_bool() {
+                    then_branch
+                } else {
+                    else_branch
+                };
+                return self.exec_block(b, false);
+            }
+            StmtKind::ForChildren { var, list, body } => {
+                let parent = self.node_path(&list.parent)?;
+                self.rec_tree(parent, &[self.label(list.field)], false);
+                let items: Vec<NodeId> = match self.tree.slot(parent, self.slot_of(list.field)) {
+                    Slot::List(items) => items.to_vec(),
+                    _ => Vec::new(),
+                };
+                for it in items {
+                    self.rec_frame(FrameVar::Node(*var), true);
+                    self.stack.last_mut().unwrap().nodes[var.index()] = it;
+                    if self.exec_block(body, false)? == Flow::Return {
+                        return Ok(Flow::Return);
+                    }
+                }
+            }
+            StmtKind::Return(_) => return Ok(Flow::Return),
+            StmtKind::ForArray { .. } | StmtKind::ForRange { .. } => {
+                unreachable!("not in traversals")
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn invoke(&mut self, n: NodeId, method: MethodId, args: Vec<Value>) -> R<()> {
+        let ty = self.tree.type_of(n);
+        let Some(b) = self.p.dispatch(ty, method) else {
+            return Ok(());
+        };
+        let body = &self.p.bodies[b.index()];
+        let mut data = args;
+        for (_, t) in body.frame.locals.iter().skip(data.len()) {
+            data.push(self.p.zero_value(t));
+        }
+        self.stack.push(Act {
+            self_node: n,
+            ty,
+            method,
+            stmt: 0,
+            data,
+            nodes: vec![n; body.frame.node_vars.len()],
+        });
+        let stmts = body.body.as_deref().unwrap_or(&[]);
+        let r = self.exec_block(stmts, true);
+        self.stack.pop();
+        r.map(|_| ())
+    }
+}
+
+/// Follows record members and array elements; `None` when an index is out
+/// of range.
+fn project<'v>(
+    mut cur: &'v mut Value,
+    projections: &[Projection],
+    indices: Vec<i64>,
+) -> Option<&'v mut Value> {
+    let mut idx = indices.into_iter();
+    for pr in projections {
+        cur = match pr {
+            Projection::Member(i) => ops::member_mut(cur, *i as usize),
+            Projection::Index(_) => ops::index_mut(cur, idx.next().unwrap_or(0)).ok()?,
+        };
+    }
+    Some(cur)
+}
+
+/// Runs every traversal on every concrete type on a few random trees.
+/// Returns (runs, checks, runtime errors).
+fn trace_program(src: &str, seeds: u64, nodes: usize) -> (usize, usize, usize) {
+    let p = treefuse_sema::compile(src).unwrap_or_else(|d| panic!("{d:#?}"));
+    let a = Analysis::new(&p);
+    let (mut runs, mut checks, mut errors) = (0, 0, 0);
+    let fns: Vec<_> = a.functions().collect();
+    for (ty, m, _) in fns {
+        for seed in 0..seeds {
+            let opts = GenOptions {
+                nodes,
+                max_depth: 12,
+                max_list: 3,
+                seed: seed * 7919 + ty.0 as u64 * 31 + m.0 as u64,
+            };
+            let Ok(tree) = random_tree(&p, ty, &opts) else {
+                continue;
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let args: Vec<Value> = p.methods[m.index()]
+                .params
+                .iter()
+                .map(|t| random_value(&p, t, &mut rng))
+                .collect();
+            let root = tree.root;
+            let mut t = Tracer::new(&p, &a, tree);
+            runs += 1;
+            if let Err(Stop::Error) = t.invoke(root, m, args) {
+                errors += 1;
+            }
+            checks += t.checks;
+        }
+    }
+    (runs, checks, errors)
+}
+
+fn example(path: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/../../examples/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+#[test]
+fn figure2_accesses_are_covered() {
+    let (runs, checks, errs) = trace_program(&example("figure2/figure2.tf"), 8, 40);
+    eprintln!("figure2: {runs} runs {checks} checks {errs} errors");
+    assert!(runs > 0 && checks > 1000, "{runs} {checks}");
+}
+
+#[test]
+fn render_accesses_are_covered() {
+    for f in ["render/render.tf", "render/render_lists.tf"] {
+        let (runs, checks, errs) = trace_program(&example(f), 4, 60);
+        eprintln!("{f}: {runs} runs {checks} checks {errs} errors");
+        assert!(runs > 0 && checks > 1000, "{f}: {runs} {checks}");
+    }
+}
+
+#[test]
+fn ast_accesses_are_covered() {
+    for f in ["ast/ast.tf", "ast/ast_lists.tf", "toylang/toylang.tf"] {
+        let (runs, checks, errs) = trace_program(&example(f), 4, 60);
+        eprintln!("{f}: {runs} runs {checks} checks {errs} errors");
+        assert!(runs > 0 && checks > 1000, "{f}: {runs} {checks}");
+    }
+}
+
+/// Moves, `new` with moved children, aliases relocated by moves, aliases
+/// and casts through loop variables, self calls, guarded calls, returns,
+/// records, arrays and globals.
+const EDITS: &str = r#"
+global changed: bool = false;
+global log: [i64] = [0, 0, 0];
+record Pair { a: i64, b: i64 }
+abstract tree E {
+    v: i64;
+    p: Pair;
+    traversal simp() {}
+    traversal sum() {}
+    traversal mark(k: i64) {}
+}
+tree Lit : E {
+    traversal sum() { self.p.a = self.v; }
+    traversal mark(k: i64) {
+        self.v = self.v + k;
+        log[k % 3] = self.v;
+    }
+}
+tree Add : E {
+    child l: E;
+    child r: E;
+    traversal simp() {
+        self.l.simp();
+        self.r.simp();
+        if self.l is Add {
+            let x = (self.l as Add).r;
+            let y = (self.l as Add).l;
+            self.l = (self.l as Add).l;
+            x.v = 7;
+            y.v = y.v + 1;
+            changed = true;
+        }
+        if self.r is Lit && self.r.v == 0 {
+            self.v = 1;
+            return;
+        }
+        self.sum();
+    }
+    traversal sum() {
+        self.l.sum();
+        self.r.sum();
+        self.v = self.l.v + self.r.v;
+        self.p = Pair { a: self.l.p.a, b: self.r.p.b / (self.v + 1) };
+    }
+    traversal mark(k: i64) {
+        if k > 0 { self.l.mark(k - 1); }
+        self.r.mark(k);
+        if changed { self.p.b = log[0]; }
+    }
+}
+tree Neg : E {
+    child e: E;
+    traversal simp() {
+        let before = self.e;
+        self.e.simp();
+        if self.e is Neg {
+            let inner = (self.e as Neg).e;
+            self.e = new Add { l: (self.e as Neg).e, r: new Lit { v: 1 } };
+            inner.v = inner.v + 1;
+            before.v = 3;
+        }
+        self.v = 0 - self.e.v;
+    }
+    traversal sum() { self.e.sum(); self.v = self.e.v; }
+    traversal mark(k: i64) { self.e.mark(k * 2); }
+}
+tree Seq : E {
+    child items: [E];
+    child last: E;
+    traversal simp() {
+        for x in self.items {
+            x.simp();
+            x.v = x.v * 2;
+            if x is Add {
+                let z = (x as Add).l;
+                z.v = 3;
+            }
+        }
+        self.last.simp();
+        let w = self.last;
+        self.last = new Seq { items: (self.last as Seq).items, last: new Lit {} };
+        w.v = 9;
+        self.v = 0;
+    }
+    traversal sum() {
+        let t = 0;
+        for x in self.items {
+            x.sum();
+            t = t + x.v;
+        }
+        self.last.sum();
+        self.v = t;
+    }
+    traversal mark(k: i64) {
+        for x in self.items { x.mark(k); }
+        if k == 1 { return; }
+        self.last.mark(k + 1);
+    }
+}
+"#;
+
+#[test]
+fn edits_accesses_are_covered() {
+    let (runs, checks, errs) = trace_program(EDITS, 24, 30);
+    eprintln!("edits: {runs} runs {checks} checks {errs} errors");
+    assert!(
+        runs > 0 && checks > 1000 && errs > 0,
+        "{runs} {checks} {errs}"
+    );
+}
