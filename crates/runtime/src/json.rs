@@ -11,7 +11,6 @@
 
 use crate::store::{NodeId, Slot, Tree};
 use std::fmt;
-use std::rc::Rc;
 use std::sync::Arc;
 use struson::reader::{JsonReader, JsonStreamReader, ReaderSettings, ValueType};
 use treefuse_sema::{DataType, FieldKind, Program, TypeId, Value};
@@ -132,45 +131,72 @@ fn parse_flat(text: &str) -> Result<Vec<JsonValue>, TreeInputError> {
 
 // ----- JSON paths -----------------------------------------------------
 
+/// One step of a JSON path.
 enum Segment {
-    Root,
-    Key(Rc<JsonPath>, Box<str>),
-    Index(Rc<JsonPath>, usize),
+    Key(Box<str>),
+    Index(usize),
 }
 
-/// A JSON path as a linked list towards the root, shared between siblings
-/// so that recording it costs one small allocation per node.
-struct JsonPath(Segment);
+/// JSON paths of the nodes being read, as parent-linked entries in a
+/// vector (index 0 is `$`). An arena rather than `Rc` links: dropping a
+/// million-long `Rc` chain would recurse a million times.
+struct Paths {
+    entries: Vec<(u32, Segment)>,
+}
 
-impl JsonPath {
-    fn render(&self) -> String {
+/// A path: an entry of [`Paths`] plus an optional trailing key (for
+/// errors in data fields, which get no entry of their own).
+#[derive(Clone, Copy)]
+struct PathRef<'k> {
+    entry: u32,
+    key: Option<&'k str>,
+}
+
+impl Paths {
+    fn new() -> Paths {
+        Paths {
+            entries: vec![(0, Segment::Index(0))],
+        }
+    }
+
+    fn push(&mut self, parent: u32, seg: Segment) -> u32 {
+        self.entries.push((parent, seg));
+        (self.entries.len() - 1) as u32
+    }
+
+    fn render(&self, at: PathRef) -> String {
         let mut parts = Vec::new();
-        let mut cur = self;
-        loop {
-            match &cur.0 {
-                Segment::Root => break,
-                Segment::Key(parent, k) => {
-                    parts.push(format!(".{k}"));
-                    cur = parent;
-                }
-                Segment::Index(parent, i) => {
-                    parts.push(format!("[{i}]"));
-                    cur = parent;
-                }
-            }
+        if let Some(k) = at.key {
+            parts.push(format!(".{k}"));
+        }
+        let mut cur = at.entry;
+        while cur != 0 {
+            let (parent, seg) = &self.entries[cur as usize];
+            parts.push(match seg {
+                Segment::Key(k) => format!(".{k}"),
+                Segment::Index(i) => format!("[{i}]"),
+            });
+            cur = *parent;
         }
         parts.reverse();
         format!("${}", parts.concat())
     }
 }
 
-fn key(parent: &Rc<JsonPath>, k: &str) -> Rc<JsonPath> {
-    Rc::new(JsonPath(Segment::Key(parent.clone(), k.into())))
+fn at(entry: u32) -> PathRef<'static> {
+    PathRef { entry, key: None }
 }
 
-fn err(path: &Rc<JsonPath>, message: impl Into<String>) -> TreeInputError {
+fn at_key(entry: u32, key: &str) -> PathRef<'_> {
+    PathRef {
+        entry,
+        key: Some(key),
+    }
+}
+
+fn err(paths: &Paths, path: PathRef, message: impl Into<String>) -> TreeInputError {
     TreeInputError {
-        path: path.render(),
+        path: paths.render(path),
         message: message.into(),
     }
 }
@@ -191,13 +217,14 @@ enum Dest {
 pub fn read_tree(program: &Program, root: TypeId, text: &str) -> Result<Tree, TreeInputError> {
     let doc = parse_flat(text)?;
     let mut tree = Tree::new();
-    let root_path = Rc::new(JsonPath(Segment::Root));
-    let mut work = vec![(0u32, root, Dest::Root, root_path)];
+    let mut paths = Paths::new();
+    let mut work = vec![(0u32, root, Dest::Root, 0u32)];
     while let Some((jv, expected, dest, path)) = work.pop() {
         let is_root = matches!(dest, Dest::Root);
         let JsonValue::Object(members) = &doc[jv as usize] else {
             return Err(err(
-                &path,
+                &paths,
+                at(path),
                 format!(
                     "expected a `{}` node (a JSON object), found {}",
                     program.type_name(expected),
@@ -205,7 +232,7 @@ pub fn read_tree(program: &Program, root: TypeId, text: &str) -> Result<Tree, Tr
                 ),
             ));
         };
-        let ty = node_type(program, expected, members, &doc, &path)?;
+        let ty = node_type(program, expected, members, &doc, &paths, path)?;
         let node = tree.alloc(program, ty);
         match dest {
             Dest::Root => tree.root = node,
@@ -233,28 +260,30 @@ pub fn read_tree(program: &Program, root: TypeId, text: &str) -> Result<Tree, Tr
                     continue;
                 }
                 return Err(err(
-                    &key(&path, k),
+                    &paths,
+                    at_key(path, k),
                     format!("unknown field `{k}` for type `{}`", program.type_name(ty)),
                 ));
             };
             if seen[pos] {
-                return Err(err(&key(&path, k), format!("duplicate key `{k}`")));
+                return Err(err(&paths, at_key(path, k), format!("duplicate key `{k}`")));
             }
             seen[pos] = true;
             let field = &program.fields[fields[pos].index()];
-            let fpath = key(&path, k);
             match &field.kind {
                 FieldKind::Data(dt) => {
-                    let value = read_data(program, dt, *v, &doc, &fpath)?;
+                    let value = read_data(program, dt, *v, &doc, &mut paths, at_key(path, k))?;
                     *tree.slot_mut(node, pos as u32) = Slot::Data(value);
                 }
                 FieldKind::Child(ct) => {
-                    children.push((*v, *ct, Dest::Child(node, pos as u32), fpath))
+                    let fpath = paths.push(path, Segment::Key(k.clone()));
+                    children.push((*v, *ct, Dest::Child(node, pos as u32), fpath));
                 }
                 FieldKind::List(ct) => {
                     let JsonValue::Array(items) = &doc[*v as usize] else {
                         return Err(err(
-                            &fpath,
+                            &paths,
+                            at_key(path, k),
                             format!(
                                 "expected a list of `{}` nodes (a JSON array), found {}",
                                 program.type_name(*ct),
@@ -263,8 +292,9 @@ pub fn read_tree(program: &Program, root: TypeId, text: &str) -> Result<Tree, Tr
                         ));
                     };
                     *tree.slot_mut(node, pos as u32) = Slot::List(vec![node; items.len()].into());
+                    let fpath = paths.push(path, Segment::Key(k.clone()));
                     for (i, item) in items.iter().enumerate() {
-                        let ipath = Rc::new(JsonPath(Segment::Index(fpath.clone(), i)));
+                        let ipath = paths.push(fpath, Segment::Index(i));
                         children.push((*item, *ct, Dest::ListItem(node, pos as u32, i), ipath));
                     }
                 }
@@ -274,7 +304,8 @@ pub fn read_tree(program: &Program, root: TypeId, text: &str) -> Result<Tree, Tr
             let field = &program.fields[f.index()];
             if !seen[pos] && !matches!(field.kind, FieldKind::Data(_)) {
                 return Err(err(
-                    &path,
+                    &paths,
+                    at(path),
                     format!(
                         "missing child `{}` of `{}`{}",
                         field.name,
@@ -299,35 +330,38 @@ fn node_type(
     expected: TypeId,
     members: &[(Box<str>, u32)],
     doc: &[JsonValue],
-    path: &Rc<JsonPath>,
+    paths: &Paths,
+    path: u32,
 ) -> Result<TypeId, TreeInputError> {
     let Some((_, tv)) = members.iter().find(|(k, _)| &**k == "type") else {
         return Err(err(
-            path,
+            paths,
+            at(path),
             "missing \"type\" key naming the node's concrete type",
         ));
     };
+    let type_path = at_key(path, "type");
     let JsonValue::Str(name) = &doc[*tv as usize] else {
         return Err(err(
-            &key(path, "type"),
+            paths,
+            type_path,
             "\"type\" must be a string naming a tree type",
         ));
     };
     let Some(ty) = program.type_named(name) else {
-        return Err(err(
-            &key(path, "type"),
-            format!("unknown tree type `{name}`"),
-        ));
+        return Err(err(paths, type_path, format!("unknown tree type `{name}`")));
     };
     if program.types[ty.index()].is_abstract {
         return Err(err(
-            &key(path, "type"),
+            paths,
+            type_path,
             format!("`{name}` is abstract; a node must have a concrete type"),
         ));
     }
     if !program.is_subtype(ty, expected) {
         return Err(err(
-            &key(path, "type"),
+            paths,
+            type_path,
             format!(
                 "a `{name}` cannot stand where a `{}` is expected",
                 program.type_name(expected)
@@ -337,77 +371,87 @@ fn node_type(
     Ok(ty)
 }
 
+/// Gives `path` an entry of its own (data values get one only when an
+/// error or a nested value needs it).
+fn materialize(paths: &mut Paths, path: PathRef) -> u32 {
+    match path.key {
+        Some(k) => paths.push(path.entry, Segment::Key(k.into())),
+        None => path.entry,
+    }
+}
+
 fn read_data(
     program: &Program,
     ty: &DataType,
     jv: u32,
     doc: &[JsonValue],
-    path: &Rc<JsonPath>,
+    paths: &mut Paths,
+    path: PathRef,
 ) -> Result<Value, TreeInputError> {
     let found = &doc[jv as usize];
-    let mismatch = || {
-        err(
-            path,
-            format!(
-                "expected {}, found {}",
-                program.data_type_name(ty),
-                found.describe()
-            ),
-        )
-    };
     Ok(match (ty, found) {
         (DataType::Int, JsonValue::Number(text)) => {
             if text.contains(['.', 'e', 'E']) {
                 return Err(err(
+                    paths,
                     path,
                     format!("expected an integer (i64), found {text}"),
                 ));
             }
-            Value::Int(
-                text.parse::<i64>()
-                    .map_err(|_| err(path, format!("integer {text} is outside the i64 range")))?,
-            )
+            Value::Int(text.parse::<i64>().map_err(|_| {
+                err(
+                    paths,
+                    path,
+                    format!("integer {text} is outside the i64 range"),
+                )
+            })?)
         }
         (DataType::Float, JsonValue::Number(text)) => {
             let v: f64 = text
                 .parse()
-                .map_err(|_| err(path, format!("invalid number {text}")))?;
+                .map_err(|_| err(paths, path, format!("invalid number {text}")))?;
             if !v.is_finite() {
-                return Err(err(path, format!("number {text} is not a finite f64")));
+                return Err(err(
+                    paths,
+                    path,
+                    format!("number {text} is not a finite f64"),
+                ));
             }
             Value::Float(v)
         }
         (DataType::Bool, JsonValue::Bool(b)) => Value::Bool(*b),
         (DataType::Str, JsonValue::Str(s)) => Value::Str(Arc::from(&**s)),
-        (DataType::Array(elem), JsonValue::Array(items)) => Value::Array(Arc::new(
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| {
-                    let ipath = Rc::new(JsonPath(Segment::Index(path.clone(), i)));
-                    read_data(program, elem, *item, doc, &ipath)
-                })
-                .collect::<Result<_, _>>()?,
-        )),
+        (DataType::Array(elem), JsonValue::Array(items)) => {
+            let base = materialize(paths, path);
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let ipath = paths.push(base, Segment::Index(i));
+                out.push(read_data(program, elem, *item, doc, paths, at(ipath))?);
+            }
+            Value::Array(Arc::new(out))
+        }
         (DataType::Record(r), JsonValue::Object(members)) => {
             let rec = &program.records[r.index()];
+            let base = materialize(paths, path);
             let mut values: Vec<Option<Value>> = vec![None; rec.fields.len()];
             for (k, v) in members {
                 let Some(i) = rec.fields.iter().position(|f| *f.name == **k) else {
                     return Err(err(
-                        &key(path, k),
+                        paths,
+                        at_key(base, k),
                         format!("unknown field `{k}` for record `{}`", rec.name),
                     ));
                 };
                 if values[i].is_some() {
-                    return Err(err(&key(path, k), format!("duplicate key `{k}`")));
+                    return Err(err(paths, at_key(base, k), format!("duplicate key `{k}`")));
                 }
                 values[i] = Some(read_data(
                     program,
                     &rec.fields[i].ty,
                     *v,
                     doc,
-                    &key(path, k),
+                    paths,
+                    at_key(base, k),
                 )?);
             }
             Value::Record(Arc::new(
@@ -418,14 +462,24 @@ fn read_data(
                     .collect(),
             ))
         }
-        _ => return Err(mismatch()),
+        _ => {
+            return Err(err(
+                paths,
+                path,
+                format!(
+                    "expected {}, found {}",
+                    program.data_type_name(ty),
+                    found.describe()
+                ),
+            ))
+        }
     })
 }
 
 /// Parses a data value of type `ty` from JSON text (used for `--arg`).
 pub fn parse_value(program: &Program, ty: &DataType, text: &str) -> Result<Value, TreeInputError> {
     let doc = parse_flat(text)?;
-    read_data(program, ty, 0, &doc, &Rc::new(JsonPath(Segment::Root)))
+    read_data(program, ty, 0, &doc, &mut Paths::new(), at(0))
 }
 
 // ----- writing --------------------------------------------------------

@@ -590,10 +590,17 @@ impl<'a> BodyChecker<'a> {
     }
 
     fn is_strict_descendant(&self, source: &NodePath, slot: &ChildSlot) -> bool {
+        self.is_descendant(source, slot, false)
+    }
+
+    /// Whether `source` lies below the subtree in `slot` (or is that
+    /// subtree, when `or_self`).
+    fn is_descendant(&self, source: &NodePath, slot: &ChildSlot, or_self: bool) -> bool {
         let (sroot, sfields) = self.expand(source);
         let (proot, mut pfields) = self.expand(&slot.parent);
         pfields.push(slot.field);
-        sroot == proot && sfields.len() > pfields.len() && sfields.starts_with(&pfields)
+        let deeper = sfields.len() > pfields.len() || (or_self && sfields.len() == pfields.len());
+        sroot == proot && deeper && sfields.starts_with(&pfields)
     }
 
     fn check_overlap(&mut self, moved: &[(NodePath, Option<FieldId>)]) -> Option<()> {
@@ -782,7 +789,10 @@ impl<'a> BodyChecker<'a> {
         }
         match self.resolve(e)? {
             Resolved::Node(src) => {
-                if !self.is_strict_descendant(&src, slot) {
+                // Inside `new`, the slot's old subtree itself may move down
+                // into the new node (wrapping it): it is dropped from the
+                // slot in the same step, so it stays reachable once.
+                if !self.is_descendant(&src, slot, true) {
                     self.move_error(e.span);
                     return None;
                 }
