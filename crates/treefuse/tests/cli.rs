@@ -1,0 +1,126 @@
+//! The command-line interface: exit codes, output shapes, error messages.
+
+use std::process::{Command, Output};
+
+fn treefuse(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_treefuse"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("treefuse-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn check_is_silent_on_a_valid_program() {
+    let o = treefuse(&["check", "examples/figure2/figure2.tf"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stdout.is_empty() && o.stderr.is_empty());
+}
+
+#[test]
+fn check_reports_diagnostics_with_position_and_exits_1() {
+    let path = temp_file("bad.tf", "tree A {\n  x: i64;\n  traversal f() { self.y = 1; }\n}\n");
+    let o = treefuse(&["check", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("error[unknown-field]"), "{err}");
+    assert!(err.contains("bad.tf:3:"), "{err}");
+    assert!(err.contains('^'), "{err}");
+}
+
+#[test]
+fn unreadable_or_binary_files_exit_2() {
+    let o = treefuse(&["check", "no/such/file.tf"]);
+    assert_eq!(o.status.code(), Some(2));
+    let path = temp_file("bin.tf", "");
+    std::fs::write(&path, [0xff, 0xfe, 0x00, 0x80]).unwrap();
+    let o = treefuse(&["check", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn run_writes_the_tree_with_globals_and_stats() {
+    let out = std::env::temp_dir().join(format!("treefuse-cli-out-{}.json", std::process::id()));
+    let o = treefuse(&[
+        "run",
+        "examples/figure2/figure2.tf",
+        "--fuse",
+        "layout",
+        "--tree",
+        "examples/figure2/doc.json",
+        "--out",
+        out.to_str().unwrap(),
+        "--stats",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    let last = err.lines().last().unwrap();
+    let stats: serde_json::Value = serde_json::from_str(last).unwrap();
+    assert_eq!(stats["node_visits"], 12);
+    assert_eq!(stats["visits_per_call"], serde_json::json!([6, 6]));
+    let tree: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(tree["type"], "Group");
+    assert_eq!(tree["width"], 23);
+    assert_eq!(tree["globals"]["CHAR_WIDTH"], 8);
+    // The output can be fed back in.
+    let o = treefuse(&["run", "examples/figure2/figure2.tf", "--fuse", "layout", "--tree", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_trees_exit_2_with_the_json_path() {
+    let tree = temp_file("bad.json", r#"{"type":"Group","content":{"type":"End"},"next":{"type":"End","width":"wide"}}"#);
+    let o = treefuse(&["run", "examples/figure2/figure2.tf", "--fuse", "layout", "--tree", tree.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("$.next.width"), "{}", stderr(&o));
+    let o = treefuse(&["run", "examples/figure2/figure2.tf", "--fuse", "nope", "--tree", tree.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no fuse item `nope`"), "{}", stderr(&o));
+}
+
+#[test]
+fn runtime_errors_exit_3_with_the_message_last() {
+    let program = temp_file(
+        "div.tf",
+        "tree N { d: i64; r: i64; traversal go() { self.r = 1 / self.d; } }\nfuse f(root: N) { root.go(); }\n",
+    );
+    let tree = temp_file("div.json", r#"{"type":"N"}"#);
+    let o = treefuse(&["run", program.to_str().unwrap(), "--fuse", "f", "--tree", tree.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(o.stdout.is_empty(), "no output tree after a runtime error");
+    let err = stderr(&o);
+    let last = err.lines().last().unwrap();
+    assert!(last.contains("division") && last.contains("N.go") && last.contains("div.tf:1:"), "{err}");
+}
+
+#[test]
+fn gen_is_deterministic_and_readable_back() {
+    let a = treefuse(&["gen", "examples/figure2/figure2.tf", "--root", "Element", "--nodes", "50", "--seed", "7"]);
+    let b = treefuse(&["gen", "examples/figure2/figure2.tf", "--root", "Element", "--nodes", "50", "--seed", "7"]);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    assert_eq!(a.stdout, b.stdout);
+    let path = temp_file("gen.json", &String::from_utf8(a.stdout).unwrap());
+    let o = treefuse(&["run", "examples/figure2/figure2.tf", "--fuse", "layout", "--tree", path.to_str().unwrap(), "--stats"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn demo_runs_the_bundled_example() {
+    let o = treefuse(&["demo"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("node visits: 12"), "{out}");
+    assert!(out.contains("$.width"), "{out}");
+}
