@@ -1,45 +1,79 @@
-//! Side-by-side benchmark of the blog's three passes over random trees:
-//! not fused (three hand-written recursive passes), the library's one-by-one
-//! mode, manually fused (one hand-written `match`), and the library's fused
-//! pipeline (with and without stack growth).
+//! Side-by-side benchmark of the blog's three rules over random trees.
 //!
 //! ```text
-//! cargo run --release -p treefuse-rewrite --example fusion_bench -- [TREES] [MAX_DEPTH] [SEED] [BATCH]
+//! cargo run --release -p treefuse-rewrite --example fusion_bench -- [trees=N] [depth=D] [seed=S] [batch=B] [only=VARIANT]
 //! ```
 //!
-//! Defaults: 1,000,000 trees of depth at most 6, seed 42. Trees are
-//! generated in batches of 10,000; each variant gets its own clone of the
-//! batch, the order of the variants rotates from batch to batch, and only
-//! the rewriting is timed (not generation, cloning or dropping). Results are
-//! checked against each other on every tree, outside the timed region.
+//! Defaults: `trees=1000000 depth=6 seed=42 batch=10000`. Variants:
+//!
+//! * `not_fused`: the blog's `Not_fused.pass`, three hand-written recursive
+//!   passes applied to one tree after the other;
+//! * `not_fused_batch`: the same three passes, but each pass runs over the
+//!   whole batch before the next one starts (as separate compiler passes
+//!   over one program made of `batch` functions would);
+//! * `one_by_one`: the library's one-by-one mode (per tree);
+//! * `manual`: the blog's `Manually_fused.pass`, one hand-written `match`;
+//! * `fused`: the library's fused pipeline;
+//! * `fused_grow`: the same with stack growth on.
+//!
+//! Trees are generated in batches; every variant gets its own clone of the
+//! batch; the order of the variants rotates from batch to batch; only the
+//! rewriting is timed (not generating, cloning, comparing or dropping the
+//! results). Results are checked against each other on every tree, outside
+//! the timed region. `only=VARIANT` runs a single variant and `only=none`
+//! none (generation and cloning only), for profilers such as cachegrind:
+//! the difference between a variant's counts and `none`'s is the variant's.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use treefuse_rewrite::toy::{manually_fused, not_fused, rules, Expr, Generator};
+use treefuse_rewrite::toy::{
+    dce_pass, fold_pass, let_pass, manually_fused, not_fused, rules, Expr, Generator,
+};
 use treefuse_rewrite::{node_count, PassManager};
 
-fn arg(n: usize, default: u64) -> u64 {
-    std::env::args()
-        .nth(n)
-        .map(|s| s.replace('_', "").parse().expect("numeric argument"))
-        .unwrap_or(default)
-}
+const VARIANTS: [(&str, &str); 6] = [
+    ("not_fused", "not fused (3 passes, per tree)"),
+    ("not_fused_batch", "not fused (3 passes, per batch)"),
+    ("one_by_one", "library one-by-one (3 passes)"),
+    ("manual", "manually fused (hand-written match)"),
+    ("fused", "library fused"),
+    ("fused_grow", "library fused + stack growth"),
+];
 
 fn main() {
-    let trees = arg(1, 1_000_000) as usize;
-    let depth = arg(2, 6) as u32;
-    let seed = arg(3, 42);
-    let batch_size = arg(4, 10_000).max(1) as usize;
+    let mut trees = 1_000_000usize;
+    let mut depth = 6u32;
+    let mut seed = 42u64;
+    let mut batch_size = 10_000usize;
+    let mut only: Option<usize> = None;
+    for a in std::env::args().skip(1) {
+        let (k, v) = a.split_once('=').unwrap_or(("trees", a.as_str()));
+        let num = || v.replace('_', "").parse::<u64>().expect("numeric value");
+        match k {
+            "trees" => trees = num() as usize,
+            "depth" => depth = num() as u32,
+            "seed" => seed = num(),
+            "batch" => batch_size = (num() as usize).max(1),
+            "only" if v == "none" => only = Some(usize::MAX),
+            "only" => {
+                only = Some(
+                    VARIANTS
+                        .iter()
+                        .position(|(n, _)| *n == v)
+                        .expect("unknown variant"),
+                )
+            }
+            _ => panic!("unknown argument {a:?}"),
+        }
+    }
+    let active: Vec<usize> = match only {
+        Some(usize::MAX) => vec![],
+        Some(i) => vec![i],
+        None => (0..VARIANTS.len()).collect(),
+    };
 
-    let names = [
-        "not fused (3 hand-written passes)",
-        "library one-by-one (3 passes)",
-        "manually fused (hand-written match)",
-        "library fused",
-        "library fused + stack growth",
-    ];
-    let mut times = [Duration::ZERO; 5];
+    let mut times = [Duration::ZERO; VARIANTS.len()];
     let mut fused = PassManager::new(rules());
     let mut one_by_one = PassManager::new(rules());
     let mut growing = PassManager::new(rules()).with_stack_growth(true);
@@ -51,56 +85,71 @@ fn main() {
         let n = batch_size.min(trees - done);
         let input: Vec<Expr> = (0..n).map(|_| gen.next_expr()).collect();
         nodes += input.iter().map(node_count).sum::<usize>();
-        let mut outputs: Vec<Vec<Expr>> = vec![Vec::new(); 5];
-        let mut copies: Vec<Option<Vec<Expr>>> = (0..5).map(|_| Some(input.clone())).collect();
-        for k in 0..5 {
-            let v = (k + batch_no) % 5;
+        let mut outputs: Vec<Option<Vec<Expr>>> = vec![None; VARIANTS.len()];
+        let mut copies: Vec<Option<Vec<Expr>>> = (0..VARIANTS.len())
+            .map(|v| active.contains(&v).then(|| input.clone()))
+            .collect();
+        // With `only=none`, clone and drop one copy as the variants do, so
+        // that profiles can be compared by difference.
+        black_box(active.is_empty().then(|| input.clone()));
+        for k in 0..active.len() {
+            let v = active[(k + batch_no) % active.len()];
             let batch = copies[v].take().unwrap_or_default();
             let start = Instant::now();
             let out: Vec<Expr> = match v {
                 0 => batch.into_iter().map(not_fused).collect(),
-                1 => batch
+                1 => {
+                    let b: Vec<Expr> = batch.into_iter().map(dce_pass).collect();
+                    let b: Vec<Expr> = b.into_iter().map(fold_pass).collect();
+                    b.into_iter().map(let_pass).collect()
+                }
+                2 => batch
                     .into_iter()
                     .map(|e| one_by_one.one_by_one(e))
                     .collect(),
-                2 => batch.into_iter().map(manually_fused).collect(),
-                3 => batch.into_iter().map(|e| fused.fused(e)).collect(),
+                3 => batch.into_iter().map(manually_fused).collect(),
+                4 => batch.into_iter().map(|e| fused.fused(e)).collect(),
                 _ => batch.into_iter().map(|e| growing.fused(e)).collect(),
             };
             times[v] += start.elapsed();
-            outputs[v] = black_box(out);
+            outputs[v] = Some(black_box(out));
         }
-        assert!(
-            outputs[0] == outputs[1],
-            "one-by-one differs from not fused"
-        );
-        assert!(
-            outputs[2] == outputs[3],
-            "fused differs from manually fused"
-        );
-        assert!(outputs[3] == outputs[4], "stack growth changed the result");
+        for group in [&[0usize, 1, 2][..], &[3, 4, 5][..]] {
+            let present: Vec<&Vec<Expr>> =
+                group.iter().filter_map(|&v| outputs[v].as_ref()).collect();
+            for w in present.windows(2) {
+                assert!(w[0] == w[1], "variants of one group disagree");
+            }
+        }
         done += n;
         batch_no += 1;
     }
 
     println!("{trees} random trees, max depth {depth}, seed {seed}, batches of {batch_size}: {nodes} nodes in all");
-    println!("rules fired (fused): {:?}", fused.stats().fired);
-    for (name, t) in names.iter().zip(&times) {
+    if only.is_none() || only == Some(4) {
+        println!("rules fired (fused): {:?}", fused.stats().fired);
+    }
+    for &v in &active {
+        let t = times[v];
         println!(
-            "{name:<38} {:>9.1} ms  {:>6.2} ns/node",
+            "{:<38} {:>9.1} ms  {:>6.2} ns/node",
+            VARIANTS[v].1,
             t.as_secs_f64() * 1e3,
             t.as_secs_f64() * 1e9 / nodes as f64
         );
     }
-    let s = |i: usize| times[i].as_secs_f64();
-    println!(
-        "fused / manually fused          = {:.3}  (target <= 1.10)",
-        s(3) / s(2)
-    );
-    println!(
-        "not fused / fused               = {:.3}  (target >= 1.5)",
-        s(0) / s(3)
-    );
-    println!("library one-by-one / fused      = {:.3}", s(1) / s(3));
-    println!("fused + stack growth / fused    = {:.3}", s(4) / s(3));
+    if only.is_none() {
+        let s = |i: usize| times[i].as_secs_f64();
+        println!(
+            "fused / manually fused            = {:.3}  (target <= 1.10)",
+            s(4) / s(3)
+        );
+        println!(
+            "not fused (per tree) / fused      = {:.3}  (target >= 1.5)",
+            s(0) / s(4)
+        );
+        println!("not fused (per batch) / fused     = {:.3}", s(1) / s(4));
+        println!("library one-by-one / fused        = {:.3}", s(2) / s(4));
+        println!("fused + stack growth / fused      = {:.3}", s(5) / s(4));
+    }
 }

@@ -17,9 +17,11 @@ pub enum Order {
     #[default]
     TopDown,
     /// Children first, then the rules on the rebuilt node; a replacement is
-    /// run through the whole pipeline again (children included), so a
-    /// bottom-up pass leaves no redex that its own rewrites created above
-    /// them, at the price of re-traversing replacements.
+    /// run through the whole pipeline again (children included). For rules
+    /// whose patterns look at a node and its descendants, one bottom-up pass
+    /// of a terminating rule set already returns a normal form (children are
+    /// normal when their parent is tried, and every replacement is
+    /// normalised in turn), at the price of re-traversing replacements.
     BottomUp,
 }
 
@@ -60,7 +62,9 @@ impl<Rs, const BOTTOM_UP: bool, const GROW: bool> Engine<'_, Rs, BOTTOM_UP, GROW
 impl<T: Rewritable, Rs: RuleSet<T>, const BOTTOM_UP: bool, const GROW: bool> Driver<T>
     for Engine<'_, Rs, BOTTOM_UP, GROW>
 {
-    #[inline]
+    // The one place where the recursion is cut: everything between two
+    // nodes (rules, `next`, `finish`, `map_children`) can inline into it.
+    #[inline(never)]
     fn first(&mut self, node: T) -> T {
         if GROW {
             stacker::maybe_grow(RED_ZONE, SEGMENT, || self.step(node))

@@ -13,9 +13,15 @@
 //! and [`manually_fused`] (one recursive `match`).
 
 use std::fmt;
+use std::rc::Rc;
 
 use crate::rule::{Chain, Context, End, Rule};
 use crate::Rewritable;
+
+/// A name: shared and immutable, like the blog's OCaml strings (and like
+/// the interned symbols of real compilers), so that copying or dropping a
+/// name never copies or frees its text.
+pub type Name = Rc<str>;
 
 /// An expression of the toy language.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Rewritable)]
@@ -27,7 +33,7 @@ pub enum Expr {
     /// An integer literal.
     Num(i64),
     /// A variable.
-    Id(String),
+    Id(Name),
     /// `a / b`
     Div(Box<Expr>, Box<Expr>),
     /// `a; b`
@@ -35,7 +41,7 @@ pub enum Expr {
     /// `let id = value in body`
     Let {
         /// The bound name.
-        id: String,
+        id: Name,
         /// The bound value.
         value: Box<Expr>,
         /// The body.
@@ -64,7 +70,7 @@ impl Expr {
     /// `let id = value in body`
     pub fn let_(id: &str, value: Expr, body: Expr) -> Expr {
         Expr::Let {
-            id: id.to_string(),
+            id: Rc::from(id),
             value: Box::new(value),
             body: Box::new(body),
         }
@@ -79,7 +85,7 @@ impl Expr {
     }
     /// A variable.
     pub fn id(name: &str) -> Expr {
-        Expr::Id(name.to_string())
+        Expr::Id(Rc::from(name))
     }
 
     /// Precedence of the node as printed: 0 sequence, 1 `let`/`if`, 2
@@ -303,7 +309,7 @@ impl Parser {
                     self.binder()
                 }
                 kw if KEYWORDS.contains(&kw) => Err(format!("unexpected keyword `{kw}`")),
-                _ => Ok(Expr::Id(w)),
+                _ => Ok(Expr::Id(Rc::from(w))),
             },
             other => Err(format!("expected an expression, found {other:?}")),
         }
@@ -504,6 +510,7 @@ const NAMES: [&str; 3] = ["x", "y", "z"];
 pub struct Generator {
     rng: SplitMix64,
     max_depth: u32,
+    names: [Name; 3],
 }
 
 impl Generator {
@@ -512,6 +519,7 @@ impl Generator {
         Generator {
             rng: SplitMix64::new(seed),
             max_depth,
+            names: NAMES.map(Rc::from),
         }
     }
 
@@ -520,8 +528,8 @@ impl Generator {
         self.expr(self.max_depth)
     }
 
-    fn name(&mut self) -> &'static str {
-        NAMES[self.rng.below(NAMES.len() as u64) as usize]
+    fn name(&mut self) -> Name {
+        self.names[self.rng.below(NAMES.len() as u64) as usize].clone()
     }
 
     fn leaf(&mut self) -> Expr {
@@ -529,7 +537,7 @@ impl Generator {
             0..=1 => Expr::Unit,
             2..=6 => Expr::Bool(self.rng.below(2) == 0),
             7..=15 => Expr::Num(self.rng.below(20) as i64),
-            _ => Expr::Id(self.name().to_string()),
+            _ => Expr::Id(self.name()),
         }
     }
 
@@ -554,11 +562,15 @@ impl Generator {
                 let id = self.name();
                 let value = self.expr(d);
                 let body = if self.rng.below(5) < 2 {
-                    Expr::id(id)
+                    Expr::Id(id.clone())
                 } else {
                     self.expr(d)
                 };
-                Expr::let_(id, value, body)
+                Expr::Let {
+                    id,
+                    value: Box::new(value),
+                    body: Box::new(body),
+                }
             }
             _ => {
                 let cond = if self.rng.below(2) == 0 {

@@ -226,6 +226,15 @@ proptest! {
         }
     }
 
+    /// For these local, terminating, confluent rules one bottom-up pass
+    /// already gives the normal form that top-down fixpoints reach.
+    #[test]
+    fn bottom_up_pass_reaches_the_fixpoint(e in arb_expr()) {
+        let once = PassManager::new(rules()).with_order(Order::BottomUp).fused(e.clone());
+        let fix = PassManager::new(rules()).fixpoint(e, Round::Fused, 64);
+        prop_assert_eq!(Ok(once), fix);
+    }
+
     /// Same property on the seeded generator's programs.
     #[test]
     fn fused_equals_hand_fused_generated(seed in any::<u64>()) {
