@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use treefuse_automata::{intersection_witness, Label, Nfa, Symbol};
+use treefuse_automata::{intersection_witness, Label, Nfa, StateId, Symbol};
 use treefuse_sema::{LocalId, NodeVarId};
 
 use crate::labels::Labels;
@@ -124,7 +124,11 @@ impl AccessSet {
     /// prefix itself is read (navigation). Globals and frame variables are
     /// unchanged. The result is reduced.
     pub fn under(&self, prefix: &[Label]) -> AccessSet {
-        self.under_nfa(&Nfa::word(prefix))
+        AccessSet {
+            reads: prepend_word(prefix, &self.reads.reduced(), true),
+            writes: prepend_word(prefix, &self.writes.reduced(), false),
+            ..self.clone()
+        }
     }
 
     /// [`under`](AccessSet::under) with a regular set of prefixes.
@@ -291,4 +295,96 @@ pub fn conflict(
         }
     }
     None
+}
+
+/// `L(a1) ∪ L(a2) ∪ …` for ε-free automata, without introducing ε-edges:
+/// the new start state takes over the edges and acceptance of every part's
+/// start. The result is trimmed; cheaper than `union_all(..).reduced()`.
+pub(crate) fn union_eps_free<'a>(parts: impl IntoIterator<Item = &'a Nfa>) -> Nfa {
+    let mut out = Nfa::new();
+    let mut any = false;
+    for p in parts {
+        if p.num_states() == 1 && p.transitions(p.start()).is_empty() && !p.is_accepting(p.start())
+        {
+            continue; // empty
+        }
+        if p.accepting_states().next().is_none() {
+            continue;
+        }
+        any = true;
+        let s = out.embed(p);
+        if p.is_accepting(p.start()) {
+            out.set_accepting(0, true);
+        }
+        let edges: Vec<_> = out.transitions(s).to_vec();
+        for (sym, t) in edges {
+            out.add_transition(0, Some(sym), t);
+        }
+        let eps: Vec<_> = out.epsilon_transitions(s).to_vec();
+        for t in eps {
+            out.add_epsilon(0, t);
+        }
+    }
+    if !any {
+        return Nfa::empty();
+    }
+    out.trim()
+}
+
+/// `word · L(n)` for an ε-free `n`, without ε-edges; with `prefixes`, the
+/// proper prefixes of `word` are accepted too (when `n` is not empty).
+pub(crate) fn prepend_word(word: &[Label], n: &Nfa, prefixes: bool) -> Nfa {
+    if word.is_empty() {
+        let mut out = n.clone();
+        if prefixes && out.accepting_states().next().is_some() {
+            let s = out.start();
+            out.set_accepting(s, true);
+        }
+        return out;
+    }
+    if n.accepting_states().next().is_none() {
+        return if prefixes {
+            Nfa::word(word).prefix_closure()
+        } else {
+            Nfa::empty()
+        };
+    }
+    let mut out = n.clone();
+    let chain: Vec<StateId> = word.iter().map(|_| out.add_state()).collect();
+    for i in 0..word.len() {
+        let to = if i + 1 < word.len() {
+            chain[i + 1]
+        } else {
+            n.start()
+        };
+        out.add_label(chain[i], word[i], to);
+        if prefixes {
+            out.set_accepting(chain[i], true);
+        }
+    }
+    out.set_start(chain[0]);
+    out
+}
+
+/// The union of reduced access sets, reduced (automata by
+/// [`union_eps_free`], frame sets and flags by union).
+pub(crate) fn union_sets(parts: &[&AccessSet]) -> AccessSet {
+    let nfa = |pick: fn(&AccessSet) -> &Nfa| union_eps_free(parts.iter().map(|p| pick(p)));
+    AccessSet {
+        reads: nfa(|s| &s.reads),
+        writes: nfa(|s| &s.writes),
+        global_reads: nfa(|s| &s.global_reads),
+        global_writes: nfa(|s| &s.global_writes),
+        frame_reads: parts
+            .iter()
+            .flat_map(|p| p.frame_reads.iter().copied())
+            .collect(),
+        frame_writes: parts
+            .iter()
+            .flat_map(|p| p.frame_writes.iter().copied())
+            .collect(),
+        may_fail: parts.iter().any(|p| p.may_fail),
+        returns: parts.iter().any(|p| p.returns),
+        has_calls: parts.iter().any(|p| p.has_calls),
+    }
 }

@@ -71,7 +71,9 @@ mod labels;
 mod stmt;
 mod summary;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use treefuse_automata::{Label, Nfa};
 use treefuse_sema::{BodyId, Fuse, MethodId, Program, Stmt, TypeId};
@@ -185,7 +187,7 @@ impl<'p> Analysis<'p> {
                 })
                 .collect();
             let (g, states) = summary::call_graph(&nodes);
-            states.iter().map(|&s| summary::summary_at(&g, s)).collect()
+            summary::summaries(&g, &states)
         };
 
         // Phase 1: which slots may be relocated by moves during each
@@ -257,52 +259,81 @@ impl<'p> Analysis<'p> {
                 if parts.is_empty() {
                     continue;
                 }
-                let u = parts
-                    .iter()
-                    .skip(1)
-                    .fold(parts[0].clone(), |acc, s| acc.union(s));
-                statics.insert((ty, m), u.reduced());
+                let u = if parts.len() == 1 {
+                    parts[0].clone()
+                } else {
+                    access::union_sets(&parts)
+                };
+                statics.insert((ty, m), u);
             }
         }
 
-        // Full statement sets: own accesses plus the callees' summaries.
-        let callee = |caller: TypeId, site: &CallSite| -> Option<AccessSet> {
-            let s = if site.self_call {
-                index.get(&(caller, site.method)).map(|&i| &summaries[i])
+        // Full statement sets: own accesses plus the callees' summaries
+        // under the receiver's path (computed once per receiver and callee).
+        type CalleeKey = (stmt::ReceiverKey, Result<usize, (TypeId, MethodId)>);
+        let cache: RefCell<HashMap<CalleeKey, Option<Rc<AccessSet>>>> = Default::default();
+        let callee = |caller: TypeId, site: &CallSite| -> Option<Rc<AccessSet>> {
+            let target = if site.self_call {
+                Ok(*index.get(&(caller, site.method))?)
             } else {
-                statics.get(&(site.ty, site.method))
-            }?;
-            Some(s.under_nfa(&site.receiver))
+                Err((site.ty, site.method))
+            };
+            let key = (site.key.clone(), target);
+            if let Some(hit) = cache.borrow().get(&key) {
+                return hit.clone();
+            }
+            let s = match target {
+                Ok(i) => Some(&summaries[i]),
+                Err(k) => statics.get(&k),
+            };
+            let under = s.map(|s| {
+                Rc::new(if site.key.1 {
+                    s.under_nfa(&site.receiver)
+                } else {
+                    // Summaries are reduced: prepend the word directly.
+                    let mut w = site.key.0.clone();
+                    w.extend_from_slice(&site.key.2);
+                    AccessSet {
+                        reads: access::prepend_word(&w, &s.reads, true),
+                        writes: access::prepend_word(&w, &s.writes, false),
+                        global_reads: s.global_reads.clone(),
+                        global_writes: s.global_writes.clone(),
+                        frame_reads: Default::default(),
+                        frame_writes: Default::default(),
+                        may_fail: s.may_fail,
+                        returns: false,
+                        has_calls: true,
+                    }
+                })
+            });
+            cache.borrow_mut().insert(key, under.clone());
+            under
         };
         fn full(
             o: &Own,
             caller: TypeId,
-            callee: &dyn Fn(TypeId, &CallSite) -> Option<AccessSet>,
+            callee: &dyn Fn(TypeId, &CallSite) -> Option<Rc<AccessSet>>,
         ) -> StmtAccess {
-            let mut set = o.set.clone();
-            for site in &o.calls {
-                if let Some(c) = callee(caller, site) {
-                    let keep = (
-                        set.frame_reads.clone(),
-                        set.frame_writes.clone(),
-                        set.returns,
-                    );
-                    set = set.union(&c);
-                    (set.frame_reads, set.frame_writes, set.returns) = keep;
-                }
-            }
-            StmtAccess {
-                set: if o.calls.is_empty() {
-                    set
-                } else {
-                    set.reduced()
-                },
-                blocks: o
-                    .blocks
-                    .iter()
-                    .map(|b| b.iter().map(|x| full(x, caller, callee)).collect())
-                    .collect(),
-            }
+            let blocks = o
+                .blocks
+                .iter()
+                .map(|b| b.iter().map(|x| full(x, caller, callee)).collect())
+                .collect();
+            let parts: Vec<Rc<AccessSet>> =
+                o.calls.iter().filter_map(|c| callee(caller, c)).collect();
+            let set = if parts.is_empty() {
+                o.set.clone()
+            } else {
+                let all: Vec<&AccessSet> = std::iter::once(&o.set)
+                    .chain(parts.iter().map(|p| &**p))
+                    .collect();
+                let mut u = access::union_sets(&all);
+                u.frame_reads = o.set.frame_reads.clone();
+                u.frame_writes = o.set.frame_writes.clone();
+                u.returns = o.set.returns;
+                u
+            };
+            StmtAccess { set, blocks }
         }
         let functions = keys
             .iter()

@@ -22,11 +22,17 @@ pub(crate) struct Root {
     pub wild: bool,
 }
 
+/// Identifies a receiver location: root word, whether the root is wild,
+/// child fields after the root.
+pub(crate) type ReceiverKey = (Vec<Label>, bool, Vec<Label>);
+
 /// A traversing call found in a statement (possibly nested).
 #[derive(Clone, Debug)]
 pub(crate) struct CallSite {
     /// The receiver's location relative to `self` (ε for `self.f()`).
     pub receiver: Nfa,
+    /// The same location as a cache key.
+    pub key: ReceiverKey,
     /// Static type of the receiver.
     pub ty: TypeId,
     /// `self.f()`: dispatched on the caller's own concrete type.
@@ -463,6 +469,7 @@ impl<'a> BodyCtx<'a> {
                 acc.has_calls = true;
                 acc.calls.push(CallSite {
                     receiver: tree_nfa(&root, &rest, false),
+                    key: (root.word.clone(), root.wild, rest.clone()),
                     ty: receiver.ty,
                     self_call: receiver.root == PathRoot::SelfNode && receiver.steps.is_empty(),
                     method: *method,

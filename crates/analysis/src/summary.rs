@@ -7,10 +7,10 @@
 //! receiver's location (`c` for `self.c.f()`, ε for `self.f()`, the list
 //! label for `x.f()` in `for x in self.list`) to the state of every
 //! function it may dispatch to. Recursion becomes loops, virtual dispatch
-//! a choice of edges. The summary of one function is the graph with that
-//! function's state as start state, reduced.
+//! a choice of edges. The summary of one function is the part of the graph
+//! reachable from that function's state, without ε-edges and trimmed.
 
-use treefuse_automata::{Nfa, StateId};
+use treefuse_automata::{Nfa, StateId, Symbol};
 
 use crate::stmt::CallSite;
 
@@ -49,9 +49,65 @@ pub(crate) fn call_graph(nodes: &[Node<'_>]) -> (Nfa, Vec<StateId>) {
     (g, states)
 }
 
-/// The reduced automaton of the graph started at `state`.
-pub(crate) fn summary_at(graph: &Nfa, state: StateId) -> Nfa {
-    let mut g = graph.clone();
-    g.set_start(state);
-    g.reduced()
+/// Acceptance and labelled edges of a state's ε-closure.
+type Kernel = (bool, Vec<(Symbol, StateId)>);
+
+fn kernel(g: &Nfa, s: StateId, stack: &mut Vec<StateId>, mark: &mut [u32]) -> Kernel {
+    let mut accepting = false;
+    let mut edges = Vec::new();
+    stack.clear();
+    stack.push(s);
+    mark[s as usize] = s;
+    while let Some(p) = stack.pop() {
+        accepting |= g.is_accepting(p);
+        edges.extend_from_slice(g.transitions(p));
+        for &q in g.epsilon_transitions(p) {
+            if mark[q as usize] != s {
+                mark[q as usize] = s;
+                stack.push(q);
+            }
+        }
+    }
+    edges.sort_unstable();
+    edges.dedup();
+    (accepting, edges)
+}
+
+/// The summary of every start state: the ε-free automaton of the part of
+/// `g` reachable from it, trimmed (the language of `g` started there).
+/// ε-closures are computed once and shared by all summaries.
+pub(crate) fn summaries(g: &Nfa, starts: &[StateId]) -> Vec<Nfa> {
+    let n = g.num_states();
+    let mut memo: Vec<Option<Kernel>> = vec![None; n];
+    let mut mark = vec![u32::MAX; n];
+    let mut stack = Vec::new();
+    let mut map = vec![u32::MAX; n];
+    let mut stamp = vec![usize::MAX; n];
+    starts
+        .iter()
+        .enumerate()
+        .map(|(round, &start)| {
+            let mut out = Nfa::new();
+            let mut queue = vec![start];
+            map[start as usize] = out.start();
+            stamp[start as usize] = round;
+            while let Some(k) = queue.pop() {
+                if memo[k as usize].is_none() {
+                    memo[k as usize] = Some(kernel(g, k, &mut stack, &mut mark));
+                }
+                let (accepting, edges) = memo[k as usize].as_ref().expect("just computed");
+                let from = map[k as usize];
+                out.set_accepting(from, *accepting);
+                for &(sym, t) in edges {
+                    if stamp[t as usize] != round {
+                        stamp[t as usize] = round;
+                        map[t as usize] = out.add_state();
+                        queue.push(t);
+                    }
+                    out.add_transition(from, Some(sym), map[t as usize]);
+                }
+            }
+            out.trim()
+        })
+        .collect()
 }
