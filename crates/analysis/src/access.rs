@@ -331,36 +331,40 @@ pub(crate) fn union_eps_free<'a>(parts: impl IntoIterator<Item = &'a Nfa>) -> Nf
     out.trim()
 }
 
-/// `word · L(n)` for an ε-free `n`, without ε-edges; with `prefixes`, the
-/// proper prefixes of `word` are accepted too (when `n` is not empty).
+/// `word · L(n)` for an ε-free `n`, without ε-edges; with `prefixes`,
+/// every prefix of `word` (ε and `word` itself included) is accepted too.
 pub(crate) fn prepend_word(word: &[Label], n: &Nfa, prefixes: bool) -> Nfa {
-    if word.is_empty() {
-        let mut out = n.clone();
-        if prefixes && out.accepting_states().next().is_some() {
-            let s = out.start();
-            out.set_accepting(s, true);
-        }
-        return out;
-    }
-    if n.accepting_states().next().is_none() {
+    let empty = n.accepting_states().next().is_none();
+    if empty {
         return if prefixes {
             Nfa::word(word).prefix_closure()
         } else {
             Nfa::empty()
         };
     }
+    if word.is_empty() {
+        return if prefixes {
+            union_eps_free([n, &Nfa::epsilon()])
+        } else {
+            n.clone()
+        };
+    }
     let mut out = n.clone();
     let chain: Vec<StateId> = word.iter().map(|_| out.add_state()).collect();
+    let last = word.len() - 1;
     for i in 0..word.len() {
-        let to = if i + 1 < word.len() {
-            chain[i + 1]
-        } else {
-            n.start()
-        };
+        let to = if i < last { chain[i + 1] } else { n.start() };
         out.add_label(chain[i], word[i], to);
         if prefixes {
             out.set_accepting(chain[i], true);
         }
+    }
+    if prefixes {
+        // The whole word, without touching `n`'s start state (it may be
+        // the target of loops).
+        let end = out.add_state();
+        out.set_accepting(end, true);
+        out.add_label(chain[last], word[last], end);
     }
     out.set_start(chain[0]);
     out
@@ -386,5 +390,75 @@ pub(crate) fn union_sets(parts: &[&AccessSet]) -> AccessSet {
         may_fail: parts.iter().any(|p| p.may_fail),
         returns: parts.iter().any(|p| p.returns),
         has_calls: parts.iter().any(|p| p.has_calls),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(alphabet: &[Label], max: usize) -> Vec<Vec<Label>> {
+        let mut out = vec![Vec::new()];
+        let mut layer = vec![Vec::new()];
+        for _ in 0..max {
+            let mut next = Vec::new();
+            for w in &layer {
+                for &l in alphabet {
+                    let mut v: Vec<Label> = w.clone();
+                    v.push(l);
+                    next.push(v);
+                }
+            }
+            out.extend(next.iter().cloned());
+            layer = next;
+        }
+        out
+    }
+
+    fn samples() -> Vec<Nfa> {
+        let (a, b, c) = (Label(0), Label(1), Label(2));
+        vec![
+            Nfa::empty(),
+            Nfa::epsilon(),
+            Nfa::word(&[a, b]),
+            Nfa::word(&[a]).with_any_suffix(),
+            Nfa::label(a).star().concat(&Nfa::label(c)),
+            Nfa::word(&[b, c]).prefix_closure(),
+            Nfa::label(a).plus().union(&Nfa::word(&[c, c])),
+        ]
+        .into_iter()
+        .map(|n| n.reduced())
+        .collect()
+    }
+
+    #[test]
+    fn fast_union_and_prefix_agree_with_the_regular_operations() {
+        let alphabet = [Label(0), Label(1), Label(2), Label(3)];
+        let ws = words(&alphabet, 5);
+        let s = samples();
+        for x in &s {
+            for y in &s {
+                let fast = union_eps_free([x, y]);
+                let slow = x.union(y);
+                for w in &ws {
+                    assert_eq!(fast.accepts(w), slow.accepts(w), "{w:?}");
+                }
+            }
+            for prefix in [vec![], vec![Label(1)], vec![Label(2), Label(0)]] {
+                let p = Nfa::word(&prefix);
+                let fast = prepend_word(&prefix, x, false);
+                let slow = p.concat(x);
+                let fast_r = prepend_word(&prefix, x, true);
+                let slow_r = if x.is_empty() {
+                    p.prefix_closure()
+                } else {
+                    p.prefix_closure().union(&p.concat(x))
+                };
+                for w in &ws {
+                    assert_eq!(fast.accepts(w), slow.accepts(w), "{prefix:?} {w:?}");
+                    assert_eq!(fast_r.accepts(w), slow_r.accepts(w), "{prefix:?} {w:?}");
+                }
+            }
+        }
     }
 }
