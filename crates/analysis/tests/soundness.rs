@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use treefuse_analysis::{AccessSet, Analysis, FrameVar};
+use treefuse_analysis::{AccessSet, Analysis, FrameVar, StmtAccess};
 use treefuse_automata::Label;
 use treefuse_runtime::gen::random_value;
 use treefuse_runtime::{random_tree, GenOptions, NodeId, Slot, Tree};
@@ -38,7 +38,9 @@ struct Act {
     self_node: NodeId,
     ty: TypeId,
     method: MethodId,
-    stmt: usize,
+    /// (block index in the enclosing statement, statement index), from the
+    /// top-level statement inwards.
+    nest: Vec<(usize, usize)>,
     data: Vec<Value>,
     nodes: Vec<NodeId>,
 }
@@ -99,16 +101,29 @@ impl<'a> Tracer<'a> {
         Some(v)
     }
 
-    fn sets(&self, act: &Act) -> (&'a AccessSet, &'a AccessSet, String) {
-        let stmts = self.a.body_accesses(act.ty, act.method).unwrap();
+    /// The access sets of the statement being executed, at every nesting
+    /// level, then the summary of the activation.
+    fn sets(&self, act: &Act) -> Vec<(&'a AccessSet, String)> {
+        let stmts: &'a [StmtAccess] = self.a.body_accesses(act.ty, act.method).unwrap();
         let summary = self.a.summary(act.ty, act.method).unwrap();
-        let name = format!(
-            "{}.{} statement {}",
+        let mut name = format!(
+            "{}.{} statement",
             self.p.type_name(act.ty),
-            self.p.methods[act.method.index()].name,
-            act.stmt
+            self.p.methods[act.method.index()].name
         );
-        (&stmts[act.stmt].set, summary, name)
+        let mut out = Vec::new();
+        let mut level = stmts;
+        for (k, &(_, i)) in act.nest.iter().enumerate() {
+            let sa = &level[i];
+            name.push_str(&format!(" {i}"));
+            out.push((&sa.set, name.clone()));
+            if let Some(&(b, _)) = act.nest.get(k + 1) {
+                level = &sa.blocks[b];
+                name.push_str(&format!(" block {b} >"));
+            }
+        }
+        out.push((summary, format!("the summary of {name}")));
+        out
     }
 
     fn rec_tree(&mut self, node: NodeId, rest: &[Label], write: bool) {
@@ -120,18 +135,16 @@ impl<'a> Tracer<'a> {
                 continue;
             };
             path.extend_from_slice(rest);
-            let (stmt, summary, name) = self.sets(act);
-            for (set, what) in [(stmt, name.as_str()), (summary, "its summary")] {
+            for (set, name) in self.sets(act) {
                 let nfa = if write { &set.writes } else { &set.reads };
                 self.checks += 1;
                 assert!(
                     nfa.accepts(&path),
-                    "{} of {} not in {} ({}): {}",
+                    "{} of {} not in {}: {}",
                     if write { "write" } else { "read" },
                     self.a
                         .labels()
                         .format(&path.iter().map(|&l| l.into()).collect::<Vec<_>>()),
-                    what,
                     name,
                     self.a.describe(set)
                 );
@@ -144,8 +157,7 @@ impl<'a> Tracer<'a> {
             return;
         }
         for act in &self.stack {
-            let (stmt, summary, name) = self.sets(act);
-            for set in [stmt, summary] {
+            for (set, name) in self.sets(act) {
                 let nfa = if write {
                     &set.global_writes
                 } else {
@@ -167,27 +179,27 @@ impl<'a> Tracer<'a> {
             return;
         }
         let act = self.stack.last().unwrap();
-        let (stmt, _, name) = self.sets(act);
-        let set = if write {
-            &stmt.frame_writes
-        } else {
-            &stmt.frame_reads
-        };
-        self.checks += 1;
-        assert!(
-            set.contains(&v),
-            "frame {v:?} (write: {write}) missing in {name}"
-        );
+        let mut sets = self.sets(act);
+        sets.pop(); // summaries have no frame
+        for (stmt, name) in sets {
+            let set = if write {
+                &stmt.frame_writes
+            } else {
+                &stmt.frame_reads
+            };
+            self.checks += 1;
+            assert!(
+                set.contains(&v),
+                "frame {v:?} (write: {write}) missing in {name}"
+            );
+        }
     }
 
     fn fail(&mut self) -> Stop {
         for act in &self.stack {
-            let (stmt, summary, name) = self.sets(act);
-            assert!(stmt.may_fail, "{name} failed but may_fail is false");
-            assert!(
-                summary.may_fail,
-                "{name} failed, its summary says it cannot"
-            );
+            for (set, name) in self.sets(act) {
+                assert!(set.may_fail, "{name} failed but may_fail is false");
+            }
         }
         Stop::Error
     }
@@ -590,14 +602,25 @@ impl<'a> Tracer<'a> {
         self.set_parent(new, parent, l);
     }
 
-    fn exec_block(&mut self, stmts: &[Stmt], top: bool) -> R<Flow> {
+    /// Runs a block: the body of the activation (`block` is `None`) or
+    /// block `b` of the statement being executed.
+    fn exec_block(&mut self, stmts: &[Stmt], block: Option<usize>) -> R<Flow> {
         for (i, s) in stmts.iter().enumerate() {
-            if top {
-                self.stack.last_mut().unwrap().stmt = i;
+            let nest = &mut self.stack.last_mut().unwrap().nest;
+            match block {
+                None => {
+                    nest.clear();
+                    nest.push((0, i));
+                }
+                Some(b) if i == 0 => nest.push((b, 0)),
+                Some(b) => *nest.last_mut().unwrap() = (b, i),
             }
             if self.exec(s)? == Flow::Return {
                 return Ok(Flow::Return);
             }
+        }
+        if block.is_some() && !stmts.is_empty() {
+            self.stack.last_mut().unwrap().nest.pop();
         }
         Ok(Flow::Normal)
     }
@@ -647,12 +670,12 @@ impl<'a> Tracer<'a> {
                 then_branch,
                 else_branch,
             } => {
-                let b = if self.eval(cond)?.as_bool() {
-                    then_branch
+                let (b, k) = if self.eval(cond)?.as_bool() {
+                    (then_branch, 0)
                 } else {
-                    else_branch
+                    (else_branch, 1)
                 };
-                return self.exec_block(b, false);
+                return self.exec_block(b, Some(k));
             }
             StmtKind::ForChildren { var, list, body } => {
                 let parent = self.node_path(&list.parent)?;
@@ -664,7 +687,7 @@ impl<'a> Tracer<'a> {
                 for it in items {
                     self.rec_frame(FrameVar::Node(*var), true);
                     self.stack.last_mut().unwrap().nodes[var.index()] = it;
-                    if self.exec_block(body, false)? == Flow::Return {
+                    if self.exec_block(body, Some(0))? == Flow::Return {
                         return Ok(Flow::Return);
                     }
                 }
@@ -691,12 +714,12 @@ impl<'a> Tracer<'a> {
             self_node: n,
             ty,
             method,
-            stmt: 0,
+            nest: Vec::new(),
             data,
             nodes: vec![n; body.frame.node_vars.len()],
         });
         let stmts = body.body.as_deref().unwrap_or(&[]);
-        let r = self.exec_block(stmts, true);
+        let r = self.exec_block(stmts, None);
         self.stack.pop();
         r.map(|_| ())
     }
@@ -900,4 +923,81 @@ fn edits_accesses_are_covered() {
         runs > 0 && checks > 1000 && errs > 0,
         "{runs} {checks} {errs}"
     );
+}
+
+/// Guarded calls, `return` inside loops, aliases of aliases, aliases and
+/// moves below loop variables, self calls from an abstract type's body,
+/// records in globals and pure functions with blocks.
+const GUARDS: &str = r#"
+global acc: Pair = Pair { a: 0, b: 0 };
+global limit: i64 = 3;
+record Pair { a: i64, b: i64 }
+pure fn clamp(x: i64, hi: i64) -> i64 {
+    let r = x;
+    if r > hi { r = hi; }
+    for i in 0..2 { r = r + i - i; }
+    return r;
+}
+abstract tree N {
+    n: i64;
+    q: Pair;
+    traversal go(d: i64) { self.tick(); if d > 0 { self.go2(d - 1); } }
+    traversal go2(d: i64) {}
+    traversal tick() { acc.a = acc.a + self.n; }
+}
+tree Leaf : N {
+    traversal go2(d: i64) { self.q.b = d; }
+}
+tree Two : N {
+    child a: N;
+    child b: N;
+    traversal go2(d: i64) {
+        if self.a.n > limit {
+            self.a.go(d);
+        } else {
+            if self.b is Two {
+                let t = (self.b as Two).a;
+                if t is Two {
+                    let u = (t as Two).b;
+                    self.b = (self.b as Two).a;
+                    u.n = clamp(u.n, 9);
+                    t.n = 1;
+                } else {
+                    self.b = (self.b as Two).b;
+                }
+                self.b.go(d);
+                return;
+            }
+        }
+        self.b.go2(d);
+        self.q = acc;
+    }
+}
+tree Many : N {
+    child xs: [N];
+    child tail: N;
+    traversal go2(d: i64) {
+        for x in self.xs {
+            if x.n == 0 { return; }
+            x.go(d);
+            if x is Two && (x as Two).a is Two {
+                let y = ((x as Two).a as Two).a;
+                let z = ((x as Two).a as Two).b;
+                (x as Two).a = ((x as Two).a as Two).b;
+                y.n = y.n + 1;
+                z.n = z.n + 1;
+                x.q.a = (x as Two).b.n;
+            }
+        }
+        self.tail.go2(d);
+        acc = Pair { a: acc.b, b: self.n };
+    }
+}
+"#;
+
+#[test]
+fn guards_accesses_are_covered() {
+    let (runs, checks, errs) = trace_program(GUARDS, 24, 30);
+    eprintln!("guards: {runs} runs {checks} checks {errs} errors");
+    assert!(runs > 0 && checks > 1000, "{runs} {checks} {errs}");
 }
