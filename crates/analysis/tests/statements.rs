@@ -50,35 +50,7 @@ fn accepts(a: &Analysis, n: &Nfa, path: &str) -> bool {
     n.accepts(&word(a, path))
 }
 
-const BOXES: &str = r#"
-global changed: bool = false;
-global total: i64 = 0;
-record Border { size: i64, color: i64 }
-pure fn half(x: i64) -> i64 = x / 2;
-pure fn twice(x: i64) -> i64 = x * 2;
-abstract tree Elem {
-    width: i64;
-    border: Border;
-    xs: [i64];
-    traversal w() {}
-}
-tree Box : Elem {
-    child next: Elem;
-    traversal w() {
-        self.width = self.next.width + 1;
-        self.border.size = 3;
-        let b = self.border;
-        self.xs[0] = 1;
-        changed = true;
-        if self.next is End { return; }
-        let n = self.next;
-        n.width = twice(b.size);
-        self.next.w();
-        total = total + half(self.width);
-    }
-}
-tree End : Elem {}
-"#;
+const BOXES: &str = include_str!("programs/boxes.tf");
 
 #[test]
 fn simple_statements_have_exact_sets() {
@@ -260,31 +232,7 @@ fn same_field_name_on_unrelated_types_is_two_labels() {
     assert!(a.conflict(sa, sb, false).is_none());
 }
 
-const LISTS: &str = r#"
-global count: i64 = 0;
-abstract tree Stmt {
-    x: i64;
-    traversal f() {}
-    traversal g(k: i64) {}
-}
-tree Leaf : Stmt {
-    traversal f() { self.x = self.x + 1; }
-    traversal g(k: i64) { count = count + k; }
-}
-tree Block : Stmt {
-    child items: [Stmt];
-    traversal f() {
-        for s in self.items {
-            s.f();
-            s.x = 0;
-        }
-    }
-    traversal g(k: i64) {
-        for s in self.items { s.g(k + 1); }
-        self.x = k;
-    }
-}
-"#;
+const LISTS: &str = include_str!("programs/lists.tf");
 
 #[test]
 fn list_elements_are_the_list_label() {
@@ -318,33 +266,7 @@ fn list_elements_are_the_list_label() {
     assert!(gs[0].set.frame_reads.contains(&FrameVar::Local(LocalId(0))));
 }
 
-const MOVES: &str = r#"
-abstract tree Expr { v: i64; traversal simp() {} traversal deep() {} }
-tree Lit : Expr {}
-tree Cond : Expr {
-    child a: Expr;
-    child b: Expr;
-    traversal deep() { self.a = (self.a as Cond).b; }
-}
-tree Holder {
-    child e: Expr;
-    traversal simp() {
-        if self.e is Cond {
-            let n = (self.e as Cond).a;
-            self.e = (self.e as Cond).a;
-            n.v = 5;
-        }
-    }
-    traversal deep() {
-        let m = (self.e as Cond).a;
-        self.e.deep();
-        m.v = 1;
-    }
-    traversal fresh() {
-        self.e = new Cond { a: new Lit { v: 1 }, b: (self.e as Cond).b };
-    }
-}
-"#;
+const MOVES: &str = include_str!("programs/moves.tf");
 
 #[test]
 fn moves_write_subtrees_and_relocate_aliases() {
