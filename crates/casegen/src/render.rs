@@ -89,8 +89,15 @@ impl Gen<'_> {
         self.w.write_all(s.as_bytes())
     }
 
-    fn document(&mut self, pages: usize, mut page: impl FnMut(&mut Self) -> io::Result<()>) -> io::Result<()> {
-        write!(self.w, "{{\"type\":\"Document\",{UNSET_FONT},\"page_list\":")?;
+    fn document(
+        &mut self,
+        pages: usize,
+        mut page: impl FnMut(&mut Self) -> io::Result<()>,
+    ) -> io::Result<()> {
+        write!(
+            self.w,
+            "{{\"type\":\"Document\",{UNSET_FONT},\"page_list\":"
+        )?;
         self.seq(&PAGES, pages, |g, _| page(g))?;
         self.raw("}")
     }
@@ -108,7 +115,10 @@ impl Gen<'_> {
     }
 
     fn text_box(&mut self, width: Option<i64>, text: &str) -> io::Result<()> {
-        write!(self.w, "{{\"type\":\"TextBox\",\"wmode\":{REL},\"rel_width\":1.0")?;
+        write!(
+            self.w,
+            "{{\"type\":\"TextBox\",\"wmode\":{REL},\"rel_width\":1.0"
+        )?;
         if let Some(wd) = width {
             write!(self.w, ",\"width\":{wd}")?;
         }

@@ -11,7 +11,10 @@ fn parse(s: &str) -> Value {
     let mut de = serde_json::Deserializer::from_str(s);
     de.disable_recursion_limit();
     let mut values = de.into_iter::<Value>();
-    let v = values.next().expect("one value").expect("generated JSON parses");
+    let v = values
+        .next()
+        .expect("one value")
+        .expect("generated JSON parses");
     assert!(values.next().is_none(), "exactly one JSON value");
     v
 }
@@ -146,7 +149,10 @@ fn unknown_names_variants_and_bad_sizes_are_errors() {
         ("toylang", 1, 0),
     ] {
         let e = generate(name, variant, size, 0, &mut sink).unwrap_err();
-        assert!(matches!(e, GenerateError::InvalidSize { .. }), "{name} {variant} {size}");
+        assert!(
+            matches!(e, GenerateError::InvalidSize { .. }),
+            "{name} {variant} {size}"
+        );
         assert!(e.to_string().contains("invalid size"), "{e}");
     }
     assert!(sink.is_empty(), "nothing is written on a validation error");
@@ -237,7 +243,10 @@ fn render_doc1_page_matches_the_builder() {
     assert_eq!(h2["width"], -1);
     assert_eq!(h2["elements_list"]["content"]["type"], "TextBox");
     // Every page is the same.
-    assert_eq!(v["page_list"]["content"], v["page_list"]["next_page"]["content"]);
+    assert_eq!(
+        v["page_list"]["content"],
+        v["page_list"]["next_page"]["content"]
+    );
 }
 
 #[test]
@@ -293,7 +302,11 @@ fn render_lists_is_the_same_tree() {
         for seed in [0u64, 1, 42] {
             let linked = gen_value("render", variant, size, seed);
             let lists = gen_value("render-lists", variant, size, seed);
-            assert_eq!(linked_to_lists(&linked), lists, "variant {variant} size {size} seed {seed}");
+            assert_eq!(
+                linked_to_lists(&linked),
+                lists,
+                "variant {variant} size {size} seed {seed}"
+            );
         }
     }
     let c = type_counts(&gen_value("render-lists", 1, 4, 0));
@@ -381,8 +394,10 @@ fn ast_prog2_and_prog3_shapes() {
     assert_eq!(stmts[50]["type"], "IncrStmt");
     assert_eq!(stmts[51]["type"], "IncrStmt");
     assert_eq!(stmts[51]["id"]["var_id"], 0);
-    let kinds: std::collections::BTreeSet<&str> =
-        stmts[..50].iter().map(|s| s["type"].as_str().unwrap()).collect();
+    let kinds: std::collections::BTreeSet<&str> = stmts[..50]
+        .iter()
+        .map(|s| s["type"].as_str().unwrap())
+        .collect();
     assert!(kinds.contains("AssignStmt") && kinds.contains("IfStmt") && kinds.contains("IncrStmt"));
 
     let v = gen_value("ast", 3, 3, 2);
@@ -392,7 +407,11 @@ fn ast_prog2_and_prog3_shapes() {
         .iter()
         .map(|f| chain_items(&f["stmt_list"], "stmt", "next").len())
         .collect();
-    assert_eq!(lens, [202, 202, 6], "200 statements (F + 1 for the last) plus two increments");
+    assert_eq!(
+        lens,
+        [202, 202, 6],
+        "200 statements (F + 1 for the last) plus two increments"
+    );
     // VarRefs of `x = y` point to previously assigned variables.
     for f in funcs {
         let mut assigned = std::collections::BTreeSet::new();
@@ -417,7 +436,11 @@ fn ast_lists_is_the_same_tree() {
         for seed in [0u64, 9] {
             let linked = gen_value("ast", variant, size, seed);
             let lists = gen_value("ast-lists", variant, size, seed);
-            assert_eq!(linked_to_lists(&linked), lists, "variant {variant} size {size} seed {seed}");
+            assert_eq!(
+                linked_to_lists(&linked),
+                lists,
+                "variant {variant} size {size} seed {seed}"
+            );
         }
     }
 }
@@ -439,7 +462,9 @@ fn toylang_programs_are_sequences() {
     for ty in ["If", "Divide", "Let", "Number", "Boolean"] {
         assert!(count(&c, ty) > 0, "{ty} missing: {c:?}");
     }
-    let known = ["Program", "Unit", "Boolean", "Number", "Id", "Divide", "Sequence", "Let", "If"];
+    let known = [
+        "Program", "Unit", "Boolean", "Number", "Id", "Divide", "Sequence", "Let", "If",
+    ];
     for ty in c.keys() {
         assert!(known.contains(&ty.as_str()), "{ty}");
     }
@@ -463,7 +488,10 @@ fn output_is_deterministic_per_seed() {
                 let others: Vec<String> = (12..16)
                     .map(|s| generate_string(name, variant, size, s).unwrap())
                     .collect();
-                assert!(others.iter().any(|o| *o != a), "{name} {variant}: seed has no effect");
+                assert!(
+                    others.iter().any(|o| *o != a),
+                    "{name} {variant}: seed has no effect"
+                );
             }
         }
     }
@@ -557,7 +585,10 @@ fn scan(name: &str, variant: u8, size: usize) -> Scan {
 fn render_doc1_100k_pages_streams_without_recursion() {
     let s = scan("render", 1, 100_000);
     assert_eq!(s.nodes, 1 + 20 * 100_000);
-    assert!(s.max_depth > 100_000, "the page list nests one level per page");
+    assert!(
+        s.max_depth > 100_000,
+        "the page list nests one level per page"
+    );
 }
 
 #[test]
