@@ -36,7 +36,7 @@
 //! has a child, like the paper's, the two agree.
 
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::path::{last_match_index, parent_paths, path_matrix_seq, prefix_match, Matrix};
 use crate::prim::{default_grain, key_seq, scan_exclusive_seq, split_by_lengths};
@@ -394,12 +394,12 @@ where
             }
         });
 
-    // Phase 4: scatter `(input row << 32) | depth in group` to each output
-    // row; depth 0 marks a header. Destinations are distinct, so relaxed
-    // atomic stores suffice (no `unsafe` needed).
-    let slots: Vec<AtomicU64> = (0..total)
+    // Phase 4: scatter each input row's index to its output row. The
+    // destinations are distinct, so relaxed atomic stores suffice (no
+    // `unsafe`); headers are recognised later by `offset[i] == row`.
+    let origin: Vec<AtomicU32> = (0..total)
         .into_par_iter()
-        .map(|_| AtomicU64::new(0))
+        .map(|_| AtomicU32::new(0))
         .collect();
     key.par_chunks(g)
         .zip(rank.par_chunks(g))
@@ -407,53 +407,53 @@ where
         .enumerate()
         .for_each(|(c, ((kk, rr), carry))| {
             let s = c * g;
-            for j in 0..kk.len() {
+            for (j, (&k, &r)) in kk.iter().zip(rr).enumerate() {
                 let i = s + j;
                 if key_of(i) {
-                    slots[offset[i] as usize].store((i as u64) << 32, Ordering::Relaxed);
+                    origin[offset[i] as usize].store(i as u32, Ordering::Relaxed);
                 }
-                let k = kk[j];
                 if k != NONE {
                     let ku = k as usize;
                     let before = if ku < s { carry[depth[ku] as usize] } else { 0 };
-                    let pos = offset[ku] + 1 + before + rr[j];
-                    let rel = depth[i] - depth[ku];
-                    slots[pos as usize].store(((i as u64) << 32) | rel as u64, Ordering::Relaxed);
+                    let pos = offset[ku] + 1 + before + r;
+                    origin[pos as usize].store(i as u32, Ordering::Relaxed);
                 }
             }
         });
-    drop((key, rank));
-    drop(offset);
+    drop(rank);
+    // Same size and alignment: collected in place, no new allocation.
+    let origin: Vec<u32> = origin.into_iter().map(AtomicU32::into_inner).collect();
 
-    // Phase 5: one parallel pass builds all four columns, each task
+    // Phase 5: one parallel pass builds the other three columns, each task
     // writing its own contiguous pieces.
     let mut out = Flattened {
         depth: vec![0u32; total],
         kind: vec![spec.target.clone(); total],
         value: vec![spec.header_value.clone(); total],
-        origin: vec![0u32; total],
+        origin,
         group_start,
     };
     out.depth
         .par_chunks_mut(g)
-        .zip(out.origin.par_chunks_mut(g))
         .zip(out.kind.par_chunks_mut(g))
         .zip(out.value.par_chunks_mut(g))
-        .zip(slots.par_chunks(g))
-        .for_each(|((((dd, oo), kk), vv), ss)| {
-            for ((((d, o), k), v), slot) in dd.iter_mut().zip(oo).zip(kk).zip(vv).zip(ss) {
-                let x = slot.load(Ordering::Relaxed);
-                let (i, rel) = ((x >> 32) as usize, x as u32);
-                *o = i as u32;
-                if rel != 0 {
-                    *d = rel;
-                    *k = if key_of(i) {
-                        spec.reference.clone()
-                    } else {
-                        tree.kind()[i].clone()
-                    };
-                    *v = tree.value()[i].clone();
+        .zip(out.origin.par_chunks(g))
+        .enumerate()
+        .for_each(|(c, (((dd, kk), vv), oo))| {
+            let base = c * g;
+            for (q, (((d, k), v), &i)) in dd.iter_mut().zip(kk).zip(vv).zip(oo).enumerate() {
+                let i = i as usize;
+                let me_key = key_of(i);
+                if me_key && offset[i] as usize == base + q {
+                    continue; // a header: already (0, target, header value)
                 }
+                *d = depth[i] - depth[key[i] as usize];
+                *k = if me_key {
+                    spec.reference.clone()
+                } else {
+                    tree.kind()[i].clone()
+                };
+                *v = tree.value()[i].clone();
             }
         });
     out

@@ -35,9 +35,10 @@ pub const NONE: u32 = u32::MAX;
 
 /// An ordinary pointer tree node: a kind, a value and owned children.
 ///
-/// Dropping a `Node` is iterative, so very deep trees can be dropped without
-/// overflowing the stack.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Dropping, cloning and comparing `Node`s are iterative, so very deep trees
+/// can be handled without overflowing the stack (`Debug` output is
+/// recursive; do not print very deep trees).
+#[derive(Debug)]
 pub struct Node<K, V> {
     /// The node's kind (the paper's type column, e.g. `'E'`).
     pub kind: K,
@@ -88,6 +89,29 @@ impl<K, V> Node<K, V> {
         best
     }
 }
+
+impl<K: Clone, V: Clone> Clone for Node<K, V> {
+    fn clone(&self) -> Self {
+        FlatTree::from_node(self)
+            .to_node()
+            .expect("a flattened node has exactly one root")
+    }
+}
+
+impl<K: PartialEq, V: PartialEq> PartialEq for Node<K, V> {
+    fn eq(&self, other: &Self) -> bool {
+        let mut stack = vec![(self, other)];
+        while let Some((a, b)) = stack.pop() {
+            if a.kind != b.kind || a.value != b.value || a.children.len() != b.children.len() {
+                return false;
+            }
+            stack.extend(a.children.iter().zip(&b.children));
+        }
+        true
+    }
+}
+
+impl<K: Eq, V: Eq> Eq for Node<K, V> {}
 
 impl<K, V> Drop for Node<K, V> {
     fn drop(&mut self) {
@@ -606,6 +630,8 @@ mod tests {
         assert_eq!(node.max_depth(), n as usize - 1);
         let back = FlatTree::from_node(&node);
         assert_eq!(back, t);
+        let copy = node.clone();
+        assert!(copy == node);
         drop(node);
     }
 
