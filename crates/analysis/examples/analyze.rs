@@ -1,5 +1,7 @@
-//! Prints the call summaries of every traversal of a program and the time
-//! the analysis took: `cargo run -p treefuse-analysis --example analyze FILE`.
+//! Prints the call summaries of every traversal of a program, the
+//! conflicts between the calls of every `fuse` item (each pair, in order),
+//! and the time the analysis took:
+//! `cargo run -p treefuse-analysis --example analyze FILE [--quiet]`.
 
 use std::time::Instant;
 
@@ -30,6 +32,19 @@ fn main() {
                 program.methods[m.index()].name,
                 a.describe(s)
             );
+        }
+    }
+    for fuse in &program.fuses {
+        let calls = a.fuse_accesses(fuse);
+        println!("fuse {}:", fuse.name);
+        for i in 0..calls.len() {
+            for j in i + 1..calls.len() {
+                let name = |k: usize| &program.methods[fuse.calls[k].method.index()].name;
+                match a.conflict(&calls[i], &calls[j], false) {
+                    Some(c) => println!("  {} -> {}: {c}", name(i), name(j)),
+                    None => println!("  {} -> {}: independent", name(i), name(j)),
+                }
+            }
         }
     }
     let states: usize = a
