@@ -107,6 +107,14 @@ impl AccessSet {
         }
     }
 
+    /// Everything any of `parts` accesses, in one pass: automata are
+    /// combined without ε-edges (reduced if the parts are), frame sets and
+    /// flags by union. Use this to merge the sets of several statements or
+    /// calls (a group of calls on one child).
+    pub fn union_all(parts: &[&AccessSet]) -> AccessSet {
+        union_sets(parts)
+    }
+
     /// The same set with its four automata [`reduced`](Nfa::reduced).
     pub fn reduced(&self) -> AccessSet {
         AccessSet {

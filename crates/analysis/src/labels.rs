@@ -124,6 +124,30 @@ impl Labels {
         format_word(word, &self.interner)
     }
 
+    /// A word as a short dotted path of bare field names, e.g.
+    /// `next.width` for `TextBox.next.Element.width` (`global:NAME` and `*`
+    /// as in [`format`](Labels::format)). Readable, but ambiguous where
+    /// two types declare fields with the same name.
+    pub fn format_short(&self, word: &[Symbol]) -> String {
+        if word.is_empty() {
+            return "ε".to_owned();
+        }
+        word.iter()
+            .map(|&s| match s {
+                Symbol::Any => "*",
+                Symbol::Label(l) => {
+                    let n = self.name(l);
+                    if n.starts_with("global:") {
+                        n
+                    } else {
+                        n.split_once('.').map_or(n, |(_, f)| f)
+                    }
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(".")
+    }
+
     /// A tree-field label by `Type` and `field` name (the field as seen on
     /// `Type`, inherited fields included). Handy in tests and tools.
     pub fn field_named(&self, program: &Program, ty: &str, field: &str) -> Option<Label> {

@@ -37,7 +37,41 @@
 //!   that node to another path. When a move may relocate a prefix `p` of a
 //!   bound node's path, accesses through it are taken as `p.*.…`.
 //! * **Conflicts** ([`conflict`], [`Analysis::conflict`]): write/read,
-//!   read/write and write/write intersections, with a shortest witness path.
+//!   read/write and write/write intersections, with a shortest witness path
+//!   ([`Labels::format`], or [`Labels::format_short`] for bare field names).
+//! * **Reports**: [`format_access`] renders a set as a few example paths;
+//!   [`Analysis::describe`] a whole [`AccessSet`]. The `analyze` example
+//!   prints every summary and the conflicts between the calls of each
+//!   `fuse` item.
+//!
+//! # Where the analysis is conservative
+//!
+//! Every approximation below adds paths (more conflicts), never removes
+//! any; the soundness tests check this against a tracing walker.
+//!
+//! * Path- and flow-insensitive: both branches of an `if` count, a loop body
+//!   counts once for all iterations, and a statement's set is everything it
+//!   may touch in any order.
+//! * All elements of a list are one label: `items.v` of element 1 conflicts
+//!   with `items.v` of element 2.
+//! * Arrays are read and written whole (`a[i] = e` writes all of `a`); a
+//!   record read or written whole covers all its members.
+//! * A call on a child uses the union over all concrete subtypes of the
+//!   child's *static* type, even under `if self.c is T`; only `self.f()`
+//!   dispatches on the exact concrete type.
+//! * Reads are prefix-closed: navigating reads every child slot on the way
+//!   and the type tag (`ε` relative to the node reached). Replacing or
+//!   moving a slot writes its whole subtree.
+//! * Bound nodes (aliases, loop variables) are taken at the path they were
+//!   bound to; when any move in the same activation (or in a traversal it
+//!   calls) may relocate a prefix `p` of that path, at any point of the
+//!   body, accesses through them become `p.*…`. A move whose slot is itself
+//!   below a bound node counts as relocating everything below the first
+//!   child of `self` on that node's path. A node detached by a replacement is
+//!   still reported at its old path.
+//! * `may_fail` is syntactic: any integer division or remainder, any
+//!   indexing, any cast, any host function, any pure function whose body
+//!   contains one of these.
 //!
 //! # Example
 //!

@@ -327,3 +327,20 @@ fn fuse_items_have_call_accesses() {
     let c = a.conflict(&calls[0], &calls[1], false).unwrap();
     assert_eq!(c.witness, "Element.width");
 }
+
+#[test]
+fn short_paths_and_group_unions() {
+    let p = program(BOXES);
+    let a = Analysis::new(&p);
+    let s = a
+        .body_accesses(ty(&p, "Box"), method(&p, "Box", "w"))
+        .unwrap();
+    let c = a.conflict(&s[0].set, &s[8].set, true).unwrap();
+    assert_eq!(a.labels().format_short(&c.word), "next.width");
+    let u = treefuse_analysis::AccessSet::union_all(&[&s[0].set, &s[4].set, &s[2].set]);
+    assert!(accepts(&a, &u.writes, "Elem.width"));
+    assert!(accepts(&a, &u.reads, "Elem.border.Border.color"));
+    assert!(u.global_writes.accepts(&word(&a, "global:changed")));
+    assert!(u.frame_writes.contains(&FrameVar::Local(LocalId(0))));
+    assert!(!u.may_fail && !u.returns);
+}
