@@ -9,6 +9,8 @@
 
 #![warn(missing_docs)]
 
+mod fused;
+
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;

@@ -20,6 +20,7 @@
 
 use std::fmt;
 use std::path::Path;
+pub use treefuse_fusion::{FusedProgram, FusionOptions};
 pub use treefuse_interp::{Host, RunStats, RuntimeError};
 pub use treefuse_runtime::{Tree, TreeInputError};
 pub use treefuse_sema as sema;
@@ -153,7 +154,22 @@ impl fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+/// Which engine runs a `fuse` item.
+#[derive(Clone, Copy, Debug)]
+pub enum Engine<'f> {
+    /// The calls one after another, as written: the program's meaning.
+    Unfused,
+    /// The fused schedule.
+    Fused(&'f FusedProgram),
+}
+
 impl Program {
+    /// Fuses every `fuse` item of the program under the given cut-offs.
+    pub fn fuse_all(&self, options: &FusionOptions) -> FusedProgram {
+        let analysis = treefuse_analysis::Analysis::new(&self.model);
+        treefuse_fusion::fuse_program(&self.model, &analysis, options)
+    }
+
     /// Parses the arguments of `fuse` item `fuse` from `NAME=VALUE` pairs
     /// (values as JSON, or bare text for `str` parameters).
     pub fn fuse_args(&self, fuse: &str, args: &[(&str, &str)]) -> Result<Vec<Value>, RunError> {
@@ -221,11 +237,28 @@ impl Program {
         args: Vec<Value>,
         host: &Host,
     ) -> Result<(RunStats, Vec<Value>), RunError> {
+        self.run_tree_with(fuse, tree, args, host, Engine::Unfused)
+    }
+
+    /// Runs `fuse` item `fuse` on an in-memory tree with the chosen engine.
+    /// With [`Engine::Fused`], `RunStats::visits_per_call` has one entry
+    /// per fused call on the root.
+    pub fn run_tree_with(
+        &self,
+        fuse: &str,
+        tree: &mut Tree,
+        args: Vec<Value>,
+        host: &Host,
+        engine: Engine,
+    ) -> Result<(RunStats, Vec<Value>), RunError> {
         let f = self.fuse(fuse)?;
         let mut interp = treefuse_interp::Interpreter::new(&self.model, host);
-        let stats = interp
-            .run_fuse(tree, f, args)
-            .map_err(|e| RunError::Runtime(e.render(&self.file_name, &self.source)))?;
+        let result = match engine {
+            Engine::Unfused => interp.run_fuse(tree, f, args),
+            Engine::Fused(fused) => interp.run_fused(tree, fused, f, args),
+        };
+        let stats =
+            result.map_err(|e| RunError::Runtime(e.render(&self.file_name, &self.source)))?;
         Ok((stats, interp.globals))
     }
 

@@ -1,0 +1,473 @@
+//! Finding the fused program: dependence graphs, greedy grouping of calls
+//! on the same child, topological scheduling, memoized fused functions.
+//!
+//! This follows Grafter (PLDI'19, §3.3). For a node of concrete type `T`
+//! and a sequence of traversals `m1..mk` invoked on it, the vertices are
+//! the top-level statements of each `mi`'s body on `T`. Edges keep the
+//! unfused order wherever it matters:
+//! * two statements conflict (write/read, read/write or write/write on a
+//!   tree path, a global, or, within one participant, a frame variable),
+//!   judged on the access automata of `treefuse-analysis`, where a call's
+//!   set covers every traversal it reaches;
+//! * within a participant, a statement that may `return` is a barrier:
+//!   nothing of that participant moves across it.
+//!
+//! Calls of any participants on the same child are then merged greedily,
+//! in source order, whenever the merged graph stays acyclic and the
+//! cut-offs allow; the merged call runs the fused function of the callee
+//! sequence, built the same way, once per distinct (type, sequence) pair.
+//! Statements that contain calls inside `if` or `for`, and calls on `self`,
+//! are kept whole and run unfused: sound, and fusion opportunities there
+//! are future work.
+//!
+//! Runtime errors need no edges of their own: every statement instance
+//! runs with the same inputs as in the unfused program (all dependences
+//! are kept), so a failing instance fails in both, and a fused run stops at
+//! the first failure it meets.
+
+use crate::ir::*;
+use std::collections::{BTreeSet, HashMap};
+use treefuse_analysis::{AccessSet, Analysis};
+use treefuse_sema::*;
+
+/// The cut-offs that bound fusion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FusionOptions {
+    /// Most calls merged into one group (and so most participants of a
+    /// fused function).
+    pub max_group: usize,
+    /// Most occurrences of one traversal in one group.
+    pub max_repeat: usize,
+}
+
+impl Default for FusionOptions {
+    /// Large enough for full fusion of the case studies: the AST passes
+    /// need six calls on the same list node, one traversal twice.
+    fn default() -> Self {
+        FusionOptions {
+            max_group: 8,
+            max_repeat: 2,
+        }
+    }
+}
+
+/// Computes the fused program for every `fuse` item of `program`.
+pub fn fuse_program(
+    program: &Program,
+    analysis: &Analysis,
+    options: &FusionOptions,
+) -> FusedProgram {
+    let mut b = Builder {
+        program,
+        analysis,
+        options,
+        functions: Vec::new(),
+        index: HashMap::new(),
+        work: Vec::new(),
+    };
+    let mut entries = Vec::new();
+    for fuse in &program.fuses {
+        entries.push(b.entry(fuse));
+    }
+    while let Some(id) = b.work.pop() {
+        b.build(id);
+    }
+    FusedProgram {
+        functions: b.functions,
+        entries,
+    }
+}
+
+struct Builder<'a, 'p> {
+    program: &'p Program,
+    analysis: &'a Analysis<'p>,
+    options: &'a FusionOptions,
+    functions: Vec<FusedFunction>,
+    index: HashMap<(TypeId, Vec<MethodId>), FusedFnId>,
+    work: Vec<FusedFnId>,
+}
+
+/// A vertex of a dependence graph under construction.
+struct Vertex<'s> {
+    participant: usize,
+    stmt: usize,
+    span: treefuse_syntax::Span,
+    set: &'s AccessSet,
+    /// `Some((field, method))` for a top-level call `self.field.method(..)`.
+    call: Option<(FieldId, MethodId)>,
+}
+
+impl Builder<'_, '_> {
+    /// The fused function for `methods` on concrete type `ty`, created on
+    /// first request.
+    fn function(&mut self, ty: TypeId, methods: Vec<MethodId>) -> FusedFnId {
+        if let Some(&id) = self.index.get(&(ty, methods.clone())) {
+            return id;
+        }
+        let id = FusedFnId(self.functions.len() as u32);
+        let participants = methods
+            .iter()
+            .filter_map(|&m| {
+                self.program
+                    .dispatch(ty, m)
+                    .map(|body| Participant { method: m, body })
+            })
+            .collect();
+        self.functions.push(FusedFunction {
+            ty,
+            participants,
+            steps: Vec::new(),
+            blocked: Vec::new(),
+            graph: DependenceGraph::default(),
+        });
+        self.index.insert((ty, methods), id);
+        self.work.push(id);
+        id
+    }
+
+    fn within_cutoffs(&self, methods: &[MethodId]) -> bool {
+        if methods.len() > self.options.max_group {
+            return false;
+        }
+        methods
+            .iter()
+            .all(|m| methods.iter().filter(|x| *x == m).count() <= self.options.max_repeat)
+    }
+
+    fn entry(&mut self, fuse: &Fuse) -> FusedEntry {
+        let mut chunks: Vec<Vec<usize>> = Vec::new();
+        let mut current: Vec<usize> = Vec::new();
+        for (j, call) in fuse.calls.iter().enumerate() {
+            let mut methods: Vec<MethodId> =
+                current.iter().map(|&c| fuse.calls[c].method).collect();
+            methods.push(call.method);
+            // Arguments are evaluated when the call runs; if they read a
+            // global that an earlier call in the chunk may write, the call
+            // must start a new chunk.
+            let reads_global = call.args.iter().any(|a| {
+                let mut found = false;
+                visit::walk_expr(a, &mut |e| found |= matches!(e.kind, ExprKind::Global(_)));
+                found
+            });
+            let earlier_writes_global = current.iter().any(|&c| {
+                self.analysis
+                    .static_summary(fuse.root_type, fuse.calls[c].method)
+                    .is_some_and(|s| !s.global_writes.is_empty())
+            });
+            if !current.is_empty()
+                && (!self.within_cutoffs(&methods) || (reads_global && earlier_writes_global))
+            {
+                chunks.push(std::mem::take(&mut current));
+            }
+            current.push(j);
+        }
+        if !current.is_empty() {
+            chunks.push(current);
+        }
+        let chunks = chunks
+            .into_iter()
+            .map(|calls| {
+                let methods: Vec<MethodId> = calls.iter().map(|&c| fuse.calls[c].method).collect();
+                let targets = self.targets(fuse.root_type, &methods);
+                EntryChunk { calls, targets }
+            })
+            .collect();
+        FusedEntry {
+            fuse: fuse.name.clone(),
+            chunks,
+        }
+    }
+
+    fn targets(&mut self, static_ty: TypeId, methods: &[MethodId]) -> Vec<(TypeId, FusedFnId)> {
+        self.program.types[static_ty.index()]
+            .concrete_subtypes
+            .clone()
+            .into_iter()
+            .map(|c| (c, self.function(c, methods.to_vec())))
+            .collect()
+    }
+
+    fn build(&mut self, id: FusedFnId) {
+        let ty = self.functions[id.index()].ty;
+        let participants = self.functions[id.index()].participants.clone();
+        let program = self.program;
+        let analysis = self.analysis;
+        let mut vertices: Vec<Vertex> = Vec::new();
+        for (p, part) in participants.iter().enumerate() {
+            let body = &program.bodies[part.body.index()];
+            let Some(stmts) = &body.body else { continue };
+            let Some(accesses) = analysis.body_accesses(ty, part.method) else {
+                continue;
+            };
+            for (k, (stmt, access)) in stmts.iter().zip(accesses).enumerate() {
+                let call = match &stmt.kind {
+                    StmtKind::Call {
+                        receiver, method, ..
+                    } if receiver.root == PathRoot::SelfNode => match receiver.steps[..] {
+                        [PathStep::Child(f)] => Some((f, *method)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                vertices.push(Vertex {
+                    participant: p,
+                    stmt: k,
+                    span: stmt.span,
+                    set: &access.set,
+                    call,
+                });
+            }
+        }
+        // Dependence edges, each with its reason.
+        let n = vertices.len();
+        let mut edges: Vec<(usize, usize, String)> = Vec::new();
+        for u in 0..n {
+            for v in u + 1..n {
+                let (a, b) = (&vertices[u], &vertices[v]);
+                let same = a.participant == b.participant;
+                if same && (a.set.returns || b.set.returns) {
+                    edges.push((
+                        u,
+                        v,
+                        "control: `return` keeps its participant's order".into(),
+                    ));
+                    continue;
+                }
+                if let Some(c) = analysis.conflict(a.set, b.set, same) {
+                    edges.push((u, v, c.to_string()));
+                }
+            }
+        }
+        let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (u, v, _) in &edges {
+            succ[*u].push(*v);
+        }
+        // Greedy grouping of calls on the same child.
+        let mut group: Vec<usize> = (0..n).collect();
+        let calls: Vec<usize> = (0..n).filter(|&v| vertices[v].call.is_some()).collect();
+        for (i, &a) in calls.iter().enumerate() {
+            for &b in &calls[i + 1..] {
+                if group[a] == group[b]
+                    || vertices[a].call.map(|c| c.0) != vertices[b].call.map(|c| c.0)
+                {
+                    continue;
+                }
+                let (ga, gb) = (group[a], group[b]);
+                let mut merged = group.clone();
+                for g in merged.iter_mut() {
+                    if *g == gb {
+                        *g = ga;
+                    }
+                }
+                let methods: Vec<MethodId> = (0..n)
+                    .filter(|&v| merged[v] == ga)
+                    .filter_map(|v| vertices[v].call.map(|c| c.1))
+                    .collect();
+                if self.within_cutoffs(&methods) && schedule(&succ, &merged).is_some() {
+                    group = merged;
+                }
+            }
+        }
+        let order = schedule(&succ, &group).unwrap_or_else(|| (0..n).collect());
+        // Steps in schedule order; a group appears once, where its first
+        // member is scheduled.
+        let mut steps = Vec::new();
+        let mut emitted = BTreeSet::new();
+        for v in order {
+            let vx = &vertices[v];
+            match vx.call {
+                Some((field, _)) if !emitted.contains(&group[v]) => {
+                    emitted.insert(group[v]);
+                    let members: Vec<usize> = (0..n).filter(|&u| group[u] == group[v]).collect();
+                    let methods: Vec<MethodId> = members
+                        .iter()
+                        .filter_map(|&u| vertices[u].call.map(|c| c.1))
+                        .collect();
+                    let child_ty = match program.fields[field.index()].kind {
+                        FieldKind::Child(t) => t,
+                        _ => continue,
+                    };
+                    let targets = self.targets(child_ty, &methods);
+                    steps.push(Step::Group(CallGroup {
+                        field,
+                        calls: members
+                            .iter()
+                            .map(|&u| (vertices[u].participant, vertices[u].stmt))
+                            .collect(),
+                        targets,
+                    }));
+                }
+                Some(_) => {}
+                None => steps.push(Step::Stmt {
+                    participant: vx.participant,
+                    stmt: vx.stmt,
+                }),
+            }
+        }
+        // Explanations for calls on the same child left apart.
+        let mut blocked = Vec::new();
+        for (i, &a) in calls.iter().enumerate() {
+            for &b in &calls[i + 1..] {
+                if group[a] == group[b]
+                    || vertices[a].call.map(|c| c.0) != vertices[b].call.map(|c| c.0)
+                {
+                    continue;
+                }
+                let reason = explain(&vertices, &edges, &group, a, b, self);
+                blocked.push(Blocked {
+                    first: (vertices[a].participant, vertices[a].stmt),
+                    second: (vertices[b].participant, vertices[b].stmt),
+                    first_span: vertices[a].span,
+                    second_span: vertices[b].span,
+                    reason,
+                });
+            }
+        }
+        let graph = DependenceGraph {
+            vertices: vertices
+                .iter()
+                .map(|v| (v.participant, v.stmt, v.span))
+                .collect(),
+            edges,
+        };
+        let f = &mut self.functions[id.index()];
+        f.steps = steps;
+        f.blocked = blocked;
+        f.graph = graph;
+    }
+}
+
+/// A topological order of the vertices in which every group is
+/// contiguous, preferring source order; `None` if the grouping makes the
+/// graph cyclic.
+fn schedule(succ: &[Vec<usize>], group: &[usize]) -> Option<Vec<usize>> {
+    let n = succ.len();
+    // Condensed graph over group representatives.
+    let mut indegree = vec![0usize; n];
+    let mut gsucc: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
+    for u in 0..n {
+        for &v in &succ[u] {
+            let (gu, gv) = (group[u], group[v]);
+            if gu != gv && gsucc[gu].insert(gv) {
+                indegree[gv] += 1;
+            }
+        }
+    }
+    let reps: BTreeSet<usize> = group.iter().copied().collect();
+    // The smallest member of each group stands for its position.
+    let mut first_member = vec![usize::MAX; n];
+    for v in 0..n {
+        first_member[group[v]] = first_member[group[v]].min(v);
+    }
+    let mut ready: BTreeSet<(usize, usize)> = reps
+        .iter()
+        .filter(|&&g| indegree[g] == 0)
+        .map(|&g| (first_member[g], g))
+        .collect();
+    let mut order = Vec::with_capacity(n);
+    let mut done = 0;
+    while let Some(&(key, g)) = ready.iter().next() {
+        ready.remove(&(key, g));
+        done += 1;
+        order.extend((0..n).filter(|&v| group[v] == g));
+        for &h in &gsucc[g] {
+            indegree[h] -= 1;
+            if indegree[h] == 0 {
+                ready.insert((first_member[h], h));
+            }
+        }
+    }
+    (done == reps.len()).then_some(order)
+}
+
+/// Why calls `a` and `b` (vertex indices) ended up in different groups.
+fn explain(
+    vertices: &[Vertex],
+    edges: &[(usize, usize, String)],
+    group: &[usize],
+    a: usize,
+    b: usize,
+    builder: &Builder,
+) -> String {
+    let mut methods: Vec<MethodId> = (0..vertices.len())
+        .filter(|&v| group[v] == group[a] || group[v] == group[b])
+        .filter_map(|v| vertices[v].call.map(|c| c.1))
+        .collect();
+    methods.sort();
+    if !builder.within_cutoffs(&methods) {
+        return format!(
+            "merging would exceed the cut-offs (at most {} calls per group, {} of one traversal)",
+            builder.options.max_group, builder.options.max_repeat
+        );
+    }
+    // A dependence path from a's group to b's group through another
+    // vertex (or the reverse) is what makes the merge cyclic.
+    for (from, to) in [(a, b), (b, a)] {
+        if let Some(path) = group_path(vertices.len(), edges, group, group[from], group[to]) {
+            let describe = |(u, v, why): &(usize, usize, String)| {
+                format!(
+                    "{}#{} -> {}#{} ({why})",
+                    vertices[*u].participant,
+                    vertices[*u].stmt,
+                    vertices[*v].participant,
+                    vertices[*v].stmt
+                )
+            };
+            let chain: Vec<String> = path.iter().map(|&e| describe(&edges[e])).collect();
+            return format!(
+                "a dependence path runs between them through other statements: {}",
+                chain.join(", then ")
+            );
+        }
+    }
+    "not merged (a conflicting grouping was chosen first)".into()
+}
+
+/// Edges (indices) of a shortest path of length at least two between two
+/// groups, through vertices outside both.
+fn group_path(
+    n: usize,
+    edges: &[(usize, usize, String)],
+    group: &[usize],
+    from: usize,
+    to: usize,
+) -> Option<Vec<usize>> {
+    use std::collections::VecDeque;
+    let mut prev: Vec<Option<usize>> = vec![None; n];
+    let mut seen = vec![false; n];
+    let mut queue = VecDeque::new();
+    for (i, (u, v, _)) in edges.iter().enumerate() {
+        if group[*u] == from && group[*v] != from && group[*v] != to && !seen[*v] {
+            seen[*v] = true;
+            prev[*v] = Some(i);
+            queue.push_back(*v);
+        }
+    }
+    while let Some(x) = queue.pop_front() {
+        for (i, (u, v, _)) in edges.iter().enumerate() {
+            if *u != x {
+                continue;
+            }
+            if group[*v] == to {
+                let mut path = vec![i];
+                let mut cur = x;
+                while let Some(e) = prev[cur] {
+                    path.push(e);
+                    let (pu, _, _) = &edges[e];
+                    if group[*pu] == from {
+                        break;
+                    }
+                    cur = *pu;
+                }
+                path.reverse();
+                return Some(path);
+            }
+            if group[*v] != from && !seen[*v] {
+                seen[*v] = true;
+                prev[*v] = Some(i);
+                queue.push_back(*v);
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,148 @@
+//! The fused IR: what a fused program is, independent of how it was found.
+//!
+//! A [`FusedFunction`] runs several traversals ("participants") on one node
+//! of one concrete type at once. Its [`Step`]s are the participants'
+//! top-level statements in a dependence-respecting order, where traversing
+//! calls of several participants on the same child have been merged into
+//! one [`Step::Group`]: one fused call on that child, dispatched on the
+//! child's concrete type to another fused function. Each participant has
+//! its own frame and its own *active* flag, cleared when it executes
+//! `return`, so participants truncate independently; a group passes the
+//! flags of its calls down as a mask. Both engines (the interpreter and
+//! generated Rust) execute exactly this structure.
+
+use treefuse_sema::{BodyId, FieldId, MethodId, TypeId};
+use treefuse_syntax::Span;
+
+/// Index of a fused function in [`FusedProgram::functions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FusedFnId(pub u32);
+
+impl FusedFnId {
+    /// The id as an index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A whole fused program: the fused functions and, per `fuse` item, how
+/// its calls are run.
+#[derive(Clone, Debug, Default)]
+pub struct FusedProgram {
+    /// Every fused function, reachable from some entry.
+    pub functions: Vec<FusedFunction>,
+    /// One entry per `fuse` item of the program, in order.
+    pub entries: Vec<FusedEntry>,
+}
+
+/// How one `fuse` item runs: its calls, split into chunks that each run as
+/// one fused call on the root.
+#[derive(Clone, Debug)]
+pub struct FusedEntry {
+    /// The `fuse` item's name.
+    pub fuse: String,
+    /// Consecutive runs of the item's calls (indices into `Fuse::calls`).
+    pub chunks: Vec<EntryChunk>,
+}
+
+/// Calls of a `fuse` item run together as one fused call on the root.
+#[derive(Clone, Debug)]
+pub struct EntryChunk {
+    /// Indices into the item's calls, in order.
+    pub calls: Vec<usize>,
+    /// The fused function to run, per concrete type of the root.
+    pub targets: Vec<(TypeId, FusedFnId)>,
+}
+
+/// One participant of a fused function: a traversal and the body that
+/// runs for it on the function's concrete type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Participant {
+    /// The traversal.
+    pub method: MethodId,
+    /// Its body on this concrete type.
+    pub body: BodyId,
+}
+
+/// Several traversals run together on a node of one concrete type.
+#[derive(Clone, Debug)]
+pub struct FusedFunction {
+    /// The concrete type of the node.
+    pub ty: TypeId,
+    /// The traversals, in the order the unfused program would run them.
+    pub participants: Vec<Participant>,
+    /// The fused schedule.
+    pub steps: Vec<Step>,
+    /// Why some calls on the same child were not merged.
+    pub blocked: Vec<Blocked>,
+    /// The dependence graph the schedule respects.
+    pub graph: DependenceGraph,
+}
+
+/// The dependence graph of a fused function: one vertex per top-level
+/// statement of each participant, an edge wherever two statements must keep
+/// their unfused order.
+#[derive(Clone, Debug, Default)]
+pub struct DependenceGraph {
+    /// Vertices as (participant, statement index, source span).
+    pub vertices: Vec<(usize, usize, Span)>,
+    /// Edges `(from, to, why)` between vertex indices.
+    pub edges: Vec<(usize, usize, String)>,
+}
+
+/// One step of a fused function.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// Run top-level statement `stmt` of participant `participant` (in its
+    /// own frame), unless that participant has returned.
+    Stmt {
+        /// Participant index.
+        participant: usize,
+        /// Index into the participant body's top-level statements.
+        stmt: usize,
+    },
+    /// Run several traversing calls on the child in `field` as one fused
+    /// call: each call whose participant is still active evaluates its
+    /// arguments in its own frame; the callee is chosen by the child's
+    /// concrete type.
+    Group(CallGroup),
+}
+
+/// Traversing calls on the same child, merged.
+#[derive(Clone, Debug)]
+pub struct CallGroup {
+    /// The child field of `self` the calls are made on.
+    pub field: FieldId,
+    /// The calls, as (participant, statement index), in unfused order.
+    pub calls: Vec<(usize, usize)>,
+    /// The callee per concrete type of the child; its participants are the
+    /// calls' traversals in the same order.
+    pub targets: Vec<(TypeId, FusedFnId)>,
+}
+
+/// A pair of calls on the same child that stayed apart, and why.
+#[derive(Clone, Debug)]
+pub struct Blocked {
+    /// The earlier call (participant, statement).
+    pub first: (usize, usize),
+    /// The later call.
+    pub second: (usize, usize),
+    /// Source of the earlier call.
+    pub first_span: Span,
+    /// Source of the later call.
+    pub second_span: Span,
+    /// The reason, in words, with the conflicting access path.
+    pub reason: String,
+}
+
+impl FusedProgram {
+    /// The entry of the `fuse` item called `name`.
+    pub fn entry(&self, name: &str) -> Option<&FusedEntry> {
+        self.entries.iter().find(|e| e.fuse == name)
+    }
+}
+
+/// Looks up the target for a concrete type in a dispatch list.
+pub fn target_for(targets: &[(TypeId, FusedFnId)], ty: TypeId) -> Option<FusedFnId> {
+    targets.iter().find(|(t, _)| *t == ty).map(|(_, f)| *f)
+}

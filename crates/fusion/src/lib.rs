@@ -1,0 +1,17 @@
+//! Sound, fine-grained fusion of traversals (Grafter, PLDI'19) for the
+//! treefuse language: from a checked program and its access analysis to a
+//! [`FusedProgram`] that the engines execute.
+//!
+//! [`fuse_program`] builds type-specific fused functions, memoized by
+//! (concrete type, traversal sequence); [`report`] explains what was fused
+//! and, for every pair of calls on the same child that was not, the
+//! dependence that blocked it.
+
+#![warn(missing_docs)]
+
+mod build;
+pub mod ir;
+pub mod report;
+
+pub use build::{fuse_program, FusionOptions};
+pub use ir::*;

@@ -1,0 +1,208 @@
+//! Human- and machine-readable reports of a fused program: which fused
+//! functions exist, what each `fuse` item's calls became, and why calls on
+//! the same child were not merged. Also the dependence graphs as DOT.
+
+use crate::ir::*;
+use treefuse_sema::Program;
+use treefuse_syntax::{LineIndex, Span};
+
+struct Source<'s> {
+    text: &'s str,
+    lines: LineIndex,
+}
+
+impl Source<'_> {
+    fn at(&self, span: Span) -> String {
+        let (l, c) = self.lines.line_col(self.text, span.start as usize);
+        format!("{l}:{c}")
+    }
+
+    fn snippet(&self, span: Span) -> String {
+        let s = self.text.get(span.range()).unwrap_or("");
+        let one_line: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        if one_line.chars().count() > 60 {
+            format!("{}…", one_line.chars().take(59).collect::<String>())
+        } else {
+            one_line
+        }
+    }
+}
+
+fn function_name(program: &Program, f: &FusedFunction) -> String {
+    let names: Vec<&str> = f
+        .participants
+        .iter()
+        .map(|p| program.methods[p.method.index()].name.as_str())
+        .collect();
+    format!("{}[{}]", program.type_name(f.ty), names.join(", "))
+}
+
+fn stmt_span(program: &Program, f: &FusedFunction, participant: usize, stmt: usize) -> Span {
+    program.bodies[f.participants[participant].body.index()]
+        .body
+        .as_ref()
+        .and_then(|b| b.get(stmt))
+        .map_or(Span::default(), |s| s.span)
+}
+
+/// A text report.
+pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> String {
+    let src = Source {
+        text: source,
+        lines: LineIndex::new(source),
+    };
+    let mut out = String::new();
+    for e in &fused.entries {
+        out.push_str(&format!("fuse {}:\n", e.fuse));
+        for (i, chunk) in e.chunks.iter().enumerate() {
+            let fns: Vec<String> = chunk
+                .targets
+                .iter()
+                .map(|(_, f)| format!("F{}", f.0))
+                .collect();
+            out.push_str(&format!(
+                "  fused call {} on the root runs calls {:?} as {}\n",
+                i + 1,
+                chunk.calls,
+                fns.join(" | ")
+            ));
+        }
+    }
+    let blocked_total: usize = fused.functions.iter().map(|f| f.blocked.len()).sum();
+    out.push_str(&format!(
+        "\n{} fused functions, {} call pairs left unmerged\n",
+        fused.functions.len(),
+        blocked_total
+    ));
+    for (i, f) in fused.functions.iter().enumerate() {
+        out.push_str(&format!("\nF{i}: {}\n", function_name(program, f)));
+        for step in &f.steps {
+            match step {
+                Step::Stmt { participant, stmt } => {
+                    let span = stmt_span(program, f, *participant, *stmt);
+                    out.push_str(&format!(
+                        "  p{participant}  {:<8} {}\n",
+                        src.at(span),
+                        src.snippet(span)
+                    ));
+                }
+                Step::Group(g) => {
+                    let calls: Vec<String> = g
+                        .calls
+                        .iter()
+                        .map(|(p, s)| {
+                            let span = stmt_span(program, f, *p, *s);
+                            format!("p{p} {}", src.snippet(span))
+                        })
+                        .collect();
+                    let targets: Vec<String> = g
+                        .targets
+                        .iter()
+                        .map(|(t, id)| format!("{}→F{}", program.type_name(*t), id.0))
+                        .collect();
+                    out.push_str(&format!(
+                        "  fused call on `{}`: {}  [{}]\n",
+                        program.fields[g.field.index()].name,
+                        calls.join("; "),
+                        targets.join(", ")
+                    ));
+                }
+            }
+        }
+        for b in &f.blocked {
+            out.push_str(&format!(
+                "  not merged: {} `{}` and {} `{}`: {}\n",
+                src.at(b.first_span),
+                src.snippet(b.first_span),
+                src.at(b.second_span),
+                src.snippet(b.second_span),
+                b.reason
+            ));
+        }
+    }
+    out
+}
+
+/// A JSON report with the same content as [`text_report`].
+pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> serde_json::Value {
+    let src = Source {
+        text: source,
+        lines: LineIndex::new(source),
+    };
+    let functions: Vec<serde_json::Value> = fused
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let steps: Vec<serde_json::Value> = f
+                .steps
+                .iter()
+                .map(|s| match s {
+                    Step::Stmt { participant, stmt } => {
+                        let span = stmt_span(program, f, *participant, *stmt);
+                        serde_json::json!({"stmt": {"participant": participant, "index": stmt, "at": src.at(span), "code": src.snippet(span)}})
+                    }
+                    Step::Group(g) => serde_json::json!({"group": {
+                        "field": program.fields[g.field.index()].name,
+                        "calls": g.calls.iter().map(|(p, s)| serde_json::json!({"participant": p, "index": s})).collect::<Vec<_>>(),
+                        "targets": g.targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
+                    }}),
+                })
+                .collect();
+            serde_json::json!({
+                "id": i,
+                "type": program.type_name(f.ty),
+                "traversals": f.participants.iter().map(|p| program.methods[p.method.index()].name.clone()).collect::<Vec<_>>(),
+                "steps": steps,
+                "blocked": f.blocked.iter().map(|b| serde_json::json!({
+                    "first": {"at": src.at(b.first_span), "code": src.snippet(b.first_span)},
+                    "second": {"at": src.at(b.second_span), "code": src.snippet(b.second_span)},
+                    "reason": b.reason,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "entries": fused.entries.iter().map(|e| serde_json::json!({
+            "fuse": e.fuse,
+            "chunks": e.chunks.iter().map(|c| serde_json::json!({
+                "calls": c.calls,
+                "targets": c.targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "functions": functions,
+    })
+}
+
+/// The dependence graphs of every fused function as one Graphviz DOT
+/// document, a cluster per function.
+pub fn dot(program: &Program, fused: &FusedProgram, source: &str) -> String {
+    let src = Source {
+        text: source,
+        lines: LineIndex::new(source),
+    };
+    let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+    let mut out = String::from("digraph fused {\n  node [shape=box, fontname=\"monospace\"];\n");
+    for (i, f) in fused.functions.iter().enumerate() {
+        out.push_str(&format!(
+            "  subgraph cluster_{i} {{\n    label=\"F{i}: {}\";\n",
+            esc(&function_name(program, f))
+        ));
+        for (v, (p, s, span)) in f.graph.vertices.iter().enumerate() {
+            out.push_str(&format!(
+                "    f{i}_{v} [label=\"p{p}#{s} {}: {}\"];\n",
+                src.at(*span),
+                esc(&src.snippet(*span))
+            ));
+        }
+        for (u, v, why) in &f.graph.edges {
+            out.push_str(&format!(
+                "    f{i}_{u} -> f{i}_{v} [label=\"{}\"];\n",
+                esc(why)
+            ));
+        }
+        out.push_str("  }\n");
+    }
+    out.push_str("}\n");
+    out
+}

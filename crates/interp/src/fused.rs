@@ -1,0 +1,167 @@
+//! Execution of the fused IR.
+//!
+//! A fused function runs on one node with one frame per participant and a
+//! bit mask of active participants; each [`Step::Stmt`] runs a participant
+//! statement with the ordinary statement executor, and each
+//! [`Step::Group`] evaluates the arguments of its live calls and invokes
+//! the callee fused function on the child: one node visit per fused
+//! function invocation (LANGUAGE.md §5).
+
+use crate::{Flow, Frame, Interpreter, Owner, RunStats, RuntimeError, RED_ZONE, STACK_SEGMENT};
+use treefuse_fusion::{target_for, FusedFnId, FusedProgram, Step};
+use treefuse_runtime::{NodeId, Tree};
+use treefuse_sema::{Fuse, StmtKind, Value};
+use treefuse_syntax::Span;
+
+impl Interpreter<'_> {
+    /// Runs `fuse` with the fused schedule from `fused`. `visits_per_call`
+    /// of the result has one entry per fused call on the root (a chunk of
+    /// the item's calls run together).
+    pub fn run_fused(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        fuse: &Fuse,
+        args: Vec<Value>,
+    ) -> Result<RunStats, RuntimeError> {
+        let index = self
+            .program
+            .fuses
+            .iter()
+            .position(|f| f.name == fuse.name)
+            .unwrap_or(0);
+        let mut frame = Frame {
+            owner: Owner::Fuse(index),
+            self_node: tree.root,
+            data: args,
+            nodes: Vec::new(),
+            ret: None,
+        };
+        let Some(entry) = fused.entry(&fuse.name) else {
+            return Err(self.error(
+                &frame,
+                fuse.span,
+                "the fused program has no entry for this fuse item",
+            ));
+        };
+        let start = self.visits;
+        let mut per_call = Vec::new();
+        for chunk in &entry.chunks {
+            let before = self.visits;
+            let mut call_args = Vec::with_capacity(chunk.calls.len());
+            for &c in &chunk.calls {
+                let call = &fuse.calls[c];
+                let values = call
+                    .args
+                    .iter()
+                    .map(|a| self.eval(tree, &mut frame, a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                call_args.push(values);
+            }
+            let root = tree.root;
+            let span = fuse.calls[chunk.calls[0]].span;
+            let Some(target) = target_for(&chunk.targets, tree.type_of(root)) else {
+                return Err(self.error(&frame, span, "no fused function for the root's type"));
+            };
+            let mask = if chunk.calls.len() >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << chunk.calls.len()) - 1
+            };
+            self.call_fused(tree, fused, target, root, mask, call_args)?;
+            per_call.push(self.visits - before);
+        }
+        Ok(RunStats {
+            node_visits: self.visits - start,
+            visits_per_call: per_call,
+        })
+    }
+
+    fn call_fused(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        id: FusedFnId,
+        node: NodeId,
+        mask: u64,
+        args: Vec<Vec<Value>>,
+    ) -> Result<(), RuntimeError> {
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
+            self.visits += 1;
+            let program = self.program;
+            let function = &fused.functions[id.index()];
+            let mut frames: Vec<Frame> = function
+                .participants
+                .iter()
+                .zip(args)
+                .map(|(p, mut data)| {
+                    let body = &program.bodies[p.body.index()];
+                    data.resize(body.frame.locals.len(), Value::Int(0));
+                    Frame {
+                        owner: Owner::Body(p.body),
+                        self_node: node,
+                        data,
+                        nodes: vec![node; body.frame.node_vars.len()],
+                        ret: None,
+                    }
+                })
+                .collect();
+            let mut active = mask;
+            for step in &function.steps {
+                match step {
+                    Step::Stmt { participant, stmt } => {
+                        if active & (1 << participant) == 0 {
+                            continue;
+                        }
+                        let body =
+                            &program.bodies[function.participants[*participant].body.index()];
+                        let Some(s) = body.body.as_ref().and_then(|b| b.get(*stmt)) else {
+                            continue;
+                        };
+                        if let Flow::Return = self.exec(tree, &mut frames[*participant], s)? {
+                            active &= !(1 << participant);
+                        }
+                    }
+                    Step::Group(group) => {
+                        let mut callee_mask = 0u64;
+                        let mut callee_args = Vec::with_capacity(group.calls.len());
+                        let mut span = Span::default();
+                        for (k, &(p, stmt)) in group.calls.iter().enumerate() {
+                            let live = active & (1 << p) != 0;
+                            let call = program.bodies[function.participants[p].body.index()]
+                                .body
+                                .as_ref()
+                                .and_then(|b| b.get(stmt));
+                            match call.map(|s| (&s.kind, s.span)) {
+                                Some((StmtKind::Call { args, .. }, s)) if live => {
+                                    span = s;
+                                    let frame = &mut frames[p];
+                                    let values = args
+                                        .iter()
+                                        .map(|a| self.eval(tree, frame, a))
+                                        .collect::<Result<Vec<_>, _>>()?;
+                                    callee_args.push(values);
+                                    callee_mask |= 1 << k;
+                                }
+                                _ => callee_args.push(Vec::new()),
+                            }
+                        }
+                        if callee_mask == 0 {
+                            continue;
+                        }
+                        let child = tree.child(node, program.fields[group.field.index()].slot);
+                        let Some(target) = target_for(&group.targets, tree.type_of(child)) else {
+                            return Err(self.error(
+                                &frames[0],
+                                span,
+                                "no fused function for the child's type",
+                            ));
+                        };
+                        self.call_fused(tree, fused, target, child, callee_mask, callee_args)?;
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+}
