@@ -19,6 +19,16 @@ pub const MAX_WORDS: usize = 6;
 /// `∅`.
 /// See the crate example for a rendered summary.
 pub fn format_access(nfa: &Nfa, labels: &Labels) -> String {
+    render(nfa, &|w| labels.format(w))
+}
+
+/// [`format_access`] with bare field names ([`Labels::format_short`]):
+/// `{next.width, …}` rather than `{TextBox.next.Element.width, …}`.
+pub fn format_access_short(nfa: &Nfa, labels: &Labels) -> String {
+    render(nfa, &|w| labels.format_short(w))
+}
+
+fn render(nfa: &Nfa, fmt: &dyn Fn(&[Symbol]) -> String) -> String {
     let n = nfa.reduced();
     if n.is_empty() {
         return "∅".to_owned();
@@ -88,7 +98,7 @@ pub fn format_access(nfa: &Nfa, labels: &Labels) -> String {
                 .any(|(v, all)| *all && v.len() < w.len() && w.starts_with(v))
         })
         .map(|(w, all)| {
-            let base = labels.format(w);
+            let base = fmt(w);
             match (all, w.is_empty()) {
                 (true, true) => "**".to_owned(),
                 (true, false) => format!("{base}.**"),

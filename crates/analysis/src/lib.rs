@@ -113,7 +113,7 @@ use treefuse_automata::{Label, Nfa};
 use treefuse_sema::{BodyId, Fuse, MethodId, Program, Stmt, TypeId};
 
 pub use access::{conflict, AccessSet, Conflict, ConflictKind, FrameVar, Location, StmtAccess};
-pub use explain::{format_access, MAX_WORDS};
+pub use explain::{format_access, format_access_short, MAX_WORDS};
 pub use labels::Labels;
 
 use stmt::{BodyCtx, CallSite, Own};

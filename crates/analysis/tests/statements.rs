@@ -337,6 +337,10 @@ fn short_paths_and_group_unions() {
         .unwrap();
     let c = a.conflict(&s[0].set, &s[8].set, true).unwrap();
     assert_eq!(a.labels().format_short(&c.word), "next.width");
+    assert_eq!(
+        treefuse_analysis::format_access_short(&s[0].set.reads, a.labels()),
+        "{next.width}"
+    );
     let u = treefuse_analysis::AccessSet::union_all(&[&s[0].set, &s[4].set, &s[2].set]);
     assert!(accepts(&a, &u.writes, "Elem.width"));
     assert!(accepts(&a, &u.reads, "Elem.border.Border.color"));
