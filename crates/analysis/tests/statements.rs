@@ -348,3 +348,46 @@ fn short_paths_and_group_unions() {
     assert!(u.frame_writes.contains(&FrameVar::Local(LocalId(0))));
     assert!(!u.may_fail && !u.returns);
 }
+
+/// Precision regression: the pairs of render passes that touch disjoint
+/// data must stay independent at the root (and the others must not).
+#[test]
+fn render_passes_independence_at_the_root() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/render/render.tf"
+    ))
+    .unwrap();
+    let p = program(&src);
+    let a = Analysis::new(&p);
+    let fuse = p.fuse_named("render").unwrap();
+    let calls = a.fuse_accesses(fuse);
+    let names: Vec<&str> = fuse
+        .calls
+        .iter()
+        .map(|c| p.methods[c.method.index()].name.as_str())
+        .collect();
+    let mut independent = Vec::new();
+    for i in 0..calls.len() {
+        for j in i + 1..calls.len() {
+            if a.conflict(&calls[i], &calls[j], false).is_none() {
+                independent.push(format!("{} {}", names[i], names[j]));
+            }
+        }
+    }
+    assert_eq!(
+        independent,
+        [
+            "resolve_flex_widths set_font",
+            "resolve_relative_widths set_font",
+            "set_font set_positions"
+        ]
+    );
+    // And a witness for a blocked pair, in short form.
+    let c = a.conflict(&calls[3], &calls[4], false).unwrap();
+    assert_eq!(c.kind, ConflictKind::WriteRead);
+    assert_eq!(
+        a.labels().format_short(&c.word),
+        "page_list.content.horiz_list.content.height"
+    );
+}
