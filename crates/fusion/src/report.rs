@@ -18,7 +18,11 @@ impl Source<'_> {
     }
 
     fn snippet(&self, span: Span) -> String {
-        let s = self.text.get(span.range()).unwrap_or("");
+        let s = self
+            .text
+            .get(span.range())
+            .unwrap_or("")
+            .trim_end_matches(';');
         let one_line: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
         if one_line.chars().count() > 60 {
             format!("{}…", one_line.chars().take(59).collect::<String>())
@@ -54,16 +58,24 @@ pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> Str
     let mut out = String::new();
     for e in &fused.entries {
         out.push_str(&format!("fuse {}:\n", e.fuse));
+        let Some(fuse) = program.fuse_named(&e.fuse) else {
+            continue;
+        };
         for (i, chunk) in e.chunks.iter().enumerate() {
+            let names: Vec<&str> = chunk
+                .calls
+                .iter()
+                .map(|&c| program.methods[fuse.calls[c].method.index()].name.as_str())
+                .collect();
             let fns: Vec<String> = chunk
                 .targets
                 .iter()
                 .map(|(_, f)| format!("F{}", f.0))
                 .collect();
             out.push_str(&format!(
-                "  fused call {} on the root runs calls {:?} as {}\n",
+                "  fused call {} on the root runs {} as {}\n",
                 i + 1,
-                chunk.calls,
+                names.join(", "),
                 fns.join(" | ")
             ));
         }

@@ -8,8 +8,10 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use treefuse::{compile_file, compile_source, Host, LoadError, Program, RunError};
-use treefuse_runtime::{diff_trees, write_tree, GenOptions, WriteOptions};
+use treefuse::{
+    compile_file, compile_source, Engine, FusionOptions, Host, LoadError, Program, RunError,
+};
+use treefuse_runtime::{diff_globals, diff_trees, write_tree, GenOptions, Tree, WriteOptions};
 
 #[derive(Parser)]
 #[command(
@@ -66,6 +68,62 @@ enum Command {
         /// Indent the output (grows with depth squared; for small trees).
         #[arg(long)]
         pretty: bool,
+        /// Run the calls fused (default) or one after another.
+        #[arg(long, value_enum, default_value_t = EngineChoice::Fused)]
+        engine: EngineChoice,
+        #[command(flatten)]
+        cutoffs: CutOffs,
+    },
+    /// Fuse the program's `fuse` items and report what was fused, what each
+    /// call site became, and why calls on the same child stayed apart.
+    Fuse {
+        /// The .tf program.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+        report: ReportFormat,
+        #[command(flatten)]
+        cutoffs: CutOffs,
+    },
+    /// Print the dependence graphs of the fused functions of a `fuse` item.
+    Explain {
+        /// The .tf program.
+        file: PathBuf,
+        /// The `fuse` item.
+        #[arg(long)]
+        fuse: String,
+        /// Graphviz DOT output (the only format for now).
+        #[arg(long)]
+        dot: bool,
+        #[command(flatten)]
+        cutoffs: CutOffs,
+    },
+    /// Run a `fuse` item unfused and fused on the same trees and compare
+    /// the resulting trees, globals and runtime errors. Exit 0 when they
+    /// agree, 1 with the first difference otherwise.
+    CheckEquiv {
+        /// The .tf program.
+        file: PathBuf,
+        /// The `fuse` item.
+        #[arg(long)]
+        fuse: String,
+        /// An input tree (JSON).
+        #[arg(long, conflicts_with = "random")]
+        tree: Option<PathBuf>,
+        /// Compare on this many random trees instead.
+        #[arg(long)]
+        random: Option<usize>,
+        /// Seed of the first random tree.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Approximate size of each random tree.
+        #[arg(long, default_value_t = 200)]
+        nodes: usize,
+        /// Extra parameters of the `fuse` item, as NAME=VALUE.
+        #[arg(long = "arg", value_name = "NAME=VALUE")]
+        args: Vec<String>,
+        #[command(flatten)]
+        cutoffs: CutOffs,
     },
     /// Generate a random tree for a program's schema as JSON.
     Gen {
@@ -101,6 +159,58 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+}
+
+/// Which engine `run` uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum EngineChoice {
+    /// The calls one after another, as written.
+    Unfused,
+    /// The fused schedule.
+    Fused,
+}
+
+/// Report formats of `fuse`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ReportFormat {
+    /// Readable text.
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+/// The fusion cut-offs, shared by the commands that fuse.
+#[derive(clap::Args, Clone, Debug)]
+struct CutOffs {
+    /// Most calls merged into one fused call (at most 64).
+    #[arg(long, default_value_t = FusionOptions::default().max_group, value_parser = parse_max_group)]
+    max_group: usize,
+    /// Most occurrences of one traversal in one fused call.
+    #[arg(long, default_value_t = FusionOptions::default().max_repeat, value_parser = parse_max_repeat)]
+    max_repeat: usize,
+}
+
+fn parse_max_group(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=64).contains(&n) => Ok(n),
+        _ => Err("expected a number from 1 to 64".into()),
+    }
+}
+
+fn parse_max_repeat(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("expected a number of at least 1".into()),
+    }
+}
+
+impl CutOffs {
+    fn options(&self) -> FusionOptions {
+        FusionOptions {
+            max_group: self.max_group,
+            max_repeat: self.max_repeat,
+        }
+    }
 }
 
 /// A failed command: the message and the exit code.
@@ -186,34 +296,138 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             stats,
             args,
             pretty,
+            engine,
+            cutoffs,
         } => {
             let program = load(&file)?;
-            let pairs: Vec<(&str, &str)> = args
-                .iter()
-                .map(|a| {
-                    a.split_once('=')
-                        .ok_or_else(|| usage(format!("--arg expects NAME=VALUE, got `{a}`")))
-                })
-                .collect::<Result<_, _>>()?;
-            let values = program.fuse_args(&fuse, &pairs).map_err(run_error)?;
+            let values = fuse_arguments(&program, &fuse, &args)?;
             let text = read_input(&tree)?;
             let mut t = program.read_tree(&fuse, &text).map_err(run_error)?;
+            let fused =
+                (engine == EngineChoice::Fused).then(|| program.fuse_all(&cutoffs.options()));
+            let engine_used = match &fused {
+                Some(f) => Engine::Fused(f),
+                None => Engine::Unfused,
+            };
             let started = std::time::Instant::now();
             let (run_stats, globals) = program
-                .run_tree(&fuse, &mut t, values, &Host::new())
+                .run_tree_with(&fuse, &mut t, values, &Host::new(), engine_used)
                 .map_err(run_error)?;
             let elapsed = started.elapsed();
             let json = write_tree(&program.model, &t, Some(&globals), WriteOptions { pretty });
             write_output(out.as_deref(), &json)?;
             if stats {
                 let line = serde_json::json!({
-                    "engine": "unfused",
+                    "engine": if fused.is_some() { "fused" } else { "unfused" },
                     "node_visits": run_stats.node_visits,
                     "visits_per_call": run_stats.visits_per_call,
                     "run_seconds": elapsed.as_secs_f64(),
                 });
                 eprintln!("{line}");
             }
+            Ok(())
+        }
+        Command::Fuse {
+            file,
+            report,
+            cutoffs,
+        } => {
+            let program = load(&file)?;
+            let fused = program.fuse_all(&cutoffs.options());
+            let text = match report {
+                ReportFormat::Text => {
+                    treefuse_fusion::report::text_report(&program.model, &fused, &program.source)
+                }
+                ReportFormat::Json => {
+                    treefuse_fusion::report::json_report(&program.model, &fused, &program.source)
+                        .to_string()
+                }
+            };
+            write_output(None, &text)
+        }
+        Command::Explain {
+            file,
+            fuse,
+            dot: _,
+            cutoffs,
+        } => {
+            let program = load(&file)?;
+            if program.model.fuse_named(&fuse).is_none() {
+                return Err(usage(format!(
+                    "no fuse item `{fuse}` in {}",
+                    file.display()
+                )));
+            }
+            let fused = program.fuse_all(&cutoffs.options());
+            write_output(
+                None,
+                &treefuse_fusion::report::dot(&program.model, &fused, &program.source),
+            )
+        }
+        Command::CheckEquiv {
+            file,
+            fuse,
+            tree,
+            random,
+            seed,
+            nodes,
+            args,
+            cutoffs,
+        } => {
+            let program = load(&file)?;
+            let values = fuse_arguments(&program, &fuse, &args)?;
+            let fused = program.fuse_all(&cutoffs.options());
+            let trees: Vec<(String, Tree)> = match (tree, random) {
+                (Some(path), _) => {
+                    let text = read_input(&path)?;
+                    vec![(
+                        path.display().to_string(),
+                        program.read_tree(&fuse, &text).map_err(run_error)?,
+                    )]
+                }
+                (None, Some(count)) => {
+                    let root = program
+                        .model
+                        .fuse_named(&fuse)
+                        .map(|f| f.root_type)
+                        .ok_or_else(|| usage(format!("no fuse item `{fuse}`")))?;
+                    (0..count as u64)
+                        .map(|i| {
+                            let options = GenOptions {
+                                nodes,
+                                seed: seed + i,
+                                ..GenOptions::default()
+                            };
+                            treefuse_runtime::random_tree(&program.model, root, &options)
+                                .map(|t| (format!("random tree (seed {})", seed + i), t))
+                                .map_err(|e| usage(e.0))
+                        })
+                        .collect::<Result<_, _>>()?
+                }
+                (None, None) => return Err(usage("give --tree FILE or --random N")),
+            };
+            let mut total = (0u64, 0u64);
+            for (name, input) in &trees {
+                match compare(&program, &fuse, input, values.clone(), &fused)? {
+                    Comparison::Equal { unfused, fused } => {
+                        total.0 += unfused;
+                        total.1 += fused;
+                    }
+                    Comparison::Differ(what) => {
+                        return Err(Failure(
+                            format!("{name}: unfused and fused runs differ: {what}"),
+                            1,
+                        ));
+                    }
+                }
+            }
+            println!(
+                "equivalent on {} tree(s): {} node visits unfused, {} fused ({:.3} of unfused)",
+                trees.len(),
+                total.0,
+                total.1,
+                total.1 as f64 / total.0.max(1) as f64
+            );
             Ok(())
         }
         Command::Gen {
@@ -260,6 +474,68 @@ fn dispatch(command: Command) -> Result<(), Failure> {
     }
 }
 
+fn fuse_arguments(
+    program: &Program,
+    fuse: &str,
+    args: &[String],
+) -> Result<Vec<treefuse::sema::Value>, Failure> {
+    let pairs: Vec<(&str, &str)> = args
+        .iter()
+        .map(|a| {
+            a.split_once('=')
+                .ok_or_else(|| usage(format!("--arg expects NAME=VALUE, got `{a}`")))
+        })
+        .collect::<Result<_, _>>()?;
+    program.fuse_args(fuse, &pairs).map_err(run_error)
+}
+
+/// The outcome of running both engines on one tree.
+enum Comparison {
+    Equal { unfused: u64, fused: u64 },
+    Differ(String),
+}
+
+fn compare(
+    program: &Program,
+    fuse: &str,
+    input: &Tree,
+    args: Vec<treefuse::sema::Value>,
+    fused: &treefuse::FusedProgram,
+) -> Result<Comparison, Failure> {
+    let host = Host::new();
+    let mut a = input.clone();
+    let mut b = input.clone();
+    let ra = program.run_tree_with(fuse, &mut a, args.clone(), &host, Engine::Unfused);
+    let rb = program.run_tree_with(fuse, &mut b, args, &host, Engine::Fused(fused));
+    Ok(match (ra, rb) {
+        (Ok((sa, ga)), Ok((sb, gb))) => {
+            let mut diffs = diff_trees(&program.model, &a, &b, 1);
+            diffs.extend(diff_globals(&program.model, &ga, &gb));
+            match diffs.first() {
+                None => Comparison::Equal {
+                    unfused: sa.node_visits,
+                    fused: sb.node_visits,
+                },
+                Some(d) => Comparison::Differ(format!(
+                    "at {}: unfused {} but fused {}",
+                    d.path, d.left, d.right
+                )),
+            }
+        }
+        (Err(RunError::Runtime(_)), Err(RunError::Runtime(_))) => Comparison::Equal {
+            unfused: 0,
+            fused: 0,
+        },
+        (Err(RunError::Runtime(m)), Ok(_)) => {
+            Comparison::Differ(format!("only the unfused run fails: {m}"))
+        }
+        (Ok(_), Err(RunError::Runtime(m))) => {
+            Comparison::Differ(format!("only the fused run fails: {m}"))
+        }
+        (Err(e), _) | (_, Err(e)) => return Err(run_error(e)),
+    })
+}
+
 const DEMO_PROGRAM: &str = include_str!("../../../examples/figure2/figure2.tf");
 const DEMO_TREE: &str = include_str!("../../../examples/figure2/doc.json");
 
@@ -283,7 +559,7 @@ fn demo() -> Result<(), Failure> {
         println!("    {:<34} {:>4} -> {}", d.path, d.left, d.right);
     }
     println!(
-        "  node visits: {} ({} per traversal call)",
+        "  node visits unfused: {} ({} per traversal call)",
         stats.node_visits,
         stats
             .visits_per_call
@@ -292,5 +568,22 @@ fn demo() -> Result<(), Failure> {
             .collect::<Vec<_>>()
             .join(" + ")
     );
+    let fused = program.fuse_all(&FusionOptions::default());
+    println!(
+        "  fused: {} fused function(s); the schedule:",
+        fused.functions.len()
+    );
+    for line in
+        treefuse_fusion::report::text_report(&program.model, &fused, &program.source).lines()
+    {
+        println!("    {line}");
+    }
+    match compare(&program, "layout", &input, Vec::new(), &fused)? {
+        Comparison::Equal { unfused, fused } => println!(
+            "  fused run leaves the same tree and globals: {fused} node visits instead of {unfused} ({:.2} of unfused)",
+            fused as f64 / unfused.max(1) as f64
+        ),
+        Comparison::Differ(what) => return Err(Failure(format!("fused and unfused runs differ: {what}"), 1)),
+    }
     Ok(())
 }
