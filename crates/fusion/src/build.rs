@@ -16,9 +16,12 @@
 //! in source order, whenever the merged graph stays acyclic and the
 //! cut-offs allow; the merged call runs the fused function of the callee
 //! sequence, built the same way, once per distinct (type, sequence) pair.
-//! Statements that contain calls inside `if` or `for`, and calls on `self`,
-//! are kept whole and run unfused: sound, and fusion opportunities there
-//! are future work.
+//! A call alone under an `if` (a *guarded call*) joins groups too: its
+//! guard is evaluated when the group runs, which is sound because the
+//! vertex's access set covers the guard's reads as well as the call's.
+//! Other statements that contain calls (inside `for`, several statements
+//! under `if`, calls on `self`) are kept whole and run unfused: sound, and
+//! fusing them is future work.
 //!
 //! Runtime errors need no edges of their own: every statement instance
 //! runs with the same inputs as in the unfused program (all dependences
@@ -200,15 +203,7 @@ impl Builder<'_, '_> {
                 continue;
             };
             for (k, (stmt, access)) in stmts.iter().zip(accesses).enumerate() {
-                let call = match &stmt.kind {
-                    StmtKind::Call {
-                        receiver, method, ..
-                    } if receiver.root == PathRoot::SelfNode => match receiver.steps[..] {
-                        [PathStep::Child(f)] => Some((f, *method)),
-                        _ => None,
-                    },
-                    _ => None,
-                };
+                let call = child_call(stmt);
                 vertices.push(Vertex {
                     participant: p,
                     stmt: k,
@@ -334,6 +329,32 @@ impl Builder<'_, '_> {
         f.steps = steps;
         f.blocked = blocked;
         f.graph = graph;
+    }
+}
+
+/// `Some((field, method))` if `stmt` is a traversing call on a child of
+/// `self`, `self.c.m(..)`, or such a call alone under a guard,
+/// `if e { self.c.m(..); }` (a guarded call: when the group runs, a false
+/// guard drops the call from the fused call's mask).
+pub(crate) fn child_call(stmt: &Stmt) -> Option<(FieldId, MethodId)> {
+    match &stmt.kind {
+        StmtKind::Call {
+            receiver, method, ..
+        } if receiver.root == PathRoot::SelfNode => match receiver.steps[..] {
+            [PathStep::Child(f)] => Some((f, *method)),
+            _ => None,
+        },
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } if else_branch.is_empty()
+            && then_branch.len() == 1
+            && !matches!(then_branch[0].kind, StmtKind::If { .. }) =>
+        {
+            child_call(&then_branch[0])
+        }
+        _ => None,
     }
 }
 

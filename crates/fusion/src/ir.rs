@@ -113,7 +113,9 @@ pub enum Step {
 pub struct CallGroup {
     /// The child field of `self` the calls are made on.
     pub field: FieldId,
-    /// The calls, as (participant, statement index), in unfused order.
+    /// The calls, as (participant, statement index), in unfused order. The
+    /// statement is either the call or an `if` whose only statement is the
+    /// call (then the guard decides whether the call takes part).
     pub calls: Vec<(usize, usize)>,
     /// The callee per concrete type of the child; its participants are the
     /// calls' traversals in the same order.

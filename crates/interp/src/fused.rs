@@ -132,8 +132,24 @@ impl Interpreter<'_> {
                                 .body
                                 .as_ref()
                                 .and_then(|b| b.get(stmt));
+                            // A guarded call takes part only if its guard holds.
+                            let call = match call {
+                                Some(s) if live => match &s.kind {
+                                    StmtKind::If {
+                                        cond, then_branch, ..
+                                    } => {
+                                        if self.eval(tree, &mut frames[p], cond)?.as_bool() {
+                                            then_branch.first()
+                                        } else {
+                                            None
+                                        }
+                                    }
+                                    _ => Some(s),
+                                },
+                                _ => None,
+                            };
                             match call.map(|s| (&s.kind, s.span)) {
-                                Some((StmtKind::Call { args, .. }, s)) if live => {
+                                Some((StmtKind::Call { args, .. }, s)) => {
                                     span = s;
                                     let frame = &mut frames[p];
                                     let values = args
