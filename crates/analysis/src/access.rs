@@ -163,6 +163,32 @@ pub struct StmtAccess {
     /// Nested blocks: `[then, else]` for `if`, `[body]` for `for`, none
     /// otherwise.
     pub blocks: Vec<Vec<StmtAccess>>,
+    /// For `for x in list { body }`: one iteration of the body, split by
+    /// whether an access goes through the loop variable.
+    pub per_element: Option<Box<LoopAccess>>,
+}
+
+/// The accesses of one iteration of a `for x in self.list { body }` loop,
+/// split in two, for deciding whether two loops over the same list may be
+/// fused into one.
+///
+/// Everything an iteration does through `x` (directly, through aliases
+/// bound below `x`, or in traversals called on `x`) stays inside the
+/// subtree of its element, so two iterations on *different* elements can
+/// only conflict through `other`. To compare `element` with sets relative
+/// to `self`, put it under the list's path ([`AccessSet::under`] with the
+/// list's path and label).
+#[derive(Clone, Debug)]
+pub struct LoopAccess {
+    /// Tree paths accessed through the loop variable, relative to the
+    /// element node (globals and frame variables are in `other`; the flags
+    /// are false).
+    pub element: AccessSet,
+    /// Everything else an iteration may access (tree paths relative to
+    /// `self`, globals, frame variables, the traversals' global accesses and
+    /// failures of calls on `x`), plus the loop header's reads of the list
+    /// and the binding of `x`; carries the flags.
+    pub other: AccessSet,
 }
 
 /// The order of the two accesses in a conflict, `first` running before

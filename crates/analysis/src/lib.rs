@@ -112,7 +112,9 @@ use std::rc::Rc;
 use treefuse_automata::{Label, Nfa};
 use treefuse_sema::{BodyId, Fuse, MethodId, Program, Stmt, TypeId};
 
-pub use access::{conflict, AccessSet, Conflict, ConflictKind, FrameVar, Location, StmtAccess};
+pub use access::{
+    conflict, AccessSet, Conflict, ConflictKind, FrameVar, Location, LoopAccess, StmtAccess,
+};
 pub use explain::{format_access, format_access_short, MAX_WORDS};
 pub use labels::Labels;
 
@@ -367,7 +369,58 @@ impl<'p> Analysis<'p> {
                 u.returns = o.set.returns;
                 u
             };
-            StmtAccess { set, blocks }
+            let per_element = o.split.as_ref().map(|l| {
+                // Element side: own tree paths and the tree paths of calls
+                // on the loop variable (relative to the element).
+                let mut el: Vec<AccessSet> = l.element.iter().map(|x| x.set.clone()).collect();
+                let mut ot: Vec<AccessSet> = l.other.iter().map(|x| x.set.clone()).collect();
+                for x in &l.element {
+                    for site in x.calls.iter().filter(|c| !c.skip) {
+                        if let Some(c) = callee(caller, site) {
+                            el.push(AccessSet {
+                                reads: c.reads.clone(),
+                                writes: c.writes.clone(),
+                                ..AccessSet::empty()
+                            });
+                        }
+                    }
+                }
+                // Other side: everything of calls not on the loop variable,
+                // and the globals and failures of calls on it.
+                for x in &l.other {
+                    for site in &x.calls {
+                        let Some(c) = callee(caller, site) else {
+                            continue;
+                        };
+                        ot.push(if site.skip {
+                            AccessSet {
+                                global_reads: c.global_reads.clone(),
+                                global_writes: c.global_writes.clone(),
+                                may_fail: c.may_fail,
+                                ..AccessSet::empty()
+                            }
+                        } else {
+                            (*c).clone()
+                        });
+                    }
+                }
+                ot.push(AccessSet {
+                    reads: l.header_reads.clone(),
+                    ..AccessSet::empty()
+                });
+                let refs = |v: &[AccessSet]| access::union_sets(&v.iter().collect::<Vec<_>>());
+                let mut element = refs(&el);
+                (element.may_fail, element.returns) = (false, false);
+                // Each iteration binds the loop variable.
+                let mut other = refs(&ot);
+                other.frame_writes.insert(FrameVar::Node(l.var));
+                Box::new(LoopAccess { element, other })
+            });
+            StmtAccess {
+                set,
+                blocks,
+                per_element,
+            }
         }
         let functions = keys
             .iter()

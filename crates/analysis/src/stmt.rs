@@ -20,6 +20,27 @@ use crate::labels::Labels;
 pub(crate) struct Root {
     pub word: Vec<Label>,
     pub wild: bool,
+    /// Left out of the set being computed (see [`Split`]).
+    pub skip: bool,
+}
+
+/// Splits the accesses of a `for` body by whether they go through the loop
+/// variable: the `element` side keeps only those (relative to the element
+/// node, tree paths only), the other side everything else.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Split {
+    pub var: NodeVarId,
+    pub element: bool,
+}
+
+/// The two sides of a `for` body (see [`Split`]) and the loop header's
+/// reads.
+#[derive(Clone, Debug)]
+pub(crate) struct LoopOwn {
+    pub var: NodeVarId,
+    pub element: Vec<Own>,
+    pub other: Vec<Own>,
+    pub header_reads: Nfa,
 }
 
 /// Identifies a receiver location: root word, whether the root is wild,
@@ -33,6 +54,9 @@ pub(crate) struct CallSite {
     pub receiver: Nfa,
     /// The same location as a cache key.
     pub key: ReceiverKey,
+    /// The receiver's root is left out of the set being computed (see
+    /// [`Split`]).
+    pub skip: bool,
     /// Static type of the receiver.
     pub ty: TypeId,
     /// `self.f()`: dispatched on the caller's own concrete type.
@@ -52,6 +76,8 @@ pub(crate) struct Own {
     pub calls: Vec<CallSite>,
     /// Nested blocks.
     pub blocks: Vec<Vec<Own>>,
+    /// For `for x in list`: the body split by the loop variable.
+    pub split: Option<Box<LoopOwn>>,
 }
 
 /// Accumulates pieces while walking one statement.
@@ -78,6 +104,9 @@ fn aggregate(ty: &DataType) -> bool {
 
 /// The automaton of `root . rest`, followed by `.*` if `suffix`.
 pub(crate) fn tree_nfa(root: &Root, rest: &[Label], suffix: bool) -> Nfa {
+    if root.skip {
+        return Nfa::empty();
+    }
     let n = if root.wild {
         Nfa::word(&root.word)
             .with_any_suffix()
@@ -114,6 +143,8 @@ pub(crate) struct BodyCtx<'a> {
     pub relocations: Option<&'a Nfa>,
     /// Whether each pure function may fail.
     pub pure_fails: &'a [bool],
+    /// Set while splitting a `for` body.
+    pub split: Option<Split>,
 }
 
 impl<'a> BodyCtx<'a> {
@@ -156,6 +187,64 @@ impl<'a> BodyCtx<'a> {
             loop_lists,
             relocations,
             pure_fails,
+            split: None,
+        }
+    }
+
+    fn with_split(&self, split: Split) -> Self {
+        BodyCtx {
+            loop_lists: self.loop_lists.clone(),
+            split: Some(split),
+            ..*self
+        }
+    }
+
+    /// Whether a path root is, or is bound below, the node variable `v`.
+    fn through(&self, root: PathRoot, v: NodeVarId, depth: usize) -> bool {
+        if depth > self.frame.node_vars.len() + 1 {
+            return true;
+        }
+        match root {
+            PathRoot::SelfNode => false,
+            PathRoot::Var(u) if u == v => true,
+            PathRoot::Var(u) => match self
+                .frame
+                .node_vars
+                .get(u.index())
+                .and_then(|x| x.origin.as_ref())
+            {
+                Some(o) => self.through(o.root, v, depth + 1),
+                None => match self.loop_lists.get(&u) {
+                    Some(slot) => self.through(slot.parent.root, v, depth + 1),
+                    None => true,
+                },
+            },
+        }
+    }
+
+    /// Applies the split, if any, to a root.
+    fn split_root(&self, root: PathRoot, r: Root) -> Root {
+        let Some(s) = self.split else {
+            return r;
+        };
+        if s.element != self.through(root, s.var, 0) {
+            return Root { skip: true, ..r };
+        }
+        if !s.element {
+            return r;
+        }
+        // Relative to the element: drop the loop variable's own path.
+        match self.base_word(PathRoot::Var(s.var), 0) {
+            Some(v) if r.word.len() > v.len() || (!r.wild && r.word.len() == v.len()) => Root {
+                word: r.word[v.len()..].to_vec(),
+                wild: r.wild,
+                skip: false,
+            },
+            _ => Root {
+                word: Vec::new(),
+                wild: true,
+                skip: false,
+            },
         }
     }
 
@@ -189,10 +278,16 @@ impl<'a> BodyCtx<'a> {
 
     /// Where a path root is, relative to `self`.
     fn root(&self, root: PathRoot, acc: &mut Acc) -> Root {
+        let r = self.unsplit_root(root, acc);
+        self.split_root(root, r)
+    }
+
+    fn unsplit_root(&self, root: PathRoot, acc: &mut Acc) -> Root {
         let PathRoot::Var(v) = root else {
             return Root {
                 word: Vec::new(),
                 wild: false,
+                skip: false,
             };
         };
         acc.fr.insert(FrameVar::Node(v));
@@ -200,6 +295,7 @@ impl<'a> BodyCtx<'a> {
             return Root {
                 word: Vec::new(),
                 wild: true,
+                skip: false,
             };
         };
         if let Some(r) = self.relocations {
@@ -208,11 +304,16 @@ impl<'a> BodyCtx<'a> {
                     return Root {
                         word: word[..k].to_vec(),
                         wild: true,
+                        skip: false,
                     };
                 }
             }
         }
-        Root { word, wild: false }
+        Root {
+            word,
+            wild: false,
+            skip: false,
+        }
     }
 
     /// Root and child-field labels of a node path; notes casts as failures.
@@ -458,6 +559,7 @@ impl<'a> BodyCtx<'a> {
     pub fn stmt(&self, s: &Stmt) -> Own {
         let mut acc = Acc::default();
         let mut blocks = Vec::new();
+        let mut split = None;
         match &s.kind {
             StmtKind::Call {
                 receiver,
@@ -470,6 +572,7 @@ impl<'a> BodyCtx<'a> {
                 acc.calls.push(CallSite {
                     receiver: tree_nfa(&root, &rest, false),
                     key: (root.word.clone(), root.wild, rest.clone()),
+                    skip: root.skip,
                     ty: receiver.ty,
                     self_call: receiver.root == PathRoot::SelfNode && receiver.steps.is_empty(),
                     method: *method,
@@ -506,9 +609,20 @@ impl<'a> BodyCtx<'a> {
                 blocks.push(self.block(else_branch));
             }
             StmtKind::ForChildren { var, list, body } => {
+                let mut header = Acc::default();
+                self.slot(list, &mut header);
                 self.slot(list, &mut acc);
                 acc.fw.insert(FrameVar::Node(*var));
                 blocks.push(self.block(body));
+                if self.split.is_none() {
+                    let side = |element| self.with_split(Split { var: *var, element }).block(body);
+                    split = Some(Box::new(LoopOwn {
+                        var: *var,
+                        element: side(true),
+                        other: side(false),
+                        header_reads: Nfa::union_all(&header.reads).reduced(),
+                    }));
+                }
             }
             StmtKind::ForArray { var, array, body } => {
                 self.expr(array, &mut acc);
@@ -548,6 +662,15 @@ impl<'a> BodyCtx<'a> {
                 acc.calls.extend(o.calls.iter().cloned());
             }
         }
+        if matches!(self.split, Some(Split { element: true, .. })) {
+            // The element side keeps tree paths only.
+            acc.greads.clear();
+            acc.gwrites.clear();
+            acc.fr.clear();
+            acc.fw.clear();
+            acc.may_fail = false;
+            acc.returns = false;
+        }
         Own {
             set: AccessSet {
                 reads: Nfa::union_all(&acc.reads).reduced(),
@@ -563,6 +686,7 @@ impl<'a> BodyCtx<'a> {
             relocs: Nfa::union_all(&acc.relocs).reduced(),
             calls: acc.calls,
             blocks,
+            split,
         }
     }
 }

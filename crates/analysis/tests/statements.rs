@@ -391,3 +391,52 @@ fn render_passes_independence_at_the_root() {
         "page_list.content.horiz_list.content.height"
     );
 }
+
+#[test]
+fn loop_bodies_split_by_element() {
+    let p = program(LISTS);
+    let a = Analysis::new(&p);
+    let block = ty(&p, "Block");
+    let (f, g) = (method(&p, "Stmt", "f"), method(&p, "Stmt", "g"));
+    let lf = a.body_accesses(block, f).unwrap()[0]
+        .per_element
+        .as_deref()
+        .unwrap();
+    // Through the element: its x, and everything f does below it.
+    assert!(accepts(&a, &lf.element.writes, "Stmt.x"));
+    assert!(accepts(&a, &lf.element.writes, "Block.items.Stmt.x"));
+    assert!(!accepts(&a, &lf.element.writes, "Block.items"));
+    assert!(lf.element.global_writes.is_empty() && lf.element.frame_reads.is_empty());
+    // The rest: only the header's read of the list and the binding.
+    assert!(lf.other.writes.is_empty());
+    assert_eq!(a.format_access(&lf.other.reads), "{Block.items}");
+    assert!(lf
+        .other
+        .frame_writes
+        .contains(&FrameVar::Node(NodeVarId(0))));
+    // g's loop reads the parameter and, through the calls, the global.
+    let lg = a.body_accesses(block, g).unwrap()[0]
+        .per_element
+        .as_deref()
+        .unwrap();
+    assert!(lg.other.frame_reads.contains(&FrameVar::Local(LocalId(0))));
+    assert_eq!(a.format_access(&lg.other.global_writes), "{global:count}");
+    assert!(lg.element.global_writes.is_empty());
+    // Fusing the two loops: iterations on different elements only meet
+    // through `other`, and there the loops are independent...
+    assert!(a.conflict(&lf.other, &lg.other, false).is_none());
+    assert!(a
+        .conflict(
+            &lf.other,
+            &lg.element.under(&word(&a, "Block.items")),
+            false
+        )
+        .is_none());
+    // ...while on the same element f's writes of x precede g's reads: kept
+    // by running the bodies in order within an iteration.
+    let c = a.conflict(&lf.element, &lg.element, false).unwrap();
+    assert_eq!(c.kind, ConflictKind::ReadWrite);
+    // Statements outside loops have no split.
+    let gs = a.body_accesses(block, g).unwrap();
+    assert!(gs[1].per_element.is_none());
+}
