@@ -36,6 +36,10 @@
 //!   the same activation, including in the traversals it calls, can move
 //!   that node to another path. When a move may relocate a prefix `p` of a
 //!   bound node's path, accesses through it are taken as `p.*.…`.
+//! * **Loops** ([`LoopAccess`], in [`StmtAccess::per_element`]): one
+//!   iteration of a `for x in self.list` body split into what it does
+//!   through `x` (relative to the element) and everything else, so that the
+//!   fuser can tell whether two loops over the same list may become one.
 //! * **Conflicts** ([`conflict`], [`Analysis::conflict`]): write/read,
 //!   read/write and write/write intersections, with a shortest witness path
 //!   ([`Labels::format`], or [`Labels::format_short`] for bare field names).
