@@ -614,7 +614,9 @@ impl<'a> BodyCtx<'a> {
                 self.slot(list, &mut acc);
                 acc.fw.insert(FrameVar::Node(*var));
                 blocks.push(self.block(body));
-                if self.split.is_none() {
+                // Splits are computed in the final pass only (with the
+                // relocations known).
+                if self.split.is_none() && self.relocations.is_some() {
                     let side = |element| self.with_split(Split { var: *var, element }).block(body);
                     split = Some(Box::new(LoopOwn {
                         var: *var,

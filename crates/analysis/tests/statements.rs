@@ -440,3 +440,11 @@ fn loop_bodies_split_by_element() {
     let gs = a.body_accesses(block, g).unwrap();
     assert!(gs[1].per_element.is_none());
 }
+
+#[test]
+fn analysis_can_be_shared_across_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Analysis<'static>>();
+    send_sync::<treefuse_analysis::AccessSet>();
+    send_sync::<treefuse_analysis::StmtAccess>();
+}
