@@ -64,6 +64,7 @@ pub fn fuse_program(
         program,
         analysis,
         options,
+        conflicts: crate::idempotent::ConflictTest::new(program, analysis),
         functions: Vec::new(),
         index: HashMap::new(),
         work: Vec::new(),
@@ -85,6 +86,7 @@ struct Builder<'a, 'p> {
     program: &'p Program,
     analysis: &'a Analysis<'p>,
     options: &'a FusionOptions,
+    conflicts: crate::idempotent::ConflictTest<'a, 'p>,
     functions: Vec<FusedFunction>,
     index: HashMap<(TypeId, Vec<MethodId>), FusedFnId>,
     work: Vec<FusedFnId>,
@@ -228,7 +230,7 @@ impl Builder<'_, '_> {
                     ));
                     continue;
                 }
-                if let Some(c) = analysis.conflict(a.set, b.set, same) {
+                if let Some(c) = self.conflicts.conflict(a.set, b.set, same) {
                     edges.push((u, v, c.to_string()));
                 }
             }

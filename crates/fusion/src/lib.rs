@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod build;
+mod idempotent;
 pub mod ir;
 pub mod report;
 
