@@ -200,6 +200,7 @@ enum Mutation {
     Insert(usize, usize),
     Duplicate(usize),
     Swap(usize, usize),
+    Replace(usize, usize),
 }
 
 fn apply<T: Clone>(items: &mut Vec<T>, pool: &[T], m: &Mutation) {
@@ -217,6 +218,7 @@ fn apply<T: Clone>(items: &mut Vec<T>, pool: &[T], m: &Mutation) {
             items.insert(i % n, x);
         }
         Mutation::Swap(i, j) => items.swap(i % n, j % n),
+        Mutation::Replace(i, p) => items[i % n] = pool[p % pool.len()].clone(),
     }
 }
 
@@ -226,6 +228,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         (any::<usize>(), any::<usize>()).prop_map(|(i, p)| Mutation::Insert(i, p)),
         any::<usize>().prop_map(Mutation::Duplicate),
         (any::<usize>(), any::<usize>()).prop_map(|(i, j)| Mutation::Swap(i, j)),
+        (any::<usize>(), any::<usize>()).prop_map(|(i, p)| Mutation::Replace(i, p)),
     ]
 }
 
@@ -374,7 +377,10 @@ proptest! {
             chars.into_iter().collect::<String>()
         } else {
             let mut tokens = rough_tokens(source);
-            let pool: Vec<String> = TOKENS.iter().map(|t| t.to_string()).collect();
+            // The program's own tokens make mutants that mostly parse and
+            // exercise the checker; the language's tokens add the rest.
+            let mut pool = tokens.clone();
+            pool.extend(TOKENS.iter().map(|t| t.to_string()));
             for m in &edits {
                 apply(&mut tokens, &pool, m);
             }
@@ -531,17 +537,46 @@ fn deeply_nested_programs_give_diagnostics() {
 }
 
 #[test]
-fn nesting_within_the_limit_is_accepted() {
-    // 100 levels is far below the limit and must still work.
-    let n = 100;
+fn nesting_just_within_the_limit_checks_and_runs() {
+    // Just below the parser's limit, every later stage (checker, constant
+    // evaluation, interpreter) recurses as deep: it must not overflow the
+    // small stack of a spawned thread either.
+    let n = treefuse_syntax::parser::MAX_NESTING - 6;
+    let r = |s: &str| s.repeat(n);
     let source = format!(
-        "global X: i64 = {}1{};\nglobal Y: i64 = 1{};\n",
-        "(".repeat(n),
-        ")".repeat(n),
-        " + 1".repeat(n)
+        "global P: i64 = {}1{};\n\
+         global S: i64 = 1{};\n\
+         global B: bool = {}true;\n\
+         tree Leaf {{\n\
+             n: i64;\n\
+             traversal f() {{\n\
+                 self.n = {}self.n{};\n\
+                 self.n = self.n{};\n\
+                 {} self.n = P + S; {}\n\
+             }}\n\
+         }}\n\
+         fuse run(root: Leaf) {{ root.f(); }}\n",
+        r("("),
+        r(")"),
+        r(" + 1"),
+        r("!"),
+        r("("),
+        r(" + 1)"),
+        r(" * 1"),
+        r("if self.n >= 0 { "),
+        r("}"),
     );
-    let (ok, rendered) = compile(source);
-    assert!(ok, "{rendered}");
+    let what = format!("{n} levels of nesting");
+    let result = guarded(&what, move || {
+        let program = treefuse::compile_source("deep.tf", &source).map_err(|d| d.render(false))?;
+        program
+            .run_json("run", r#"{"type": "Leaf", "n": 1}"#, &[])
+            .map(|o| o.output_json)
+            .map_err(|e| e.to_string())
+    });
+    let out = result.unwrap();
+    let expected = format!("\"n\":{}", 2 + n);
+    assert!(out.contains(&expected), "{out} lacks {expected}");
 }
 
 // ----- the JSON tree reader -----------------------------------------------
