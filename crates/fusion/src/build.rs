@@ -100,6 +100,8 @@ struct Vertex<'s> {
     set: &'s AccessSet,
     /// `Some((field, method))` for a top-level call `self.field.method(..)`.
     call: Option<(FieldId, MethodId)>,
+    /// Whether the call's arguments and guard read only the frame.
+    frame_only: bool,
 }
 
 impl Builder<'_, '_> {
@@ -212,6 +214,7 @@ impl Builder<'_, '_> {
                     span: stmt.span,
                     set: &access.set,
                     call,
+                    frame_only: inputs_read_only_the_frame(stmt),
                 });
             }
         }
@@ -239,6 +242,19 @@ impl Builder<'_, '_> {
         for (u, v, _) in &edges {
             succ[*u].push(*v);
         }
+        // What each call's arguments and guard read, evaluated ahead of the
+        // other members of a fused call (`None`: not expressible, assume
+        // anything).
+        let inputs: Vec<Option<AccessSet>> = vertices
+            .iter()
+            .map(|v| {
+                let stmts = program.bodies[participants[v.participant].body.index()]
+                    .body
+                    .as_deref()
+                    .unwrap_or(&[]);
+                stmts.get(v.stmt).and_then(|s| input_reads(s, analysis))
+            })
+            .collect();
         // Greedy grouping of calls on the same child.
         let mut group: Vec<usize> = (0..n).collect();
         let calls: Vec<usize> = (0..n).filter(|&v| vertices[v].call.is_some()).collect();
@@ -260,7 +276,24 @@ impl Builder<'_, '_> {
                     .filter(|&v| merged[v] == ga)
                     .filter_map(|v| vertices[v].call.map(|c| c.1))
                     .collect();
-                if self.within_cutoffs(&methods) && schedule(&succ, &merged).is_some() {
+                // Within a fused call, every member's arguments (and guard)
+                // are evaluated before any member runs. That is only the
+                // unfused order if no member reads, there, what an earlier
+                // member writes; inputs that read only the frame are safe
+                // (a call cannot write its caller's frame).
+                let inputs_ok = edges.iter().all(|(u, v, _)| {
+                    merged[*u] != ga
+                        || merged[*v] != ga
+                        || match &inputs[*v] {
+                            Some(reads) => self
+                                .conflicts
+                                .conflict(vertices[*u].set, reads, false)
+                                .is_none(),
+                            None => false,
+                        }
+                });
+                if inputs_ok && self.within_cutoffs(&methods) && schedule(&succ, &merged).is_some()
+                {
                     group = merged;
                 }
             }
@@ -360,6 +393,78 @@ pub(crate) fn child_call(stmt: &Stmt) -> Option<(FieldId, MethodId)> {
     }
 }
 
+/// The reads of the arguments (and guard) of a call statement as an access
+/// set relative to `self`; `None` if they go through an alias or loop
+/// variable.
+fn input_reads(stmt: &Stmt, analysis: &Analysis) -> Option<AccessSet> {
+    use treefuse_automata::Nfa;
+    let labels = analysis.labels();
+    let mut set = AccessSet::empty();
+    let mut ok = true;
+    let mut add = |e: &Expr, set: &mut AccessSet| {
+        visit::walk_expr(e, &mut |x| match &x.kind {
+            ExprKind::Field(path, _) | ExprKind::Is(path, _) if path.root == PathRoot::SelfNode => {
+                let mut word: Vec<_> = path.fields().map(|f| labels.field(f)).collect();
+                // A field read covers a record value whole (`.*`); an `is`
+                // test reads only the node's type tag (the path itself).
+                let reads = if let ExprKind::Field(_, f) = &x.kind {
+                    word.push(labels.field(*f));
+                    Nfa::word(&word).with_any_suffix().prefix_closure()
+                } else {
+                    Nfa::word(&word).prefix_closure()
+                };
+                set.reads = set.reads.union(&reads);
+            }
+            ExprKind::Field(..) | ExprKind::Is(..) => ok = false,
+            ExprKind::Global(g) => {
+                let reads = Nfa::label(labels.global(*g)).with_any_suffix();
+                set.global_reads = set.global_reads.union(&reads);
+            }
+            _ => {}
+        })
+    };
+    match &stmt.kind {
+        StmtKind::Call { args, .. } => args.iter().for_each(|a| add(a, &mut set)),
+        StmtKind::If {
+            cond, then_branch, ..
+        } => {
+            add(cond, &mut set);
+            if let Some(StmtKind::Call { args, .. }) = then_branch.first().map(|s| &s.kind) {
+                args.iter().for_each(|a| add(a, &mut set));
+            }
+        }
+        _ => return None,
+    }
+    ok.then(|| set.reduced())
+}
+
+/// Whether the arguments (and the guard) of a call statement read only
+/// constants, locals and parameters.
+fn inputs_read_only_the_frame(stmt: &Stmt) -> bool {
+    let mut ok = true;
+    let mut check = |e: &Expr| {
+        visit::walk_expr(e, &mut |x| {
+            ok &= !matches!(
+                x.kind,
+                ExprKind::Field(..) | ExprKind::Global(_) | ExprKind::Is(..)
+            );
+        })
+    };
+    match &stmt.kind {
+        StmtKind::Call { args, .. } => args.iter().for_each(&mut check),
+        StmtKind::If {
+            cond, then_branch, ..
+        } => {
+            check(cond);
+            if let Some(StmtKind::Call { args, .. }) = then_branch.first().map(|s| &s.kind) {
+                args.iter().for_each(&mut check);
+            }
+        }
+        _ => ok = false,
+    }
+    ok
+}
+
 /// A topological order of the vertices in which every group is
 /// contiguous, preferring source order; `None` if the grouping makes the
 /// graph cyclic.
@@ -422,6 +527,18 @@ fn explain(
             "merging would exceed the cut-offs (at most {} calls per group, {} of one traversal)",
             builder.options.max_group, builder.options.max_repeat
         );
+    }
+    if let Some((u, v, why)) = edges.iter().find(|(u, v, _)| {
+        (group[*u] == group[a] && group[*v] == group[b])
+            || (group[*u] == group[b] && group[*v] == group[a])
+    }) {
+        let later = if group[*v] == group[b] { b } else { a };
+        if !vertices[later].frame_only {
+            return format!(
+                "the later call's arguments or guard read what the earlier one may write ({}#{} -> {}#{}: {why}); they must be evaluated after it runs",
+                vertices[*u].participant, vertices[*u].stmt, vertices[*v].participant, vertices[*v].stmt
+            );
+        }
     }
     // A dependence path from a's group to b's group through another
     // vertex (or the reverse) is what makes the merge cyclic.

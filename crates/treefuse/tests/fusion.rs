@@ -14,7 +14,12 @@ fn example(path: &str) -> Program {
 
 /// Runs both engines on `input`; panics on any difference. Returns the
 /// (unfused, fused) node visits, or `None` if both raised runtime errors.
-fn equivalent(program: &Program, fuse: &str, input: &Tree, options: &FusionOptions) -> Option<(u64, u64)> {
+fn equivalent(
+    program: &Program,
+    fuse: &str,
+    input: &Tree,
+    options: &FusionOptions,
+) -> Option<(u64, u64)> {
     let fused = program.fuse_all(options);
     let host = Host::new();
     let (mut a, mut b) = (input.clone(), input.clone());
@@ -24,11 +29,20 @@ fn equivalent(program: &Program, fuse: &str, input: &Tree, options: &FusionOptio
         (Ok((sa, ga)), Ok((sb, gb))) => {
             let mut d = diff_trees(&program.model, &a, &b, 3);
             d.extend(diff_globals(&program.model, &ga, &gb));
-            assert!(d.is_empty(), "{}: fused differs from unfused: {d:?}", program.file_name);
+            assert!(
+                d.is_empty(),
+                "{}: fused differs from unfused: {d:?}",
+                program.file_name
+            );
             Some((sa.node_visits, sb.node_visits))
         }
         (Err(RunError::Runtime(_)), Err(RunError::Runtime(_))) => None,
-        (ra, rb) => panic!("{}: error behaviour differs: unfused {:?} / fused {:?}", program.file_name, ra.err(), rb.err()),
+        (ra, rb) => panic!(
+            "{}: error behaviour differs: unfused {:?} / fused {:?}",
+            program.file_name,
+            ra.err(),
+            rb.err()
+        ),
     }
 }
 
@@ -40,9 +54,18 @@ fn generated(program: &Program, fuse: &str, name: &str, variant: u8, size: usize
 fn cutoff_variants() -> Vec<FusionOptions> {
     vec![
         FusionOptions::default(),
-        FusionOptions { max_group: 1, max_repeat: 1 },
-        FusionOptions { max_group: 2, max_repeat: 1 },
-        FusionOptions { max_group: 3, max_repeat: 2 },
+        FusionOptions {
+            max_group: 1,
+            max_repeat: 1,
+        },
+        FusionOptions {
+            max_group: 2,
+            max_repeat: 1,
+        },
+        FusionOptions {
+            max_group: 3,
+            max_repeat: 2,
+        },
     ]
 }
 
@@ -51,12 +74,24 @@ fn figure2_fuses_completely() {
     let program = example("examples/figure2/figure2.tf");
     let doc = include_str!("../../../examples/figure2/doc.json");
     let tree = program.read_tree("layout", doc).unwrap();
-    assert_eq!(equivalent(&program, "layout", &tree, &FusionOptions::default()), Some((12, 6)));
+    assert_eq!(
+        equivalent(&program, "layout", &tree, &FusionOptions::default()),
+        Some((12, 6))
+    );
     let fused = program.fuse_all(&FusionOptions::default());
     assert!(fused.functions.iter().all(|f| f.blocked.is_empty()));
     for seed in 0..30 {
         let root = program.model.type_named("Element").unwrap();
-        let t = random_tree(&program.model, root, &GenOptions { nodes: 80, seed, ..Default::default() }).unwrap();
+        let t = random_tree(
+            &program.model,
+            root,
+            &GenOptions {
+                nodes: 80,
+                seed,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         for options in cutoff_variants() {
             equivalent(&program, "layout", &t, &options);
         }
@@ -65,9 +100,16 @@ fn figure2_fuses_completely() {
 
 #[test]
 fn render_tree_fused_equals_unfused() {
-    for file in ["examples/render/render.tf", "examples/render/render_lists.tf"] {
+    for file in [
+        "examples/render/render.tf",
+        "examples/render/render_lists.tf",
+    ] {
         let program = example(file);
-        let name = if file.contains("lists") { "render-lists" } else { "render" };
+        let name = if file.contains("lists") {
+            "render-lists"
+        } else {
+            "render"
+        };
         for (variant, size) in [(1, 1), (1, 7), (2, 6), (3, 5)] {
             let tree = generated(&program, "render", name, variant, size);
             for options in cutoff_variants() {
@@ -82,7 +124,8 @@ fn render_document_1_visits() {
     let program = example("examples/render/render.tf");
     for pages in [1usize, 10, 100] {
         let tree = generated(&program, "render", "render", 1, pages);
-        let (unfused, fused) = equivalent(&program, "render", &tree, &FusionOptions::default()).unwrap();
+        let (unfused, fused) =
+            equivalent(&program, "render", &tree, &FusionOptions::default()).unwrap();
         assert_eq!(unfused, 100 * pages as u64 + 5);
         // Recorded, not a target: see the fusion report for what blocks more.
         assert!(fused < unfused, "{fused} < {unfused}");
@@ -93,7 +136,11 @@ fn render_document_1_visits() {
 fn ast_passes_fused_equal_unfused() {
     for file in ["examples/ast/ast.tf", "examples/ast/ast_lists.tf"] {
         let program = example(file);
-        let name = if file.contains("lists") { "ast-lists" } else { "ast" };
+        let name = if file.contains("lists") {
+            "ast-lists"
+        } else {
+            "ast"
+        };
         for (variant, size) in [(1, 1), (1, 6), (2, 30), (3, 3)] {
             let tree = generated(&program, "optimize", name, variant, size);
             for options in cutoff_variants() {
@@ -127,15 +174,43 @@ fn random_trees_of_every_example() {
         let program = example(file);
         let root = program.model.fuse_named(fuse).unwrap().root_type;
         for seed in 0..15 {
-            let t = random_tree(&program.model, root, &GenOptions { nodes: 150, seed, ..Default::default() }).unwrap();
+            let t = random_tree(
+                &program.model,
+                root,
+                &GenOptions {
+                    nodes: 150,
+                    seed,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             equivalent(&program, fuse, &t, &FusionOptions::default());
-            equivalent(&program, fuse, &t, &FusionOptions { max_group: 2, max_repeat: 1 });
+            equivalent(
+                &program,
+                fuse,
+                &t,
+                &FusionOptions {
+                    max_group: 2,
+                    max_repeat: 1,
+                },
+            );
         }
     }
 }
 
 /// Hand-written programs, each aimed at one thing fusion must respect.
 const FEATURES: &[(&str, &str)] = &[
+    (
+        // Regression: a merged call's arguments were evaluated before an
+        // earlier member of the same fused call had written what they read.
+        "arguments read what an earlier call on the same child writes",
+        r#"
+        global g: i64 = 0;
+        tree C { x: i64; y: i64; traversal inc() { g = g + 1; self.y = self.y + 1; } traversal use_it(v: i64, w: i64) { self.x = v + w; } }
+        tree P { child c: C; traversal a() { self.c.inc(); } traversal b() { self.c.use_it(g, self.c.y); } }
+        fuse f(root: P) { root.a(); root.b(); }
+        "#,
+    ),
     (
         "independent returns truncate one participant only",
         r#"
@@ -228,7 +303,17 @@ fn feature_programs_fused_equal_unfused() {
         let (name, root) = (fuse.name.clone(), fuse.root_type);
         let mut compared = 0;
         for seed in 0..60 {
-            let t = random_tree(&program.model, root, &GenOptions { nodes: 60, seed, max_list: 3, ..Default::default() }).unwrap();
+            let t = random_tree(
+                &program.model,
+                root,
+                &GenOptions {
+                    nodes: 60,
+                    seed,
+                    max_list: 3,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             for options in cutoff_variants() {
                 if equivalent(&program, &name, &t, &options).is_some() {
                     compared += 1;
