@@ -17,12 +17,15 @@
 //! * `fused_grow`: the same with stack growth on.
 //!
 //! Trees are generated in batches; every variant gets its own clone of the
-//! batch; the order of the variants rotates from batch to batch; only the
+//! batch, made just before it runs; the order of the variants rotates from
+//! batch to batch; only the
 //! rewriting is timed (not generating, cloning, comparing or dropping the
 //! results). Results are checked against each other on every tree, outside
-//! the timed region. `only=VARIANT` runs a single variant and `only=none`
-//! none (generation and cloning only), for profilers such as cachegrind:
-//! the difference between a variant's counts and `none`'s is the variant's.
+//! the timed region. `only=V1,V2,..` runs only the listed variants, and
+//! `only=none` none (generation and cloning only), for profilers such as
+//! cachegrind: the difference between a variant's counts and `none`'s is
+//! the variant's. Targets: fused / manually fused <= 1.10, not fused /
+//! fused >= 1.5.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -46,7 +49,7 @@ fn main() {
     let mut depth = 6u32;
     let mut seed = 42u64;
     let mut batch_size = 10_000usize;
-    let mut only: Option<usize> = None;
+    let mut only: Option<Vec<usize>> = None;
     for a in std::env::args().skip(1) {
         let (k, v) = a.split_once('=').unwrap_or(("trees", a.as_str()));
         let num = || v.replace('_', "").parse::<u64>().expect("numeric value");
@@ -55,23 +58,25 @@ fn main() {
             "depth" => depth = num() as u32,
             "seed" => seed = num(),
             "batch" => batch_size = (num() as usize).max(1),
-            "only" if v == "none" => only = Some(usize::MAX),
             "only" => {
                 only = Some(
-                    VARIANTS
-                        .iter()
-                        .position(|(n, _)| *n == v)
-                        .expect("unknown variant"),
+                    v.split(',')
+                        .filter(|n| *n != "none")
+                        .map(|n| {
+                            VARIANTS
+                                .iter()
+                                .position(|(name, _)| *name == n)
+                                .unwrap_or_else(|| panic!("unknown variant {n:?}"))
+                        })
+                        .collect(),
                 )
             }
             _ => panic!("unknown argument {a:?}"),
         }
     }
-    let active: Vec<usize> = match only {
-        Some(usize::MAX) => vec![],
-        Some(i) => vec![i],
-        None => (0..VARIANTS.len()).collect(),
-    };
+    let active: Vec<usize> = only
+        .clone()
+        .unwrap_or_else(|| (0..VARIANTS.len()).collect());
 
     let mut times = [Duration::ZERO; VARIANTS.len()];
     let mut fused = PassManager::new(rules());
@@ -86,15 +91,14 @@ fn main() {
         let input: Vec<Expr> = (0..n).map(|_| gen.next_expr()).collect();
         nodes += input.iter().map(node_count).sum::<usize>();
         let mut outputs: Vec<Option<Vec<Expr>>> = vec![None; VARIANTS.len()];
-        let mut copies: Vec<Option<Vec<Expr>>> = (0..VARIANTS.len())
-            .map(|v| active.contains(&v).then(|| input.clone()))
-            .collect();
         // With `only=none`, clone and drop one copy as the variants do, so
         // that profiles can be compared by difference.
         black_box(active.is_empty().then(|| input.clone()));
         for k in 0..active.len() {
             let v = active[(k + batch_no) % active.len()];
-            let batch = copies[v].take().unwrap_or_default();
+            // Each variant gets a fresh copy made just before it runs, so
+            // every variant starts from the same cache and heap situation.
+            let batch = input.clone();
             let start = Instant::now();
             let out: Vec<Expr> = match v {
                 0 => batch.into_iter().map(not_fused).collect(),
@@ -126,7 +130,7 @@ fn main() {
     }
 
     println!("{trees} random trees, max depth {depth}, seed {seed}, batches of {batch_size}: {nodes} nodes in all");
-    if only.is_none() || only == Some(4) {
+    if active.contains(&4) {
         println!("rules fired (fused): {:?}", fused.stats().fired);
     }
     for &v in &active {
@@ -138,18 +142,15 @@ fn main() {
             t.as_secs_f64() * 1e9 / nodes as f64
         );
     }
-    if only.is_none() {
-        let s = |i: usize| times[i].as_secs_f64();
-        println!(
-            "fused / manually fused            = {:.3}  (target <= 1.10)",
-            s(4) / s(3)
-        );
-        println!(
-            "not fused (per tree) / fused      = {:.3}  (target >= 1.5)",
-            s(0) / s(4)
-        );
-        println!("not fused (per batch) / fused     = {:.3}", s(1) / s(4));
-        println!("library one-by-one / fused        = {:.3}", s(2) / s(4));
-        println!("fused + stack growth / fused      = {:.3}", s(5) / s(4));
-    }
+    let s = |i: usize| times[i].as_secs_f64();
+    let ratio = |a: usize, b: usize, what: &str| {
+        if active.contains(&a) && active.contains(&b) {
+            println!("{what:<46}= {:.3}", s(a) / s(b));
+        }
+    };
+    ratio(4, 3, "fused / manually fused (target <= 1.10)");
+    ratio(0, 4, "not fused (per tree) / fused (target >= 1.5)");
+    ratio(1, 4, "not fused (per batch) / fused");
+    ratio(2, 4, "library one-by-one / fused");
+    ratio(5, 4, "fused + stack growth / fused");
 }

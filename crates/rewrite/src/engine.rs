@@ -62,9 +62,9 @@ impl<Rs, const BOTTOM_UP: bool, const GROW: bool> Engine<'_, Rs, BOTTOM_UP, GROW
 impl<T: Rewritable, Rs: RuleSet<T>, const BOTTOM_UP: bool, const GROW: bool> Driver<T>
     for Engine<'_, Rs, BOTTOM_UP, GROW>
 {
-    // The one place where the recursion is cut: everything between two
-    // nodes (rules, `next`, `finish`, `map_children`) can inline into it.
-    #[inline(never)]
+    // The recursion is cut here or at a rule; everything between two
+    // nodes (rules, `next`, `finish`, `map_children`) should inline.
+    #[inline]
     fn first(&mut self, node: T) -> T {
         if GROW {
             stacker::maybe_grow(RED_ZONE, SEGMENT, || self.step(node))

@@ -345,7 +345,7 @@ pub fn parse(src: &str) -> Result<Expr, String> {
 pub struct DeadCodeElimination;
 
 impl Rule<Expr> for DeadCodeElimination {
-    #[inline]
+    #[inline(always)]
     fn rewrite(&self, e: Expr, cx: &mut impl Context<Expr>) -> Expr {
         match e {
             Expr::If { cond, then, els } if matches!(*cond, Expr::Bool(_)) => {
@@ -366,7 +366,7 @@ impl Rule<Expr> for DeadCodeElimination {
 pub struct ConstantDivision;
 
 impl Rule<Expr> for ConstantDivision {
-    #[inline]
+    #[inline(always)]
     fn rewrite(&self, e: Expr, cx: &mut impl Context<Expr>) -> Expr {
         match e {
             Expr::Div(a, b) => match (&*a, &*b) {
@@ -386,7 +386,7 @@ impl Rule<Expr> for ConstantDivision {
 pub struct RedundantLet;
 
 impl Rule<Expr> for RedundantLet {
-    #[inline]
+    #[inline(always)]
     fn rewrite(&self, e: Expr, cx: &mut impl Context<Expr>) -> Expr {
         match e {
             Expr::Let { id, value, body } if matches!(&*body, Expr::Id(n) if *n == id) => {
