@@ -102,6 +102,11 @@ struct Vertex<'s> {
     call: Option<(FieldId, MethodId)>,
     /// Whether the call's arguments and guard read only the frame.
     frame_only: bool,
+    /// `Some((list field, methods))` for a loop `for x in self.list { .. }`
+    /// whose body holds only (possibly guarded) calls on `x`.
+    lp: Option<(FieldId, Vec<MethodId>)>,
+    /// For a loop: per-element and other accesses of one iteration.
+    per_element: Option<&'s treefuse_analysis::LoopAccess>,
 }
 
 impl Builder<'_, '_> {
@@ -139,6 +144,22 @@ impl Builder<'_, '_> {
         methods
             .iter()
             .all(|m| methods.iter().filter(|x| *x == m).count() <= self.options.max_repeat)
+    }
+
+    /// Whether loop `a` (earlier) and loop `b` over the same list may run
+    /// interleaved element by element: an iteration of `a` on a later
+    /// element must commute with one of `b` on an earlier element (they can
+    /// only meet through what is not below their own elements), and `b`'s
+    /// arguments and guards, evaluated before `a`'s calls on the same
+    /// element, must not read what `a` writes.
+    fn loops_interleave(&self, a: &Vertex, b: &Vertex, b_inputs: Option<&AccessSet>) -> bool {
+        let (Some(pa), Some(pb), Some(inputs)) = (a.per_element, b.per_element, b_inputs) else {
+            return false;
+        };
+        let same = a.participant == b.participant;
+        self.conflicts.conflict(&pa.other, b.set, same).is_none()
+            && self.conflicts.conflict(a.set, &pb.other, same).is_none()
+            && self.conflicts.conflict(a.set, inputs, false).is_none()
     }
 
     fn entry(&mut self, fuse: &Fuse) -> FusedEntry {
@@ -215,6 +236,8 @@ impl Builder<'_, '_> {
                     set: &access.set,
                     call,
                     frame_only: inputs_read_only_the_frame(stmt),
+                    lp: child_loop(stmt).filter(|_| body_inputs_in_order(stmt, access, &self.conflicts, analysis)),
+                    per_element: access.per_element.as_deref(),
                 });
             }
         }
@@ -298,6 +321,51 @@ impl Builder<'_, '_> {
                 }
             }
         }
+        // Greedy merging of loops over the same list of children.
+        let loops: Vec<usize> = (0..n).filter(|&v| vertices[v].lp.is_some()).collect();
+        let loop_inputs: Vec<Option<AccessSet>> = (0..n)
+            .map(|v| {
+                let stmts = program.bodies[participants[vertices[v].participant].body.index()]
+                    .body
+                    .as_deref()
+                    .unwrap_or(&[]);
+                match stmts.get(vertices[v].stmt).map(|s| &s.kind) {
+                    Some(StmtKind::ForChildren { body, .. }) => {
+                        let parts: Option<Vec<AccessSet>> = body.iter().map(|s| input_reads(s, analysis)).collect();
+                        parts.map(|p| p.iter().fold(AccessSet::empty(), |acc, x| acc.union(x)).reduced())
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
+        for (i, &a) in loops.iter().enumerate() {
+            for &b in &loops[i + 1..] {
+                let field = |v: usize| vertices[v].lp.as_ref().map(|l| l.0);
+                if group[a] == group[b] || field(a) != field(b) {
+                    continue;
+                }
+                let (ga, gb) = (group[a], group[b]);
+                let mut merged = group.clone();
+                for g in merged.iter_mut() {
+                    if *g == gb {
+                        *g = ga;
+                    }
+                }
+                let members: Vec<usize> = (0..n).filter(|&v| merged[v] == ga).collect();
+                let methods: Vec<MethodId> = members
+                    .iter()
+                    .flat_map(|&v| vertices[v].lp.iter().flat_map(|l| l.1.iter().copied()))
+                    .collect();
+                let independent = members.iter().enumerate().all(|(k, &x)| {
+                    members[k + 1..]
+                        .iter()
+                        .all(|&y| self.loops_interleave(&vertices[x], &vertices[y], loop_inputs[y].as_ref()))
+                });
+                if independent && self.within_cutoffs(&methods) && schedule(&succ, &merged).is_some() {
+                    group = merged;
+                }
+            }
+        }
         let order = schedule(&succ, &group).unwrap_or_else(|| (0..n).collect());
         // Steps in schedule order; a group appears once, where its first
         // member is scheduled.
@@ -328,6 +396,30 @@ impl Builder<'_, '_> {
                     }));
                 }
                 Some(_) => {}
+                None if vx.lp.is_some() => {
+                    if emitted.contains(&group[v]) {
+                        continue;
+                    }
+                    emitted.insert(group[v]);
+                    let members: Vec<usize> = (0..n).filter(|&u| group[u] == group[v]).collect();
+                    let methods: Vec<MethodId> = members
+                        .iter()
+                        .flat_map(|&u| vertices[u].lp.iter().flat_map(|l| l.1.iter().copied()))
+                        .collect();
+                    let Some((field, _)) = vx.lp.clone() else { continue };
+                    let FieldKind::List(elem_ty) = program.fields[field.index()].kind else {
+                        continue;
+                    };
+                    let targets = self.targets(elem_ty, &methods);
+                    steps.push(Step::Loop(LoopGroup {
+                        field,
+                        loops: members
+                            .iter()
+                            .map(|&u| (vertices[u].participant, vertices[u].stmt))
+                            .collect(),
+                        targets,
+                    }));
+                }
                 None => steps.push(Step::Stmt {
                     participant: vx.participant,
                     stmt: vx.stmt,
@@ -463,6 +555,56 @@ fn inputs_read_only_the_frame(stmt: &Stmt) -> bool {
         _ => ok = false,
     }
     ok
+}
+
+/// `Some((list field, methods))` if `stmt` is `for x in self.list { .. }`
+/// whose body is only calls on `x`, each possibly alone under an `if`.
+pub(crate) fn child_loop(stmt: &Stmt) -> Option<(FieldId, Vec<MethodId>)> {
+    let StmtKind::ForChildren { var, list, body } = &stmt.kind else {
+        return None;
+    };
+    if list.parent.root != PathRoot::SelfNode || !list.parent.steps.is_empty() || body.is_empty() {
+        return None;
+    }
+    let on_var = |s: &Stmt| match &s.kind {
+        StmtKind::Call {
+            receiver, method, ..
+        } if receiver.root == PathRoot::Var(*var) && receiver.steps.is_empty() => Some(*method),
+        _ => None,
+    };
+    let methods = body
+        .iter()
+        .map(|s| match &s.kind {
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } if else_branch.is_empty() && then_branch.len() == 1 => on_var(&then_branch[0]),
+            _ => on_var(s),
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((list.field, methods))
+}
+
+/// For a loop whose body has several calls: every call's arguments and
+/// guard, evaluated before the element's fused call starts, must not read
+/// what an earlier call of the body writes.
+fn body_inputs_in_order(
+    stmt: &Stmt,
+    access: &treefuse_analysis::StmtAccess,
+    conflicts: &crate::idempotent::ConflictTest,
+    analysis: &Analysis,
+) -> bool {
+    let StmtKind::ForChildren { body, .. } = &stmt.kind else {
+        return false;
+    };
+    let Some(sets) = access.blocks.first() else {
+        return false;
+    };
+    body.iter().enumerate().skip(1).all(|(j, s)| match input_reads(s, analysis) {
+        Some(inputs) => sets[..j].iter().all(|a| conflicts.conflict(&a.set, &inputs, false).is_none()),
+        None => false,
+    })
 }
 
 /// A topological order of the vertices in which every group is

@@ -106,6 +106,24 @@ pub enum Step {
     /// arguments in its own frame; the callee is chosen by the child's
     /// concrete type.
     Group(CallGroup),
+    /// Loops of several participants over the same list of children, run
+    /// as one loop: for each element (of the list as it is when the loop
+    /// starts), the live calls of every member loop's body run as one
+    /// fused call on the element.
+    Loop(LoopGroup),
+}
+
+/// `for` loops over the same list child, merged.
+#[derive(Clone, Debug)]
+pub struct LoopGroup {
+    /// The list field of `self`.
+    pub field: FieldId,
+    /// The loops, as (participant, statement index), in unfused order; each
+    /// body holds only (possibly guarded) calls on the loop variable.
+    pub loops: Vec<(usize, usize)>,
+    /// The callee per concrete type of an element; its participants are the
+    /// calls of all the loop bodies, loop by loop, in order.
+    pub targets: Vec<(TypeId, FusedFnId)>,
 }
 
 /// Traversing calls on the same child, merged.

@@ -98,6 +98,24 @@ pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> Str
                         src.snippet(span)
                     ));
                 }
+                Step::Loop(l) => {
+                    let loops: Vec<String> = l
+                        .loops
+                        .iter()
+                        .map(|(p, s)| format!("p{p} {}", src.snippet(stmt_span(program, f, *p, *s))))
+                        .collect();
+                    let targets: Vec<String> = l
+                        .targets
+                        .iter()
+                        .map(|(t, id)| format!("{}→F{}", program.type_name(*t), id.0))
+                        .collect();
+                    out.push_str(&format!(
+                        "  fused loop over `{}`: {}  [{}]\n",
+                        program.fields[l.field.index()].name,
+                        loops.join("; "),
+                        targets.join(", ")
+                    ));
+                }
                 Step::Group(g) => {
                     let calls: Vec<String> = g
                         .calls
@@ -154,6 +172,11 @@ pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> ser
                         let span = stmt_span(program, f, *participant, *stmt);
                         serde_json::json!({"stmt": {"participant": participant, "index": stmt, "at": src.at(span), "code": src.snippet(span)}})
                     }
+                    Step::Loop(l) => serde_json::json!({"loop": {
+                        "field": program.fields[l.field.index()].name,
+                        "loops": l.loops.iter().map(|(p, s)| serde_json::json!({"participant": p, "index": s})).collect::<Vec<_>>(),
+                        "targets": l.targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
+                    }}),
                     Step::Group(g) => serde_json::json!({"group": {
                         "field": program.fields[g.field.index()].name,
                         "calls": g.calls.iter().map(|(p, s)| serde_json::json!({"participant": p, "index": s})).collect::<Vec<_>>(),

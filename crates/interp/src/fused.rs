@@ -122,44 +122,69 @@ impl Interpreter<'_> {
                             active &= !(1 << participant);
                         }
                     }
+                    Step::Loop(group) => {
+                        let slot = program.fields[group.field.index()].slot;
+                        let items = match tree.slot(node, slot) {
+                            treefuse_runtime::Slot::List(items) => items.clone(),
+                            _ => continue,
+                        };
+                        for item in items.iter() {
+                            let mut callee_mask = 0u64;
+                            let mut callee_args = Vec::new();
+                            let mut span = Span::default();
+                            for &(p, stmt) in &group.loops {
+                                let live = active & (1 << p) != 0;
+                                let Some(StmtKind::ForChildren { var, body, .. }) = program.bodies
+                                    [function.participants[p].body.index()]
+                                .body
+                                .as_ref()
+                                .and_then(|b| b.get(stmt))
+                                .map(|s| &s.kind) else {
+                                    continue;
+                                };
+                                frames[p].nodes[var.index()] = *item;
+                                for s in body {
+                                    let k = callee_args.len();
+                                    match self.live_call(tree, &mut frames[p], s, live)? {
+                                        Some((args, at)) => {
+                                            span = at;
+                                            callee_args.push(args);
+                                            callee_mask |= 1 << k;
+                                        }
+                                        None => callee_args.push(Vec::new()),
+                                    }
+                                }
+                            }
+                            if callee_mask == 0 {
+                                continue;
+                            }
+                            let Some(target) = target_for(&group.targets, tree.type_of(*item)) else {
+                                return Err(self.error(&frames[0], span, "no fused function for the element's type"));
+                            };
+                            self.call_fused(tree, fused, target, *item, callee_mask, callee_args)?;
+                        }
+                    }
                     Step::Group(group) => {
                         let mut callee_mask = 0u64;
                         let mut callee_args = Vec::with_capacity(group.calls.len());
                         let mut span = Span::default();
                         for (k, &(p, stmt)) in group.calls.iter().enumerate() {
                             let live = active & (1 << p) != 0;
-                            let call = program.bodies[function.participants[p].body.index()]
+                            let Some(s) = program.bodies[function.participants[p].body.index()]
                                 .body
                                 .as_ref()
-                                .and_then(|b| b.get(stmt));
-                            // A guarded call takes part only if its guard holds.
-                            let call = match call {
-                                Some(s) if live => match &s.kind {
-                                    StmtKind::If {
-                                        cond, then_branch, ..
-                                    } => {
-                                        if self.eval(tree, &mut frames[p], cond)?.as_bool() {
-                                            then_branch.first()
-                                        } else {
-                                            None
-                                        }
-                                    }
-                                    _ => Some(s),
-                                },
-                                _ => None,
+                                .and_then(|b| b.get(stmt))
+                            else {
+                                callee_args.push(Vec::new());
+                                continue;
                             };
-                            match call.map(|s| (&s.kind, s.span)) {
-                                Some((StmtKind::Call { args, .. }, s)) => {
-                                    span = s;
-                                    let frame = &mut frames[p];
-                                    let values = args
-                                        .iter()
-                                        .map(|a| self.eval(tree, frame, a))
-                                        .collect::<Result<Vec<_>, _>>()?;
-                                    callee_args.push(values);
+                            match self.live_call(tree, &mut frames[p], s, live)? {
+                                Some((args, at)) => {
+                                    span = at;
+                                    callee_args.push(args);
                                     callee_mask |= 1 << k;
                                 }
-                                _ => callee_args.push(Vec::new()),
+                                None => callee_args.push(Vec::new()),
                             }
                         }
                         if callee_mask == 0 {
@@ -179,5 +204,39 @@ impl Interpreter<'_> {
             }
             Ok(())
         })
+    }
+
+    /// The argument values of a (possibly guarded) call statement whose
+    /// participant is `live`, or `None` if it does not take part.
+    fn live_call(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        s: &treefuse_sema::Stmt,
+        live: bool,
+    ) -> Result<Option<(Vec<Value>, Span)>, RuntimeError> {
+        if !live {
+            return Ok(None);
+        }
+        let call = match &s.kind {
+            StmtKind::If { cond, then_branch, .. } => {
+                if self.eval(tree, frame, cond)?.as_bool() {
+                    then_branch.first()
+                } else {
+                    None
+                }
+            }
+            _ => Some(s),
+        };
+        match call.map(|c| (&c.kind, c.span)) {
+            Some((StmtKind::Call { args, .. }, span)) => {
+                let values = args
+                    .iter()
+                    .map(|a| self.eval(tree, frame, a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Some((values, span)))
+            }
+            _ => Ok(None),
+        }
     }
 }
