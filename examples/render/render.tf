@@ -17,8 +17,11 @@
 //   `(unsigned)-1`. Here they are i64 and UNSET is -1, used consistently in
 //   field defaults, in JSON inputs and in every comparison.
 // - `LogError1`, `LogError2` and `LogErrorFontNotSet` are declared in the
-//   reference as writing global number 1; they write `last_error` here (with
-//   distinct codes, so that the final value also records which came last).
+//   reference as writing a global; here each sets its own flag to `true`.
+//   One flag per log keeps the program's meaning ("was this error logged?")
+//   without making the passes' order observable through "which error was
+//   logged last", which would be a real dependence between every pair of
+//   passes and forbid any fusion of them.
 // - The pure helpers are declared as reading global number 0 (a font-metrics
 //   table); here that table is the global `FONT_METRICS`, a factor of 1,
 //   passed to the pure functions as an argument.
@@ -34,11 +37,10 @@ global UNSET: i64 = -1;
 // Global 0 of the reference: read by the pure text-metrics functions.
 global FONT_METRICS: i64 = 1;
 
-// Global 1 of the reference: written by the error logs.
-// 1 = LogError1 (a leaf element cannot be FLEX),
-// 2 = LogError2 (a page cannot be REL),
-// 3 = LogErrorFontNotSet.
-global last_error: i64 = 0;
+// The error logs of the reference, one flag each.
+global flex_error: bool = false; // LogError1: a leaf element cannot be FLEX
+global rel_error: bool = false;  // LogError2: a page cannot be REL
+global font_error: bool = false; // LogErrorFontNotSet
 
 record FontInfo { font_type: i64, size: i64, color: i64 }
 
@@ -163,7 +165,7 @@ tree Page {
     }
     traversal resolve_relative_widths() {
         if self.wmode == REL {
-            last_error = 2; // LogError2()
+            rel_error = true; // LogError2()
             return;
         }
         self.horiz_list.resolve_relative_widths(self.width);
@@ -384,7 +386,7 @@ abstract tree Element {
 
     traversal resolve_flex_widths() {
         if self.wmode == FLEX {
-            last_error = 1; // LogError1()
+            flex_error = true; // LogError1()
         }
     }
     traversal resolve_relative_widths(p_width: i64) {
@@ -418,7 +420,7 @@ tree TextBox : Element {
 
     traversal compute_heights() {
         if self.font_style.size == UNSET {
-            last_error = 3; // LogErrorFontNotSet()
+            font_error = true; // LogErrorFontNotSet()
         }
         let chars_total_space: i64 = text_horiz_space(self.text_length, self.font_style.size, FONT_METRICS);
         self.height = chars_total_space / self.width;
@@ -435,7 +437,7 @@ tree List : Element {
 
     traversal compute_heights() {
         if self.font_style.size == UNSET {
-            last_error = 3; // LogErrorFontNotSet()
+            font_error = true; // LogErrorFontNotSet()
         }
         self.height = list_height(self.items, self.font_style.size, self.item_margin, self.width, FONT_METRICS);
     }

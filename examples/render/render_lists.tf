@@ -23,11 +23,10 @@ global UNSET: i64 = -1;
 // Global 0 of the reference: read by the pure text-metrics functions.
 global FONT_METRICS: i64 = 1;
 
-// Global 1 of the reference: written by the error logs.
-// 1 = LogError1 (a leaf element cannot be FLEX),
-// 2 = LogError2 (a page cannot be REL),
-// 3 = LogErrorFontNotSet.
-global last_error: i64 = 0;
+// The error logs of the reference, one flag each.
+global flex_error: bool = false; // LogError1: a leaf element cannot be FLEX
+global rel_error: bool = false;  // LogError2: a page cannot be REL
+global font_error: bool = false; // LogErrorFontNotSet
 
 record FontInfo { font_type: i64, size: i64, color: i64 }
 
@@ -119,7 +118,7 @@ tree Page {
     }
     traversal resolve_relative_widths() {
         if self.wmode == REL {
-            last_error = 2; // LogError2()
+            rel_error = true; // LogError2()
             return;
         }
         for h in self.horiz_list {
@@ -247,7 +246,7 @@ abstract tree Element {
 
     traversal resolve_flex_widths() {
         if self.wmode == FLEX {
-            last_error = 1; // LogError1()
+            flex_error = true; // LogError1()
         }
     }
     traversal resolve_relative_widths(p_width: i64) {
@@ -280,7 +279,7 @@ tree TextBox : Element {
 
     traversal compute_heights() {
         if self.font_style.size == UNSET {
-            last_error = 3; // LogErrorFontNotSet()
+            font_error = true; // LogErrorFontNotSet()
         }
         let chars_total_space: i64 = text_horiz_space(self.text_length, self.font_style.size, FONT_METRICS);
         self.height = chars_total_space / self.width;
@@ -297,7 +296,7 @@ tree List : Element {
 
     traversal compute_heights() {
         if self.font_style.size == UNSET {
-            last_error = 3; // LogErrorFontNotSet()
+            font_error = true; // LogErrorFontNotSet()
         }
         self.height = list_height(self.items, self.font_style.size, self.item_margin, self.width, FONT_METRICS);
     }

@@ -165,7 +165,9 @@ fn render_doc1_per_page_results() {
     let p = compile("render/render.tf");
     let out = run(&p, "render", &gen("render", 1, 4, 0));
     let (doc, globals) = split(&out);
-    assert_eq!(globals["last_error"], 0, "no error logged");
+    for flag in ["flex_error", "rel_error", "font_error"] {
+        assert_eq!(globals[flag], false, "no error logged");
+    }
     let pages = chain(&doc["page_list"], "content");
     assert_eq!(pages.len(), 4);
     for page in pages {
@@ -180,7 +182,9 @@ fn render_lists_doc1_per_page_results() {
     let p = compile("render/render_lists.tf");
     let out = run(&p, "render", &gen("render-lists", 1, 3, 0));
     let (doc, globals) = split(&out);
-    assert_eq!(globals["last_error"], 0);
+    for flag in ["flex_error", "rel_error", "font_error"] {
+        assert_eq!(globals[flag], false, "no error logged");
+    }
     for page in doc["page_list"].as_array().unwrap() {
         let nodes = check_doc1_geometry(page, |list| list.as_array().unwrap().iter().collect());
         for node in nodes {
@@ -201,7 +205,9 @@ fn render_error_logs_and_unset_fonts() {
             {"type": "ElementListEnd", "content": {"type": "TextBox", "wmode": 2, "width": 10, "text_length": 25}}}}}}}"#;
     let out = run(&p, "render", doc);
     let (tree, globals) = split(&out);
-    assert_eq!(globals["last_error"], 3, "the font size was never set");
+    assert_eq!(globals["font_error"], true, "the font size was never set");
+    assert_eq!(globals["rel_error"], true, "the page is REL");
+    assert_eq!(globals["flex_error"], true, "the text box is FLEX");
     let text = &tree["page_list"]["content"]["horiz_list"]["content"]["elements_list"]["content"];
     assert_eq!(text["font_style"]["size"], -1);
     // s = 25 * -1 = -25; -25 / 10 = -2, remainder != 0: -1; times (-1 * 2): 2
@@ -209,13 +215,14 @@ fn render_error_logs_and_unset_fonts() {
     // 7 nodes; resolve_relative_widths stops at the REL page.
     assert_eq!(out.visits_per_call, vec![7, 3, 7, 7, 7]);
 
-    // With a document font, the last log is the REL page's.
+    // With a document font, only the font error goes away.
     let doc = doc.replace(
         r#""type": "Document","#,
         r#""type": "Document", "font_style": {"font_type": 1, "size": 2, "color": 3},"#,
     );
     let (tree, globals) = split(&run(&p, "render", &doc));
-    assert_eq!(globals["last_error"], 2);
+    assert_eq!(globals["font_error"], false);
+    assert_eq!(globals["rel_error"], true);
     let text = &tree["page_list"]["content"]["horiz_list"]["content"]["elements_list"]["content"];
     assert_eq!(text["font_style"]["color"], 3);
     // s = 25 * 2 = 50; 50 / 10 = 5; times (2 * 2): 20
