@@ -32,6 +32,10 @@ enum Binding {
     Local(LocalId),
     Alias(NodeVarId),
     LoopVar(NodeVarId),
+    /// A name whose `let` or `for` failed to check: uses of it report
+    /// nothing more (the error is already reported), instead of a
+    /// follow-up `unknown-name`.
+    Poisoned,
 }
 
 /// An expression resolved far enough to know whether it denotes a node, a
@@ -338,7 +342,7 @@ impl<'a> BodyChecker<'a> {
             return None;
         };
         let params = self.program.methods[m.index()].params.clone();
-        let args = self.call_args(&method.name, args, &params, span)?;
+        let args = self.call_args(&method.name, args, &params, without_semicolon(span))?;
         Some(StmtKind::Call {
             receiver: recv,
             method: m,
@@ -377,6 +381,20 @@ impl<'a> BodyChecker<'a> {
     }
 
     fn let_stmt(
+        &mut self,
+        name: &ast::Ident,
+        ty: Option<&ast::TypeExpr>,
+        init: &ast::Expr,
+    ) -> Option<StmtKind> {
+        let checked = self.let_binding(name, ty, init);
+        if checked.is_none() {
+            self.bind(&name.name, Binding::Poisoned);
+        }
+        checked
+    }
+
+    /// Checks `let name [: ty] = init;` and binds `name` on success.
+    fn let_binding(
         &mut self,
         name: &ast::Ident,
         ty: Option<&ast::TypeExpr>,
@@ -839,8 +857,12 @@ impl<'a> BodyChecker<'a> {
                     body,
                 })
             }
-            ast::ForIter::Expr(e) => match self.resolve(e)? {
-                Resolved::List(list) => {
+            ast::ForIter::Expr(e) => match self.resolve(e) {
+                None => {
+                    self.poisoned_body(var, body);
+                    None
+                }
+                Some(Resolved::List(list)) => {
                     let FieldKind::List(elem) = self.program.fields[list.field.index()].kind else {
                         return None;
                     };
@@ -853,7 +875,7 @@ impl<'a> BodyChecker<'a> {
                     self.scopes.pop();
                     Some(StmtKind::ForChildren { var: v, list, body })
                 }
-                Resolved::Data(array) => {
+                Some(Resolved::Data(array)) => {
                     let DataType::Array(elem) = array.ty.clone() else {
                         self.error(
                             "for-iter",
@@ -863,6 +885,7 @@ impl<'a> BodyChecker<'a> {
                                 self.type_name(&array.ty)
                             ),
                         );
+                        self.poisoned_body(var, body);
                         return None;
                     };
                     self.scopes.push(Vec::new());
@@ -876,16 +899,26 @@ impl<'a> BodyChecker<'a> {
                         body,
                     })
                 }
-                Resolved::Node(_) => {
+                Some(Resolved::Node(_)) => {
                     self.error(
                         "for-iter",
                         e.span,
                         "`for` iterates over a list child (`child xs: [T]`), not a single node",
                     );
+                    self.poisoned_body(var, body);
                     None
                 }
             },
         }
+    }
+
+    /// Checks the body of a `for` whose iteration failed to check, for its
+    /// own errors, with the loop variable [`Binding::Poisoned`].
+    fn poisoned_body(&mut self, var: &ast::Ident, body: &ast::Block) {
+        self.scopes.push(Vec::new());
+        self.bind(&var.name, Binding::Poisoned);
+        self.block(body);
+        self.scopes.pop();
     }
 
     fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> Option<StmtKind> {
@@ -969,7 +1002,9 @@ impl<'a> BodyChecker<'a> {
                 continue;
             };
             let params = self.program.methods[m.index()].params.clone();
-            if let Some(args) = self.call_args(&method.name, args, &params, s.span) {
+            if let Some(args) =
+                self.call_args(&method.name, args, &params, without_semicolon(s.span))
+            {
                 calls.push(FuseCall {
                     method: m,
                     args,
@@ -996,6 +1031,7 @@ impl<'a> BodyChecker<'a> {
                         ty,
                     ))
                 }
+                Some(Binding::Poisoned) => None,
                 Some(Binding::Alias(_) | Binding::LoopVar(_)) => {
                     self.error(
                         "assign-node-var",
@@ -1210,6 +1246,7 @@ impl<'a> BodyChecker<'a> {
                     ty: self.frame.locals[l.index()].1.clone(),
                     span: e.span,
                 })),
+                Some(Binding::Poisoned) => None,
                 Some(Binding::Alias(v) | Binding::LoopVar(v)) => Some(Resolved::Node(NodePath {
                     root: PathRoot::Var(v),
                     steps: Vec::new(),
@@ -1743,6 +1780,15 @@ fn span_text_hint(e: &ast::Expr) -> String {
         ast::ExprKind::Field(base, name) => format!("{}.{}", span_text_hint(base), name.name),
         ast::ExprKind::Paren(inner) => span_text_hint(inner),
         _ => "...".to_string(),
+    }
+}
+
+/// The span of a call statement without its final `;` (the parser ends
+/// every call statement with one), to point at the call itself.
+fn without_semicolon(span: Span) -> Span {
+    Span {
+        start: span.start,
+        end: span.end.saturating_sub(1).max(span.start),
     }
 }
 
