@@ -102,11 +102,13 @@ struct Vertex<'s> {
     call: Option<(FieldId, MethodId)>,
     /// Whether the call's arguments and guard read only the frame.
     frame_only: bool,
-    /// `Some((list field, methods))` for a loop `for x in self.list { .. }`
-    /// whose body holds only (possibly guarded) calls on `x`.
-    lp: Option<(FieldId, Vec<MethodId>)>,
+    /// `Some(list field)` for a loop `for x in self.list { .. }` whose body
+    /// makes traversing calls only directly on `x` (possibly guarded).
+    lp: Option<FieldId>,
     /// For a loop: per-element and other accesses of one iteration.
     per_element: Option<&'s treefuse_analysis::LoopAccess>,
+    /// For a loop: the access sets of its body statements.
+    blocks: Option<&'s Vec<treefuse_analysis::StmtAccess>>,
 }
 
 impl Builder<'_, '_> {
@@ -148,18 +150,121 @@ impl Builder<'_, '_> {
 
     /// Whether loop `a` (earlier) and loop `b` over the same list may run
     /// interleaved element by element: an iteration of `a` on a later
-    /// element must commute with one of `b` on an earlier element (they can
-    /// only meet through what is not below their own elements), and `b`'s
-    /// arguments and guards, evaluated before `a`'s calls on the same
-    /// element, must not read what `a` writes.
-    fn loops_interleave(&self, a: &Vertex, b: &Vertex, b_inputs: Option<&AccessSet>) -> bool {
-        let (Some(pa), Some(pb), Some(inputs)) = (a.per_element, b.per_element, b_inputs) else {
+    /// element must commute with one of `b` on an earlier element, and they
+    /// can only meet through what is not below their own elements. (The
+    /// order on one element is kept by the element schedule.)
+    fn loops_interleave(&self, a: &Vertex, b: &Vertex) -> bool {
+        let (Some(pa), Some(pb)) = (a.per_element, b.per_element) else {
             return false;
         };
         let same = a.participant == b.participant;
         self.conflicts.conflict(&pa.other, b.set, same).is_none()
             && self.conflicts.conflict(a.set, &pb.other, same).is_none()
-            && self.conflicts.conflict(a.set, inputs, false).is_none()
+    }
+
+    /// The per-element schedule of merged loops: a dependence graph over
+    /// all their body statements (relative to `self`, the element being
+    /// the list's label), calls on the element merged like calls on a
+    /// child, in topological order.
+    fn element_schedule(
+        &mut self,
+        members: &[(usize, &Vertex, &[Stmt])],
+        elem_ty: TypeId,
+    ) -> Vec<LoopStep> {
+        struct Ev<'s> {
+            member: usize,
+            participant: usize,
+            stmt: usize,
+            set: &'s AccessSet,
+            call: Option<MethodId>,
+            inputs: Option<AccessSet>,
+        }
+        let analysis = self.analysis;
+        let mut evs: Vec<Ev> = Vec::new();
+        for (m, (participant, vertex, body)) in members.iter().enumerate() {
+            let Some(sets) = vertex.blocks else { continue };
+            for (j, (stmt, set)) in body.iter().zip(sets).enumerate() {
+                evs.push(Ev {
+                    member: m,
+                    participant: *participant,
+                    stmt: j,
+                    set: &set.set,
+                    call: element_call(stmt),
+                    inputs: input_reads(stmt, analysis),
+                });
+            }
+        }
+        let n = evs.len();
+        let mut edges = Vec::new();
+        for u in 0..n {
+            for v in u + 1..n {
+                let same = evs[u].participant == evs[v].participant;
+                if (same && (evs[u].set.returns || evs[v].set.returns))
+                    || self
+                        .conflicts
+                        .conflict(evs[u].set, evs[v].set, same)
+                        .is_some()
+                {
+                    edges.push((u, v));
+                }
+            }
+        }
+        let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (u, v) in &edges {
+            succ[*u].push(*v);
+        }
+        let mut group: Vec<usize> = (0..n).collect();
+        let calls: Vec<usize> = (0..n).filter(|&v| evs[v].call.is_some()).collect();
+        for (i, &a) in calls.iter().enumerate() {
+            for &b in &calls[i + 1..] {
+                if group[a] == group[b] {
+                    continue;
+                }
+                let (ga, gb) = (group[a], group[b]);
+                let merged: Vec<usize> = group
+                    .iter()
+                    .map(|&g| if g == gb { ga } else { g })
+                    .collect();
+                let methods: Vec<MethodId> = (0..n)
+                    .filter(|&v| merged[v] == ga)
+                    .filter_map(|v| evs[v].call)
+                    .collect();
+                let inputs_ok = edges.iter().all(|(u, v)| {
+                    merged[*u] != ga
+                        || merged[*v] != ga
+                        || evs[*v].inputs.as_ref().is_some_and(|r| {
+                            self.conflicts.conflict(evs[*u].set, r, false).is_none()
+                        })
+                });
+                if inputs_ok && self.within_cutoffs(&methods) && schedule(&succ, &merged).is_some()
+                {
+                    group = merged;
+                }
+            }
+        }
+        let order = schedule(&succ, &group).unwrap_or_else(|| (0..n).collect());
+        let mut steps = Vec::new();
+        let mut emitted = BTreeSet::new();
+        for v in order {
+            if evs[v].call.is_none() {
+                steps.push(LoopStep::Stmt {
+                    member: evs[v].member,
+                    stmt: evs[v].stmt,
+                });
+            } else if emitted.insert(group[v]) {
+                let members: Vec<usize> = (0..n).filter(|&u| group[u] == group[v]).collect();
+                let methods: Vec<MethodId> = members.iter().filter_map(|&u| evs[u].call).collect();
+                let targets = self.targets(elem_ty, &methods);
+                steps.push(LoopStep::Call {
+                    calls: members
+                        .iter()
+                        .map(|&u| (evs[u].member, evs[u].stmt))
+                        .collect(),
+                    targets,
+                });
+            }
+        }
+        steps
     }
 
     fn entry(&mut self, fuse: &Fuse) -> FusedEntry {
@@ -236,8 +341,9 @@ impl Builder<'_, '_> {
                     set: &access.set,
                     call,
                     frame_only: inputs_read_only_the_frame(stmt),
-                    lp: child_loop(stmt).filter(|_| body_inputs_in_order(stmt, access, &self.conflicts, analysis)),
+                    lp: child_loop(stmt, access),
                     per_element: access.per_element.as_deref(),
+                    blocks: access.blocks.first(),
                 });
             }
         }
@@ -323,45 +429,23 @@ impl Builder<'_, '_> {
         }
         // Greedy merging of loops over the same list of children.
         let loops: Vec<usize> = (0..n).filter(|&v| vertices[v].lp.is_some()).collect();
-        let loop_inputs: Vec<Option<AccessSet>> = (0..n)
-            .map(|v| {
-                let stmts = program.bodies[participants[vertices[v].participant].body.index()]
-                    .body
-                    .as_deref()
-                    .unwrap_or(&[]);
-                match stmts.get(vertices[v].stmt).map(|s| &s.kind) {
-                    Some(StmtKind::ForChildren { body, .. }) => {
-                        let parts: Option<Vec<AccessSet>> = body.iter().map(|s| input_reads(s, analysis)).collect();
-                        parts.map(|p| p.iter().fold(AccessSet::empty(), |acc, x| acc.union(x)).reduced())
-                    }
-                    _ => None,
-                }
-            })
-            .collect();
         for (i, &a) in loops.iter().enumerate() {
             for &b in &loops[i + 1..] {
-                let field = |v: usize| vertices[v].lp.as_ref().map(|l| l.0);
-                if group[a] == group[b] || field(a) != field(b) {
+                if group[a] == group[b] || vertices[a].lp != vertices[b].lp {
                     continue;
                 }
                 let (ga, gb) = (group[a], group[b]);
-                let mut merged = group.clone();
-                for g in merged.iter_mut() {
-                    if *g == gb {
-                        *g = ga;
-                    }
-                }
-                let members: Vec<usize> = (0..n).filter(|&v| merged[v] == ga).collect();
-                let methods: Vec<MethodId> = members
+                let merged: Vec<usize> = group
                     .iter()
-                    .flat_map(|&v| vertices[v].lp.iter().flat_map(|l| l.1.iter().copied()))
+                    .map(|&g| if g == gb { ga } else { g })
                     .collect();
+                let members: Vec<usize> = (0..n).filter(|&v| merged[v] == ga).collect();
                 let independent = members.iter().enumerate().all(|(k, &x)| {
                     members[k + 1..]
                         .iter()
-                        .all(|&y| self.loops_interleave(&vertices[x], &vertices[y], loop_inputs[y].as_ref()))
+                        .all(|&y| self.loops_interleave(&vertices[x], &vertices[y]))
                 });
-                if independent && self.within_cutoffs(&methods) && schedule(&succ, &merged).is_some() {
+                if independent && schedule(&succ, &merged).is_some() {
                     group = merged;
                 }
             }
@@ -397,27 +481,38 @@ impl Builder<'_, '_> {
                 }
                 Some(_) => {}
                 None if vx.lp.is_some() => {
-                    if emitted.contains(&group[v]) {
+                    if !emitted.insert(group[v]) {
                         continue;
                     }
-                    emitted.insert(group[v]);
-                    let members: Vec<usize> = (0..n).filter(|&u| group[u] == group[v]).collect();
-                    let methods: Vec<MethodId> = members
-                        .iter()
-                        .flat_map(|&u| vertices[u].lp.iter().flat_map(|l| l.1.iter().copied()))
-                        .collect();
-                    let Some((field, _)) = vx.lp.clone() else { continue };
+                    let Some(field) = vx.lp else { continue };
                     let FieldKind::List(elem_ty) = program.fields[field.index()].kind else {
                         continue;
                     };
-                    let targets = self.targets(elem_ty, &methods);
+                    let member_vertices: Vec<usize> =
+                        (0..n).filter(|&u| group[u] == group[v]).collect();
+                    let members: Vec<(usize, &Vertex, &[Stmt])> = member_vertices
+                        .iter()
+                        .filter_map(|&u| {
+                            let body = program.bodies
+                                [participants[vertices[u].participant].body.index()]
+                            .body
+                            .as_deref()?;
+                            match &body.get(vertices[u].stmt)?.kind {
+                                StmtKind::ForChildren { body, .. } => {
+                                    Some((vertices[u].participant, &vertices[u], body.as_slice()))
+                                }
+                                _ => None,
+                            }
+                        })
+                        .collect();
+                    let loop_steps = self.element_schedule(&members, elem_ty);
                     steps.push(Step::Loop(LoopGroup {
                         field,
-                        loops: members
+                        loops: member_vertices
                             .iter()
                             .map(|&u| (vertices[u].participant, vertices[u].stmt))
                             .collect(),
-                        targets,
+                        steps: loop_steps,
                     }));
                 }
                 None => steps.push(Step::Stmt {
@@ -557,54 +652,44 @@ fn inputs_read_only_the_frame(stmt: &Stmt) -> bool {
     ok
 }
 
-/// `Some((list field, methods))` if `stmt` is `for x in self.list { .. }`
-/// whose body is only calls on `x`, each possibly alone under an `if`.
-pub(crate) fn child_loop(stmt: &Stmt) -> Option<(FieldId, Vec<MethodId>)> {
-    let StmtKind::ForChildren { var, list, body } = &stmt.kind else {
+/// `Some(list field)` if `stmt` is `for x in self.list { .. }` whose body
+/// makes traversing calls only as whole statements `x.f(..)` or
+/// `if e { x.f(..); }`.
+pub(crate) fn child_loop(stmt: &Stmt, access: &treefuse_analysis::StmtAccess) -> Option<FieldId> {
+    let StmtKind::ForChildren { list, body, .. } = &stmt.kind else {
         return None;
     };
-    if list.parent.root != PathRoot::SelfNode || !list.parent.steps.is_empty() || body.is_empty() {
+    if list.parent.root != PathRoot::SelfNode || !list.parent.steps.is_empty() {
         return None;
     }
+    let sets = access.blocks.first()?;
+    access.per_element.as_ref()?;
+    let ok = body
+        .iter()
+        .zip(sets)
+        .all(|(s, set)| element_call(s).is_some() || !set.set.has_calls);
+    (ok && sets.len() == body.len()).then_some(list.field)
+}
+
+/// The traversal called on the loop variable by a body statement
+/// `x.f(..)` or `if e { x.f(..); }`.
+fn element_call(stmt: &Stmt) -> Option<MethodId> {
     let on_var = |s: &Stmt| match &s.kind {
         StmtKind::Call {
             receiver, method, ..
-        } if receiver.root == PathRoot::Var(*var) && receiver.steps.is_empty() => Some(*method),
+        } if matches!(receiver.root, PathRoot::Var(_)) && receiver.steps.is_empty() => {
+            Some(*method)
+        }
         _ => None,
     };
-    let methods = body
-        .iter()
-        .map(|s| match &s.kind {
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } if else_branch.is_empty() && then_branch.len() == 1 => on_var(&then_branch[0]),
-            _ => on_var(s),
-        })
-        .collect::<Option<Vec<_>>>()?;
-    Some((list.field, methods))
-}
-
-/// For a loop whose body has several calls: every call's arguments and
-/// guard, evaluated before the element's fused call starts, must not read
-/// what an earlier call of the body writes.
-fn body_inputs_in_order(
-    stmt: &Stmt,
-    access: &treefuse_analysis::StmtAccess,
-    conflicts: &crate::idempotent::ConflictTest,
-    analysis: &Analysis,
-) -> bool {
-    let StmtKind::ForChildren { body, .. } = &stmt.kind else {
-        return false;
-    };
-    let Some(sets) = access.blocks.first() else {
-        return false;
-    };
-    body.iter().enumerate().skip(1).all(|(j, s)| match input_reads(s, analysis) {
-        Some(inputs) => sets[..j].iter().all(|a| conflicts.conflict(&a.set, &inputs, false).is_none()),
-        None => false,
-    })
+    match &stmt.kind {
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } if else_branch.is_empty() && then_branch.len() == 1 => on_var(&then_branch[0]),
+        _ => on_var(stmt),
+    }
 }
 
 /// A topological order of the vertices in which every group is

@@ -118,12 +118,33 @@ pub enum Step {
 pub struct LoopGroup {
     /// The list field of `self`.
     pub field: FieldId,
-    /// The loops, as (participant, statement index), in unfused order; each
-    /// body holds only (possibly guarded) calls on the loop variable.
+    /// The loops, as (participant, statement index), in unfused order.
     pub loops: Vec<(usize, usize)>,
-    /// The callee per concrete type of an element; its participants are the
-    /// calls of all the loop bodies, loop by loop, in order.
-    pub targets: Vec<(TypeId, FusedFnId)>,
+    /// What runs for each element, in order: the loops' body statements,
+    /// with calls on the element merged into fused calls.
+    pub steps: Vec<LoopStep>,
+}
+
+/// One step of a merged loop's iteration.
+#[derive(Clone, Debug)]
+pub enum LoopStep {
+    /// Body statement `stmt` of member loop `member` (an index into
+    /// [`LoopGroup::loops`]), run in that loop's participant frame unless
+    /// the participant has returned.
+    Stmt {
+        /// Member loop.
+        member: usize,
+        /// Index into the loop body.
+        stmt: usize,
+    },
+    /// Calls on the element (each possibly under a guard) from the member
+    /// loops' bodies, as one fused call.
+    Call {
+        /// (member loop, body statement) pairs in unfused order.
+        calls: Vec<(usize, usize)>,
+        /// The callee per concrete type of the element.
+        targets: Vec<(TypeId, FusedFnId)>,
+    },
 }
 
 /// Traversing calls on the same child, merged.

@@ -102,18 +102,20 @@ pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> Str
                     let loops: Vec<String> = l
                         .loops
                         .iter()
-                        .map(|(p, s)| format!("p{p} {}", src.snippet(stmt_span(program, f, *p, *s))))
+                        .map(|(p, s)| {
+                            format!("p{p} {}", src.snippet(stmt_span(program, f, *p, *s)))
+                        })
                         .collect();
-                    let targets: Vec<String> = l
-                        .targets
+                    let calls: usize = l
+                        .steps
                         .iter()
-                        .map(|(t, id)| format!("{}→F{}", program.type_name(*t), id.0))
-                        .collect();
+                        .filter(|s| matches!(s, LoopStep::Call { .. }))
+                        .count();
                     out.push_str(&format!(
-                        "  fused loop over `{}`: {}  [{}]\n",
+                        "  fused loop over `{}` ({} fused call(s) per element): {}\n",
                         program.fields[l.field.index()].name,
-                        loops.join("; "),
-                        targets.join(", ")
+                        calls,
+                        loops.join("; ")
                     ));
                 }
                 Step::Group(g) => {
@@ -175,7 +177,13 @@ pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> ser
                     Step::Loop(l) => serde_json::json!({"loop": {
                         "field": program.fields[l.field.index()].name,
                         "loops": l.loops.iter().map(|(p, s)| serde_json::json!({"participant": p, "index": s})).collect::<Vec<_>>(),
-                        "targets": l.targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
+                        "steps": l.steps.iter().map(|s| match s {
+                            LoopStep::Stmt { member, stmt } => serde_json::json!({"stmt": {"loop": member, "index": stmt}}),
+                            LoopStep::Call { calls, targets } => serde_json::json!({"call": {
+                                "calls": calls.iter().map(|(m, s)| serde_json::json!({"loop": m, "index": s})).collect::<Vec<_>>(),
+                                "targets": targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
+                            }}),
+                        }).collect::<Vec<_>>(),
                     }}),
                     Step::Group(g) => serde_json::json!({"group": {
                         "field": program.fields[g.field.index()].name,

@@ -8,7 +8,7 @@
 //! function invocation (LANGUAGE.md §5).
 
 use crate::{Flow, Frame, Interpreter, Owner, RunStats, RuntimeError, RED_ZONE, STACK_SEGMENT};
-use treefuse_fusion::{target_for, FusedFnId, FusedProgram, Step};
+use treefuse_fusion::{target_for, FusedFnId, FusedProgram, LoopStep, Step};
 use treefuse_runtime::{NodeId, Tree};
 use treefuse_sema::{Fuse, StmtKind, Value};
 use treefuse_syntax::Span;
@@ -128,40 +128,84 @@ impl Interpreter<'_> {
                             treefuse_runtime::Slot::List(items) => items.clone(),
                             _ => continue,
                         };
+                        // The member loops' statements: (participant, var, body).
+                        let members: Vec<_> = group
+                            .loops
+                            .iter()
+                            .filter_map(|&(p, stmt)| {
+                                match program.bodies[function.participants[p].body.index()]
+                                    .body
+                                    .as_ref()
+                                    .and_then(|b| b.get(stmt))
+                                    .map(|s| &s.kind)
+                                {
+                                    Some(StmtKind::ForChildren { var, body, .. }) => {
+                                        Some((p, *var, body))
+                                    }
+                                    _ => None,
+                                }
+                            })
+                            .collect();
                         for item in items.iter() {
-                            let mut callee_mask = 0u64;
-                            let mut callee_args = Vec::new();
-                            let mut span = Span::default();
-                            for &(p, stmt) in &group.loops {
-                                let live = active & (1 << p) != 0;
-                                let Some(StmtKind::ForChildren { var, body, .. }) = program.bodies
-                                    [function.participants[p].body.index()]
-                                .body
-                                .as_ref()
-                                .and_then(|b| b.get(stmt))
-                                .map(|s| &s.kind) else {
-                                    continue;
-                                };
-                                frames[p].nodes[var.index()] = *item;
-                                for s in body {
-                                    let k = callee_args.len();
-                                    match self.live_call(tree, &mut frames[p], s, live)? {
-                                        Some((args, at)) => {
-                                            span = at;
-                                            callee_args.push(args);
-                                            callee_mask |= 1 << k;
+                            for (p, var, _) in &members {
+                                frames[*p].nodes[var.index()] = *item;
+                            }
+                            for step in &group.steps {
+                                match step {
+                                    LoopStep::Stmt { member, stmt } => {
+                                        let (p, _, body) = members[*member];
+                                        if active & (1 << p) == 0 {
+                                            continue;
                                         }
-                                        None => callee_args.push(Vec::new()),
+                                        if let Flow::Return =
+                                            self.exec(tree, &mut frames[p], &body[*stmt])?
+                                        {
+                                            active &= !(1 << p);
+                                        }
+                                    }
+                                    LoopStep::Call { calls, targets } => {
+                                        let mut callee_mask = 0u64;
+                                        let mut callee_args = Vec::with_capacity(calls.len());
+                                        let mut span = Span::default();
+                                        for (k, &(member, stmt)) in calls.iter().enumerate() {
+                                            let (p, _, body) = members[member];
+                                            let live = active & (1 << p) != 0;
+                                            match self.live_call(
+                                                tree,
+                                                &mut frames[p],
+                                                &body[stmt],
+                                                live,
+                                            )? {
+                                                Some((args, at)) => {
+                                                    span = at;
+                                                    callee_args.push(args);
+                                                    callee_mask |= 1 << k;
+                                                }
+                                                None => callee_args.push(Vec::new()),
+                                            }
+                                        }
+                                        if callee_mask == 0 {
+                                            continue;
+                                        }
+                                        let Some(target) = target_for(targets, tree.type_of(*item))
+                                        else {
+                                            return Err(self.error(
+                                                &frames[0],
+                                                span,
+                                                "no fused function for the element's type",
+                                            ));
+                                        };
+                                        self.call_fused(
+                                            tree,
+                                            fused,
+                                            target,
+                                            *item,
+                                            callee_mask,
+                                            callee_args,
+                                        )?;
                                     }
                                 }
                             }
-                            if callee_mask == 0 {
-                                continue;
-                            }
-                            let Some(target) = target_for(&group.targets, tree.type_of(*item)) else {
-                                return Err(self.error(&frames[0], span, "no fused function for the element's type"));
-                            };
-                            self.call_fused(tree, fused, target, *item, callee_mask, callee_args)?;
                         }
                     }
                     Step::Group(group) => {
@@ -219,7 +263,9 @@ impl Interpreter<'_> {
             return Ok(None);
         }
         let call = match &s.kind {
-            StmtKind::If { cond, then_branch, .. } => {
+            StmtKind::If {
+                cond, then_branch, ..
+            } => {
                 if self.eval(tree, frame, cond)?.as_bool() {
                     then_branch.first()
                 } else {

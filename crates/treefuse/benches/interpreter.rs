@@ -14,7 +14,11 @@ fn case(c: &mut Criterion, file: &str, fuse: &str, example: &str, size: usize) {
     let tree = program.read_tree(fuse, &json).expect("tree reads");
     let visits = {
         let mut t = tree.clone();
-        program.run_tree(fuse, &mut t, Vec::new(), &Host::new()).expect("runs").0.node_visits
+        program
+            .run_tree(fuse, &mut t, Vec::new(), &Host::new())
+            .expect("runs")
+            .0
+            .node_visits
     };
     let host = Host::new();
     let mut group = c.benchmark_group("interpreter");

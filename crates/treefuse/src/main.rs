@@ -333,7 +333,14 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             cutoffs,
         } => {
             let program = load(&file)?;
+            let started = std::time::Instant::now();
             let fused = program.fuse_all(&cutoffs.options());
+            let elapsed = started.elapsed();
+            eprintln!(
+                "analysis and fusion: {:.1} ms for {} fused function(s)",
+                elapsed.as_secs_f64() * 1e3,
+                fused.functions.len()
+            );
             let text = match report {
                 ReportFormat::Text => {
                     treefuse_fusion::report::text_report(&program.model, &fused, &program.source)

@@ -31,7 +31,10 @@ fn check_is_silent_on_a_valid_program() {
 
 #[test]
 fn check_reports_diagnostics_with_position_and_exits_1() {
-    let path = temp_file("bad.tf", "tree A {\n  x: i64;\n  traversal f() { self.y = 1; }\n}\n");
+    let path = temp_file(
+        "bad.tf",
+        "tree A {\n  x: i64;\n  traversal f() { self.y = 1; }\n}\n",
+    );
     let o = treefuse(&["check", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
@@ -70,22 +73,47 @@ fn run_writes_the_tree_with_globals_and_stats() {
     let stats: serde_json::Value = serde_json::from_str(last).unwrap();
     assert_eq!(stats["node_visits"], 12);
     assert_eq!(stats["visits_per_call"], serde_json::json!([6, 6]));
-    let tree: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let tree: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(tree["type"], "Group");
     assert_eq!(tree["width"], 23);
     assert_eq!(tree["globals"]["CHAR_WIDTH"], 8);
     // The output can be fed back in.
-    let o = treefuse(&["run", "examples/figure2/figure2.tf", "--fuse", "layout", "--tree", out.to_str().unwrap()]);
+    let o = treefuse(&[
+        "run",
+        "examples/figure2/figure2.tf",
+        "--fuse",
+        "layout",
+        "--tree",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
 #[test]
 fn bad_trees_exit_2_with_the_json_path() {
-    let tree = temp_file("bad.json", r#"{"type":"Group","content":{"type":"End"},"next":{"type":"End","width":"wide"}}"#);
-    let o = treefuse(&["run", "examples/figure2/figure2.tf", "--fuse", "layout", "--tree", tree.to_str().unwrap()]);
+    let tree = temp_file(
+        "bad.json",
+        r#"{"type":"Group","content":{"type":"End"},"next":{"type":"End","width":"wide"}}"#,
+    );
+    let o = treefuse(&[
+        "run",
+        "examples/figure2/figure2.tf",
+        "--fuse",
+        "layout",
+        "--tree",
+        tree.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("$.next.width"), "{}", stderr(&o));
-    let o = treefuse(&["run", "examples/figure2/figure2.tf", "--fuse", "nope", "--tree", tree.to_str().unwrap()]);
+    let o = treefuse(&[
+        "run",
+        "examples/figure2/figure2.tf",
+        "--fuse",
+        "nope",
+        "--tree",
+        tree.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no fuse item `nope`"), "{}", stderr(&o));
 }
@@ -97,22 +125,58 @@ fn runtime_errors_exit_3_with_the_message_last() {
         "tree N { d: i64; r: i64; traversal go() { self.r = 1 / self.d; } }\nfuse f(root: N) { root.go(); }\n",
     );
     let tree = temp_file("div.json", r#"{"type":"N"}"#);
-    let o = treefuse(&["run", program.to_str().unwrap(), "--fuse", "f", "--tree", tree.to_str().unwrap()]);
+    let o = treefuse(&[
+        "run",
+        program.to_str().unwrap(),
+        "--fuse",
+        "f",
+        "--tree",
+        tree.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(3));
     assert!(o.stdout.is_empty(), "no output tree after a runtime error");
     let err = stderr(&o);
     let last = err.lines().last().unwrap();
-    assert!(last.contains("division") && last.contains("N.go") && last.contains("div.tf:1:"), "{err}");
+    assert!(
+        last.contains("division") && last.contains("N.go") && last.contains("div.tf:1:"),
+        "{err}"
+    );
 }
 
 #[test]
 fn gen_is_deterministic_and_readable_back() {
-    let a = treefuse(&["gen", "examples/figure2/figure2.tf", "--root", "Element", "--nodes", "50", "--seed", "7"]);
-    let b = treefuse(&["gen", "examples/figure2/figure2.tf", "--root", "Element", "--nodes", "50", "--seed", "7"]);
+    let a = treefuse(&[
+        "gen",
+        "examples/figure2/figure2.tf",
+        "--root",
+        "Element",
+        "--nodes",
+        "50",
+        "--seed",
+        "7",
+    ]);
+    let b = treefuse(&[
+        "gen",
+        "examples/figure2/figure2.tf",
+        "--root",
+        "Element",
+        "--nodes",
+        "50",
+        "--seed",
+        "7",
+    ]);
     assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
     assert_eq!(a.stdout, b.stdout);
     let path = temp_file("gen.json", &String::from_utf8(a.stdout).unwrap());
-    let o = treefuse(&["run", "examples/figure2/figure2.tf", "--fuse", "layout", "--tree", path.to_str().unwrap(), "--stats"]);
+    let o = treefuse(&[
+        "run",
+        "examples/figure2/figure2.tf",
+        "--fuse",
+        "layout",
+        "--tree",
+        path.to_str().unwrap(),
+        "--stats",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 

@@ -138,7 +138,8 @@ fn ast_program_1_visits() {
     let program = example("examples/ast/ast.tf");
     for functions in [1usize, 10, 100] {
         let tree = generated(&program, "optimize", "ast", 1, functions);
-        let (unfused, fused) = equivalent(&program, "optimize", &tree, &FusionOptions::default()).unwrap();
+        let (unfused, fused) =
+            equivalent(&program, "optimize", &tree, &FusionOptions::default()).unwrap();
         assert_eq!(unfused, 244 * functions as u64 + 5);
         // Grafter: 0.76 of unfused.
         assert_eq!(fused, 155 * functions as u64 + 1, "{fused} vs {unfused}");
@@ -213,6 +214,30 @@ fn random_trees_of_every_example() {
 
 /// Hand-written programs, each aimed at one thing fusion must respect.
 const FEATURES: &[(&str, &str)] = &[
+    (
+        "loops over the same list with aggregates in their bodies",
+        r#"
+        global g: i64 = 0;
+        abstract tree Item { w: i64; h: i64; traversal width() {} traversal height(k: i64) {} }
+        tree Leaf : Item { traversal width() { self.w = self.w + 1; } traversal height(k: i64) { self.h = self.w * k; g = g + 1; } }
+        tree Box : Item {
+            child kids: [Item];
+            traversal width() {
+                let total = 0;
+                for c in self.kids { c.width(); total = total + c.w; }
+                self.w = total;
+            }
+            traversal height(k: i64) {
+                let best = 0;
+                let i = 0;
+                for c in self.kids { if i > 0 { c.height(k + self.w); } best = max(best, c.h + g); i = i + 1; }
+                self.h = best;
+                for c in self.kids { if c.h > 3 { return; } c.height(1); }
+            }
+        }
+        fuse f(root: Item) { root.width(); root.height(2); root.width(); }
+        "#,
+    ),
     (
         // Regression: a merged call's arguments were evaluated before an
         // earlier member of the same fused call had written what they read.
