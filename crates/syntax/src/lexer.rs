@@ -259,6 +259,10 @@ impl Lexer<'_, '_> {
     }
 
     fn run(&mut self) {
+        // A byte-order mark, as some editors write, is not a token.
+        if self.src.starts_with('\u{feff}') {
+            self.pos = '\u{feff}'.len_utf8();
+        }
         while self.pos < self.bytes.len() {
             let start = self.pos;
             let c = self.bytes[self.pos];

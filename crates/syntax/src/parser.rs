@@ -117,12 +117,15 @@ impl Parser {
         let skipped = tok.kind == TokenKind::Eof
             && self.diagnostics.iter().any(|d| d.code == "nesting-limit");
         if tok.kind != TokenKind::Error && !repeated && !skipped {
-            let d = Diagnostic::error(
+            let mut d = Diagnostic::error(
                 "syntax",
                 tok.span,
                 format!("expected {expected}, found {}", tok.kind.describe()),
             )
             .with_span_label(format!("expected {expected}"));
+            if tok.kind == TokenKind::Keyword(Keyword::As) {
+                d = d.with_note("a cast is written in parentheses: `(path as Type)`");
+            }
             self.diagnostics.push(d);
         }
         Reported
