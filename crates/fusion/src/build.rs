@@ -55,11 +55,18 @@ impl Default for FusionOptions {
 }
 
 /// Computes the fused program for every `fuse` item of `program`.
+///
+/// `max_group` is clamped to 1..=64: engines keep one active bit per
+/// participant in a `u64`.
 pub fn fuse_program(
     program: &Program,
     analysis: &Analysis,
     options: &FusionOptions,
 ) -> FusedProgram {
+    let options = &FusionOptions {
+        max_group: options.max_group.clamp(1, 64),
+        max_repeat: options.max_repeat.max(1),
+    };
     let mut b = Builder {
         program,
         analysis,
