@@ -680,6 +680,51 @@ proptest! {
     }
 }
 
+/// A program whose `fuse` item takes extra parameters of several types.
+fn with_params() -> &'static treefuse::Program {
+    static PROGRAM: OnceLock<treefuse::Program> = OnceLock::new();
+    PROGRAM.get_or_init(|| {
+        let path = manifest_path("tests/diagnostics/valid/fuse_items.tf");
+        let source = std::fs::read_to_string(path).unwrap();
+        treefuse::compile_source("fuse_items.tf", &source).expect("fuse_items.tf checks")
+    })
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    /// `--arg NAME=VALUE` values (and names) from the command line.
+    #[test]
+    fn random_fuse_arguments_do_not_panic(
+        values in prop::collection::vec(prop_oneof![json_value(), "[ -~]{0,12}"], 0..6),
+        names in prop::collection::vec(
+            prop::sample::select(&["limit", "name", "opt", "flags", "r", "zzz"][..]),
+            0..6,
+        ),
+    ) {
+        let what = format!("{names:?} = {values:?}");
+        guarded(&what, move || {
+            let args: Vec<(&str, &str)> =
+                names.iter().copied().zip(values.iter().map(String::as_str)).collect();
+            let _ = with_params().run_json("with_params", r#"{"type": "Root"}"#, &args);
+        });
+    }
+}
+
+#[test]
+fn well_formed_fuse_arguments_run() {
+    let args = [
+        ("limit", "3"),
+        ("name", "text"),
+        ("opt", r#"{"on": true, "k": 1.5}"#),
+        ("flags", "[true, false]"),
+    ];
+    let outcome = with_params()
+        .run_json("with_params", r#"{"type": "Root", "v": 1}"#, &args)
+        .unwrap();
+    assert_eq!(outcome.node_visits, 5);
+}
+
 #[test]
 fn figure2_document_runs() {
     // The unmutated document is the baseline of the mutation test.
