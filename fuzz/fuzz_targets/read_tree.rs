@@ -10,9 +10,8 @@ const FIGURE2: &str = include_str!("../../examples/figure2/figure2.tf");
 
 fn program() -> &'static treefuse::Program {
     static PROGRAM: OnceLock<treefuse::Program> = OnceLock::new();
-    PROGRAM.get_or_init(|| {
-        treefuse::compile_source("figure2.tf", FIGURE2).expect("figure2.tf checks")
-    })
+    PROGRAM
+        .get_or_init(|| treefuse::compile_source("figure2.tf", FIGURE2).expect("figure2.tf checks"))
 }
 
 fuzz_target!(|data: &[u8]| {
