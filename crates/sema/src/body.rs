@@ -1828,20 +1828,20 @@ pub(crate) fn always_returns(stmts: &[Stmt]) -> bool {
     })
 }
 
-/// The pure functions called anywhere in `stmts`.
-pub(crate) fn called_pure_fns(stmts: &[Stmt], out: &mut Vec<PureFnId>) {
+/// The pure functions called anywhere in `stmts`, with the calls' spans.
+pub(crate) fn called_pure_fns(stmts: &[Stmt], out: &mut Vec<(PureFnId, Span)>) {
     crate::visit::walk_stmt_exprs(stmts, &mut |e| {
         if let ExprKind::Call(f, _) = e.kind {
-            out.push(f);
+            out.push((f, e.span));
         }
     });
 }
 
-/// The pure functions called in `e`.
-pub(crate) fn called_pure_fns_expr(e: &Expr, out: &mut Vec<PureFnId>) {
+/// The pure functions called in `e`, with the calls' spans.
+pub(crate) fn called_pure_fns_expr(e: &Expr, out: &mut Vec<(PureFnId, Span)>) {
     crate::visit::walk_expr(e, &mut |x| {
         if let ExprKind::Call(f, _) = x.kind {
-            out.push(f);
+            out.push((f, x.span));
         }
     });
 }

@@ -839,7 +839,7 @@ impl ItemChecker {
 
     fn pure_fn_recursion(&mut self) {
         let n = self.program.pure_fns.len();
-        let mut calls: Vec<Vec<PureFnId>> = vec![Vec::new(); n];
+        let mut calls: Vec<Vec<(PureFnId, Span)>> = vec![Vec::new(); n];
         for (i, f) in self.program.pure_fns.iter().enumerate() {
             let mut out = Vec::new();
             match &f.body {
@@ -851,6 +851,7 @@ impl ItemChecker {
         }
         // Depth-first search for a cycle, iteratively.
         let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
+        let mut reported = vec![false; n];
         for start in 0..n {
             if state[start] != 0 {
                 continue;
@@ -859,21 +860,25 @@ impl ItemChecker {
             state[start] = 1;
             while let Some(&mut (node, ref mut next)) = stack.last_mut() {
                 if *next < calls[node].len() {
-                    let callee = calls[node][*next].index();
+                    let (callee, call_span) = calls[node][*next];
+                    let callee = callee.index();
                     *next += 1;
                     match state[callee] {
                         0 => {
                             state[callee] = 1;
                             stack.push((callee, 0));
                         }
-                        1 => {
+                        1 if !reported[callee] => {
+                            reported[callee] = true;
                             let f = &self.program.pure_fns[callee];
                             let (name, span) = (f.name.clone(), f.span);
-                            self.error(
+                            let d = Diagnostic::error(
                                 "pure-fn-recursion",
                                 span,
                                 format!("the pure function `{name}` calls itself (directly or through others); use a `for` loop instead"),
-                            );
+                            )
+                            .with_label(call_span, "this call closes the cycle");
+                            self.diags.push(d);
                         }
                         _ => {}
                     }
