@@ -1,0 +1,1478 @@
+//! The random program generator.
+//!
+//! A program is built in two phases: first a random *schema* (records,
+//! globals, pure functions, families of tree types with inheritance,
+//! children and list children, traversal declarations), then random
+//! traversal bodies and `fuse` items typed against it. Everything is
+//! emitted as `.tf` source text, one statement per line, so that a
+//! line-based minimizer can delete statements.
+//!
+//! Termination is guaranteed by construction (the interpreter has no
+//! fuel): calls on `self` only go to traversals of lower order, calls on
+//! children go down, and no statement makes the subtree in a slot taller
+//! than it was, except `new` nodes that wrap a slot's old subtree, which
+//! are guarded by (and consume) the `fuel` global. Lines that must never
+//! be deleted independently carry a `// keep` marker.
+
+use rand::Rng;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Knobs of the generator.
+#[derive(Clone, Debug)]
+pub struct GenConfig {
+    /// Most top-level statements of a traversal body.
+    pub max_stmts: u32,
+    /// Deepest nesting of `if` and `for` blocks.
+    pub max_nesting: u32,
+    /// Most traversing calls on children per body.
+    pub max_child_calls: u32,
+    /// One in how many casts, divisions and indexings are left unguarded
+    /// (a smaller number means more runtime errors), while the program's
+    /// budget of such risky sites (0 to 3) lasts.
+    pub risk: u32,
+}
+
+impl Default for GenConfig {
+    fn default() -> Self {
+        GenConfig {
+            max_stmts: 6,
+            max_nesting: 2,
+            max_child_calls: 3,
+            risk: 8,
+        }
+    }
+}
+
+/// A data type of the generated program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DTy {
+    Int,
+    Bool,
+    Rec(usize),
+    Arr,
+}
+
+struct RecordDef {
+    name: String,
+    fields: Vec<(String, DTy)>,
+}
+
+struct ChildDef {
+    name: String,
+    ty: usize,
+    list: bool,
+}
+
+struct TypeDef {
+    name: String,
+    parent: Option<usize>,
+    is_abstract: bool,
+    /// No child fields, not even inherited ones.
+    leaf: bool,
+    data: Vec<(String, DTy, Option<String>)>,
+    children: Vec<ChildDef>,
+    family: usize,
+}
+
+struct MethodDef {
+    name: String,
+    params: Vec<(String, DTy)>,
+    decl: usize,
+    /// Calls on `self` only go to traversals of lower order.
+    order: usize,
+}
+
+/// A node path in a body: its text and static type.
+#[derive(Clone)]
+struct NodeP {
+    text: String,
+    ty: usize,
+    /// Child-field names from the root, for overlap checks.
+    fields: Vec<String>,
+    root: String,
+    /// Whether the path contains an unguarded cast.
+    risky: bool,
+}
+
+#[derive(Default, Clone)]
+struct Ctx {
+    ty: usize,
+    order: usize,
+    locals: Vec<(String, DTy)>,
+    aliases: Vec<(String, usize)>,
+    /// Casts known to succeed here (the guard of an enclosing `if`): text
+    /// and type.
+    casts: Vec<(String, usize)>,
+    loopvar: Option<(String, usize)>,
+    child_calls: u32,
+    self_calls: u32,
+}
+
+/// The generator state.
+pub struct Gen {
+    rng: ChaCha8Rng,
+    cfg: GenConfig,
+    records: Vec<RecordDef>,
+    globals: Vec<(String, DTy, String)>,
+    types: Vec<TypeDef>,
+    methods: Vec<MethodDef>,
+    fuel: bool,
+    fresh: usize,
+    /// Risky constructs (unguarded casts, divisions, indexing) still
+    /// allowed in this program.
+    risk_left: u32,
+}
+
+const DATA_NAMES: &[&str] = &["x", "y", "z", "w", "r", "s", "arr", "ok", "q", "u"];
+const CHILD_NAMES: &[&str] = &["c", "d", "e", "l", "rt", "kids", "items", "nx"];
+
+/// Generates a random well-typed program from a seed.
+pub fn generate(seed: u64) -> String {
+    generate_with(seed, &GenConfig::default())
+}
+
+/// Generates a random well-typed program with the given knobs.
+pub fn generate_with(seed: u64, cfg: &GenConfig) -> String {
+    let mut g = Gen {
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        cfg: cfg.clone(),
+        records: Vec::new(),
+        globals: Vec::new(),
+        types: Vec::new(),
+        methods: Vec::new(),
+        fuel: false,
+        fresh: 0,
+        risk_left: 0,
+    };
+    g.schema();
+    g.emit()
+}
+
+impl Gen {
+    fn below(&mut self, n: u32) -> u32 {
+        self.rng.gen_range(0..n)
+    }
+
+    fn chance(&mut self, n: u32) -> bool {
+        self.below(n) == 0
+    }
+
+    fn pick<T: Clone>(&mut self, xs: &[T]) -> T {
+        xs[self.rng.gen_range(0..xs.len())].clone()
+    }
+
+    /// Whether to emit a construct that may fail at run time here.
+    fn risky(&mut self) -> bool {
+        if self.risk_left > 0 && self.chance(self.cfg.risk) {
+            self.risk_left -= 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn fresh(&mut self, prefix: &str) -> String {
+        self.fresh += 1;
+        format!("{prefix}{}", self.fresh)
+    }
+
+    // ----- schema queries -------------------------------------------
+
+    fn ancestors(&self, t: usize) -> Vec<usize> {
+        let mut v = vec![t];
+        let mut cur = t;
+        while let Some(p) = self.types[cur].parent {
+            v.push(p);
+            cur = p;
+        }
+        v
+    }
+
+    fn is_subtype(&self, a: usize, b: usize) -> bool {
+        self.ancestors(a).contains(&b)
+    }
+
+    fn all_data(&self, t: usize) -> Vec<(String, DTy)> {
+        let mut v = Vec::new();
+        for a in self.ancestors(t).into_iter().rev() {
+            for (n, d, _) in &self.types[a].data {
+                v.push((n.clone(), *d));
+            }
+        }
+        v
+    }
+
+    /// Inherited and own children: (name, type, list).
+    fn all_children(&self, t: usize) -> Vec<(String, usize, bool)> {
+        let mut v = Vec::new();
+        for a in self.ancestors(t).into_iter().rev() {
+            for c in &self.types[a].children {
+                v.push((c.name.clone(), c.ty, c.list));
+            }
+        }
+        v
+    }
+
+    fn singles(&self, t: usize) -> Vec<(String, usize)> {
+        self.all_children(t)
+            .into_iter()
+            .filter(|c| !c.2)
+            .map(|c| (c.0, c.1))
+            .collect()
+    }
+
+    fn lists(&self, t: usize) -> Vec<(String, usize)> {
+        self.all_children(t)
+            .into_iter()
+            .filter(|c| c.2)
+            .map(|c| (c.0, c.1))
+            .collect()
+    }
+
+    /// Types strictly below `t`.
+    fn strict_subtypes(&self, t: usize) -> Vec<usize> {
+        (0..self.types.len())
+            .filter(|&s| s != t && self.is_subtype(s, t))
+            .collect()
+    }
+
+    fn concrete_below(&self, t: usize) -> Vec<usize> {
+        (0..self.types.len())
+            .filter(|&s| !self.types[s].is_abstract && self.is_subtype(s, t))
+            .collect()
+    }
+
+    fn leaves_below(&self, t: usize) -> Vec<usize> {
+        self.concrete_below(t)
+            .into_iter()
+            .filter(|&s| self.types[s].leaf)
+            .collect()
+    }
+
+    fn visible_methods(&self, t: usize) -> Vec<usize> {
+        let anc = self.ancestors(t);
+        (0..self.methods.len())
+            .filter(|&m| anc.contains(&self.methods[m].decl))
+            .collect()
+    }
+
+    fn depth_of(&self, t: usize) -> usize {
+        self.ancestors(t).len()
+    }
+
+    // ----- schema -----------------------------------------------------
+
+    fn data_type(&mut self) -> DTy {
+        match self.below(10) {
+            0..=4 => DTy::Int,
+            5 | 6 => DTy::Bool,
+            7 | 8 if !self.records.is_empty() => {
+                let r = self.below(self.records.len() as u32) as usize;
+                DTy::Rec(r)
+            }
+            7 | 8 => DTy::Int,
+            _ => DTy::Arr,
+        }
+    }
+
+    fn const_value(&mut self, t: DTy) -> String {
+        match t {
+            DTy::Int => format!("{}", self.rng.gen_range(-3..10)),
+            DTy::Bool => (if self.chance(2) { "true" } else { "false" }).into(),
+            DTy::Arr => {
+                let n = self.below(4);
+                let items: Vec<String> = (0..n)
+                    .map(|_| format!("{}", self.rng.gen_range(-2..6)))
+                    .collect();
+                format!("[{}]", items.join(", "))
+            }
+            DTy::Rec(r) => {
+                let fields = self.records[r].fields.clone();
+                let parts: Vec<String> = fields
+                    .iter()
+                    .map(|(n, t)| format!("{n}: {}", self.const_value(*t)))
+                    .collect();
+                format!("{} {{ {} }}", self.records[r].name, parts.join(", "))
+            }
+        }
+    }
+
+    fn type_text(&self, t: DTy) -> String {
+        match t {
+            DTy::Int => "i64".into(),
+            DTy::Bool => "bool".into(),
+            DTy::Arr => "[i64]".into(),
+            DTy::Rec(r) => self.records[r].name.clone(),
+        }
+    }
+
+    fn schema(&mut self) {
+        // Records.
+        self.records.push(RecordDef {
+            name: "R0".into(),
+            fields: vec![("a".into(), DTy::Int), ("b".into(), DTy::Bool)],
+        });
+        if self.chance(2) {
+            self.records.push(RecordDef {
+                name: "R1".into(),
+                fields: vec![("p".into(), DTy::Rec(0)), ("n".into(), DTy::Int)],
+            });
+        }
+        // Globals.
+        let init = self.const_value(DTy::Int);
+        self.globals.push(("g0".into(), DTy::Int, init));
+        for i in 1..=self.below(3) {
+            let t = self.data_type();
+            let init = self.const_value(t);
+            self.globals.push((format!("g{i}"), t, init));
+        }
+        self.fuel = self.chance(3);
+        self.risk_left = self.below(4);
+        // Families of tree types.
+        let families = if self.chance(3) { 2 } else { 1 };
+        for f in 0..families {
+            self.family(f);
+        }
+        // Children, once every type exists.
+        for t in 0..self.types.len() {
+            self.children_of(t);
+        }
+        // Traversals.
+        let mut order = 0;
+        for f in 0..families {
+            let base = self.types.iter().position(|t| t.family == f).unwrap_or(0);
+            let n = 2 + self.below(4);
+            for i in 0..n {
+                let params = self.params();
+                self.methods.push(MethodDef {
+                    name: format!("f{i}"),
+                    params,
+                    decl: base,
+                    order,
+                });
+                order += 1;
+            }
+        }
+        // A few traversals declared below the base.
+        for t in 0..self.types.len() {
+            if self.types[t].parent.is_some() && self.chance(6) {
+                let params = self.params();
+                let name = self.fresh("h");
+                self.methods.push(MethodDef {
+                    name,
+                    params,
+                    decl: t,
+                    order,
+                });
+                order += 1;
+            }
+        }
+    }
+
+    fn params(&mut self) -> Vec<(String, DTy)> {
+        let n = self.below(3);
+        (0..n)
+            .map(|i| {
+                let t = match self.below(6) {
+                    0 => DTy::Bool,
+                    1 => DTy::Rec(0),
+                    _ => DTy::Int,
+                };
+                (format!("a{i}"), t)
+            })
+            .collect()
+    }
+
+    fn family(&mut self, f: usize) {
+        let base = self.types.len();
+        let fname = ["A", "B"][f];
+        self.types.push(TypeDef {
+            name: fname.into(),
+            parent: None,
+            is_abstract: true,
+            leaf: false,
+            data: Vec::new(),
+            children: Vec::new(),
+            family: f,
+        });
+        let k = 1 + self.below(2) as usize;
+        self.own_data(base, k);
+        // The first concrete subtype is a leaf, so trees are finite.
+        let n = 2 + self.below(4);
+        for i in 0..n {
+            let members: Vec<usize> = (base..self.types.len())
+                .filter(|&t| self.depth_of(t) < 3)
+                .collect();
+            let parent = if i == 0 { base } else { self.pick(&members) };
+            let is_abstract = i > 0 && self.chance(4);
+            let leaf = i == 0 || (!is_abstract && self.chance(8));
+            let t = self.types.len();
+            self.types.push(TypeDef {
+                name: format!("{fname}{}", i + 1),
+                parent: Some(parent),
+                is_abstract,
+                leaf,
+                data: Vec::new(),
+                children: Vec::new(),
+                family: f,
+            });
+            let k = self.below(3) as usize;
+            self.own_data(t, k);
+        }
+        // Every abstract type needs a concrete leaf below it; a leaf's
+        // ancestors may have no children (they are marked non-leaf but
+        // childless below via `leaf_ancestor`).
+        for t in base..self.types.len() {
+            if self.types[t].is_abstract && self.leaves_below(t).is_empty() {
+                let nt = self.types.len();
+                self.types.push(TypeDef {
+                    name: format!("{fname}{}", nt - base + 1),
+                    parent: Some(t),
+                    is_abstract: false,
+                    leaf: true,
+                    data: Vec::new(),
+                    children: Vec::new(),
+                    family: f,
+                });
+            }
+        }
+    }
+
+    fn own_data(&mut self, t: usize, n: usize) {
+        let used: Vec<String> = self
+            .all_data(t)
+            .into_iter()
+            .map(|(n, _)| n)
+            .chain(self.all_children(t).into_iter().map(|c| c.0))
+            .collect();
+        let mut free: Vec<&str> = DATA_NAMES
+            .iter()
+            .copied()
+            .filter(|n| !used.iter().any(|u| u == n))
+            .collect();
+        for _ in 0..n {
+            if free.is_empty() {
+                break;
+            }
+            let i = self.below(free.len() as u32) as usize;
+            let name = free.remove(i).to_string();
+            let ty = if name == "arr" {
+                DTy::Arr
+            } else {
+                self.data_type()
+            };
+            let default = if self.chance(3) {
+                Some(self.const_value(ty))
+            } else {
+                None
+            };
+            self.types[t].data.push((name, ty, default));
+        }
+    }
+
+    /// Whether some leaf lies below `t` (then `t` may have no children).
+    fn has_leaf_descendant(&self, t: usize) -> bool {
+        (0..self.types.len()).any(|s| self.types[s].leaf && self.is_subtype(s, t))
+    }
+
+    fn children_of(&mut self, t: usize) {
+        if self.has_leaf_descendant(t) || self.types[t].parent.is_none() {
+            return;
+        }
+        // Child types: abstract types (with a leaf below) or leaf types.
+        let targets: Vec<usize> = (0..self.types.len())
+            .filter(|&s| self.types[s].is_abstract || self.types[s].leaf)
+            .collect();
+        let used: Vec<String> = self
+            .all_data(t)
+            .into_iter()
+            .map(|(n, _)| n)
+            .chain(self.all_children(t).into_iter().map(|c| c.0))
+            .collect();
+        let mut free: Vec<&str> = CHILD_NAMES
+            .iter()
+            .copied()
+            .filter(|n| !used.iter().any(|u| u == n))
+            .collect();
+        let singles = if self.types[t].is_abstract {
+            self.below(2)
+        } else {
+            1 + self.below(2)
+        };
+        let list = self.chance(3);
+        let singles = if list && self.chance(3) { 0 } else { singles };
+        for k in 0..singles + u32::from(list) {
+            if free.is_empty() {
+                break;
+            }
+            let i = self.below(free.len() as u32) as usize;
+            let name = free.remove(i).to_string();
+            // Mostly the own family's base.
+            let fam_base = self
+                .types
+                .iter()
+                .position(|x| x.family == self.types[t].family)
+                .unwrap_or(0);
+            let ty = if self.chance(2) {
+                fam_base
+            } else {
+                self.pick(&targets)
+            };
+            self.types[t].children.push(ChildDef {
+                name,
+                ty,
+                list: list && k == singles,
+            });
+        }
+    }
+
+    // ----- emission ---------------------------------------------------
+
+    #[allow(clippy::needless_range_loop)] // indices are type and method ids
+    fn emit(&mut self) -> String {
+        let mut out = String::new();
+        for r in &self.records {
+            let fs: Vec<String> = r
+                .fields
+                .iter()
+                .map(|(n, t)| format!("{n}: {}", self.type_text(*t)))
+                .collect();
+            out.push_str(&format!("record {} {{ {} }}\n", r.name, fs.join(", ")));
+        }
+        for (n, t, init) in &self.globals {
+            out.push_str(&format!("global {n}: {} = {init};\n", self.type_text(*t)));
+        }
+        if self.fuel {
+            let f = 1 + self.below(3);
+            out.push_str(&format!("global fuel: i64 = {f};\n"));
+        }
+        out.push_str("pure fn pf0(a: i64, b: i64) -> i64 = (a * 3 + b) % 7;\n");
+        out.push_str(
+            "pure fn pf1(a: i64, b: i64) -> i64 {\n    if a > 5 {\n        return b / (a - 6);\n    }\n    let s: i64 = a;\n    for i in 0..2 {\n        s = s + b * i;\n    }\n    return s;\n}\n",
+        );
+        out.push_str("pure fn pf2(r: R0) -> i64 = if r.b { r.a } else { -r.a };\n");
+
+        // Bodies: decide which types define which traversals.
+        let nt = self.types.len();
+        let nm = self.methods.len();
+        let mut has_body = vec![vec![false; nm]; nt];
+        for t in 0..nt {
+            for m in self.visible_methods(t) {
+                let declared_here = self.methods[m].decl == t;
+                has_body[t][m] = if declared_here {
+                    !(self.types[t].is_abstract && self.chance(4))
+                } else {
+                    self.chance(2)
+                };
+            }
+        }
+        // Traversals without a body: every concrete type below must get
+        // one somewhere on its way up.
+        for m in 0..nm {
+            let d = self.methods[m].decl;
+            if has_body[d][m] {
+                continue;
+            }
+            for c in self.concrete_below(d) {
+                let covered = self
+                    .ancestors(c)
+                    .into_iter()
+                    .take_while(|&a| a != d)
+                    .any(|a| has_body[a][m]);
+                if !covered {
+                    has_body[c][m] = true;
+                }
+            }
+        }
+        for t in 0..nt {
+            let td = &self.types[t];
+            let head = match td.parent {
+                Some(p) => format!(
+                    "{}tree {} : {} {{\n",
+                    if td.is_abstract { "abstract " } else { "" },
+                    td.name,
+                    self.types[p].name
+                ),
+                None => format!("abstract tree {} {{\n", td.name),
+            };
+            out.push_str(&head);
+            for c in &td.children {
+                let tn = &self.types[c.ty].name;
+                if c.list {
+                    out.push_str(&format!("    child {}: [{tn}];\n", c.name));
+                } else {
+                    out.push_str(&format!("    child {}: {tn};\n", c.name));
+                }
+            }
+            for (n, dt, def) in &td.data {
+                match def {
+                    Some(d) => out.push_str(&format!("    {n}: {} = {d};\n", self.type_text(*dt))),
+                    None => out.push_str(&format!("    {n}: {};\n", self.type_text(*dt))),
+                }
+            }
+            for m in self.visible_methods(t) {
+                let declared_here = self.methods[m].decl == t;
+                if !declared_here && !has_body[t][m] {
+                    continue;
+                }
+                let sig = self.signature(m);
+                if !has_body[t][m] {
+                    out.push_str(&format!("    traversal {sig};\n"));
+                    continue;
+                }
+                let body = self.body(t, m);
+                if body.is_empty() {
+                    out.push_str(&format!("    traversal {sig} {{}}\n"));
+                } else {
+                    out.push_str(&format!("    traversal {sig} {{\n"));
+                    for l in body {
+                        out.push_str("        ");
+                        out.push_str(&l);
+                        out.push('\n');
+                    }
+                    out.push_str("    }\n");
+                }
+            }
+            out.push_str("}\n");
+        }
+        // Fuse items.
+        let families: Vec<usize> = (0..nt)
+            .filter(|&t| self.types[t].parent.is_none())
+            .collect();
+        let nf = 1 + self.below(2);
+        for i in 0..nf {
+            let root = self.pick(&families);
+            let ms: Vec<usize> = (0..nm).filter(|&m| self.methods[m].decl == root).collect();
+            let n = 2 + self.below(5);
+            // Sometimes an extra parameter, used in arguments.
+            let lim = self.chance(4);
+            out.push_str(&format!(
+                "fuse main{i}(root: {}{}) {{\n",
+                self.types[root].name,
+                if lim { ", lim: i64" } else { "" }
+            ));
+            for _ in 0..n {
+                let m = self.pick(&ms);
+                let args: Vec<String> = self.methods[m]
+                    .params
+                    .clone()
+                    .iter()
+                    .map(|(_, t)| {
+                        if lim && *t == DTy::Int && self.chance(2) {
+                            "lim".to_string()
+                        } else {
+                            self.fuse_arg(*t)
+                        }
+                    })
+                    .collect();
+                out.push_str(&format!(
+                    "    root.{}({});\n",
+                    self.methods[m].name,
+                    args.join(", ")
+                ));
+            }
+            out.push_str("}\n");
+        }
+        out
+    }
+
+    fn fuse_arg(&mut self, t: DTy) -> String {
+        if t == DTy::Int && self.chance(4) {
+            return format!("g0 + {}", self.below(3));
+        }
+        self.const_value(t)
+    }
+
+    fn signature(&self, m: usize) -> String {
+        let md = &self.methods[m];
+        let ps: Vec<String> = md
+            .params
+            .iter()
+            .map(|(n, t)| format!("{n}: {}", self.type_text(*t)))
+            .collect();
+        format!("{}({})", md.name, ps.join(", "))
+    }
+
+    // ----- bodies -----------------------------------------------------
+
+    fn body(&mut self, t: usize, m: usize) -> Vec<String> {
+        let mut cx = Ctx {
+            ty: t,
+            order: self.methods[m].order,
+            locals: self.methods[m].params.clone(),
+            ..Ctx::default()
+        };
+        if self.chance(10) {
+            return Vec::new();
+        }
+        // The usual shape of a tree pass: the traversal recurses on its
+        // children, with other work before, between and after.
+        let mut rec: Vec<Vec<String>> = Vec::new();
+        let params = cx.clone();
+        for (c, ct, list) in self.all_children(t) {
+            if self.chance(4) {
+                continue;
+            }
+            let vis = self.visible_methods(ct);
+            if vis.is_empty() {
+                continue;
+            }
+            let callee = if vis.contains(&m) && !self.chance(4) {
+                m
+            } else {
+                self.pick(&vis)
+            };
+            let args = self.args(&params, callee);
+            let name = self.methods[callee].name.clone();
+            if list {
+                let x = self.fresh("x");
+                rec.push(vec![
+                    format!("for {x} in self.{c} {{"),
+                    format!("    {x}.{name}({args});"),
+                    "}".into(),
+                ]);
+            } else {
+                rec.push(vec![format!("self.{c}.{name}({args});")]);
+            }
+        }
+        let n = 1 + self.below(self.cfg.max_stmts);
+        let mut stmts: Vec<Vec<String>> = Vec::new();
+        let (nl, na) = (cx.locals.len(), cx.aliases.len());
+        for _ in 0..n {
+            stmts.push(self.stmt(&mut cx, self.cfg.max_nesting));
+        }
+        cx.locals.truncate(nl);
+        cx.aliases.truncate(na);
+        for r in rec {
+            let at = self.below(stmts.len() as u32 + 1) as usize;
+            stmts.insert(at, r);
+        }
+        let mut out: Vec<String> = stmts.into_iter().flatten().collect();
+        if self.chance(12) {
+            out.push("return;".into());
+        }
+        out
+    }
+
+    /// A block of `n` statements; locals and aliases it declares go out
+    /// of scope at its end.
+    fn block(&mut self, cx: &mut Ctx, n: u32, nest: u32) -> Vec<String> {
+        let (nl, na, nc) = (cx.locals.len(), cx.aliases.len(), cx.casts.len());
+        let mut out = Vec::new();
+        for _ in 0..n {
+            out.extend(self.stmt(cx, nest));
+        }
+        cx.locals.truncate(nl);
+        cx.aliases.truncate(na);
+        cx.casts.truncate(nc);
+        out
+    }
+
+    fn indent(lines: Vec<String>) -> Vec<String> {
+        lines.into_iter().map(|l| format!("    {l}")).collect()
+    }
+
+    /// A node path from some root (self, an alias, the loop variable, a
+    /// guarded cast) with `min..=max` further steps.
+    fn node_path(&mut self, cx: &Ctx, min: usize, max: usize) -> Option<NodeP> {
+        let mut roots: Vec<(String, usize)> = vec![("self".into(), cx.ty)];
+        roots.extend(cx.aliases.iter().cloned());
+        roots.extend(cx.casts.iter().cloned());
+        if let Some(lv) = &cx.loopvar {
+            roots.push(lv.clone());
+            roots.push(lv.clone());
+        }
+        let (root, ty) = self.pick(&roots);
+        let mut p = NodeP {
+            text: root.clone(),
+            ty,
+            fields: Vec::new(),
+            root,
+            risky: false,
+        };
+        let target = min + self.below((max - min + 1) as u32) as usize;
+        while p.fields.len() < target {
+            let singles = self.singles(p.ty);
+            let subs = self.strict_subtypes(p.ty);
+            if !subs.is_empty() && self.risky() {
+                // An unguarded cast: may fail at run time.
+                let s = self.pick(&subs);
+                p.text = format!("({} as {})", p.text, self.types[s].name);
+                p.ty = s;
+                p.risky = true;
+            } else if !singles.is_empty() {
+                let (c, ct) = self.pick(&singles);
+                p.text = format!("{}.{c}", p.text);
+                p.fields.push(c);
+                p.ty = ct;
+            } else {
+                break;
+            }
+        }
+        (p.fields.len() >= min).then_some(p)
+    }
+
+    fn data_fields_of(&self, t: usize, want: Option<DTy>) -> Vec<(String, DTy)> {
+        self.all_data(t)
+            .into_iter()
+            .filter(|(_, d)| want.is_none_or(|w| w == *d))
+            .collect()
+    }
+
+    /// A readable data place of type `want` (tree field, record member,
+    /// global, local), as text.
+    fn data_read(&mut self, cx: &Ctx, want: DTy) -> Option<String> {
+        let mut cands: Vec<String> = Vec::new();
+        for (n, t) in &cx.locals {
+            if *t == want {
+                cands.push(n.clone());
+            }
+            if let DTy::Rec(r) = t {
+                for (f, ft) in &self.records[*r].fields {
+                    if *ft == want {
+                        cands.push(format!("{n}.{f}"));
+                    }
+                }
+            }
+        }
+        for (n, t, _) in &self.globals {
+            if *t == want {
+                cands.push(n.clone());
+            }
+            if let DTy::Rec(r) = t {
+                for (f, ft) in &self.records[*r].fields {
+                    if *ft == want {
+                        cands.push(format!("{n}.{f}"));
+                    }
+                }
+            }
+        }
+        if self.fuel && want == DTy::Int && self.chance(6) {
+            cands.push("fuel".into());
+        }
+        // Tree reads, weighted up.
+        for _ in 0..3 {
+            if let Some(p) = self.node_path(cx, 0, 2) {
+                let fields = self.data_fields_of(p.ty, None);
+                for (f, ft) in fields {
+                    if ft == want {
+                        cands.push(format!("{}.{f}", p.text));
+                    }
+                    if let DTy::Rec(r) = ft {
+                        for (mf, mt) in self.records[r].fields.clone() {
+                            if mt == want {
+                                cands.push(format!("{}.{f}.{mf}", p.text));
+                            }
+                            if let DTy::Rec(r2) = mt {
+                                for (mf2, mt2) in self.records[r2].fields.clone() {
+                                    if mt2 == want {
+                                        cands.push(format!("{}.{f}.{mf}.{mf2}", p.text));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if cands.is_empty() {
+            None
+        } else {
+            Some(self.pick(&cands))
+        }
+    }
+
+    fn expr(&mut self, cx: &Ctx, want: DTy, depth: u32) -> String {
+        let leaf = depth == 0 || self.chance(2);
+        if leaf {
+            if !self.chance(4) {
+                if let Some(r) = self.data_read(cx, want) {
+                    return r;
+                }
+            }
+            return match want {
+                DTy::Int => {
+                    if self.chance(5) {
+                        let a = self.expr(cx, DTy::Arr, 0);
+                        format!("len({a})")
+                    } else {
+                        self.const_value(DTy::Int)
+                    }
+                }
+                DTy::Bool => {
+                    if self.chance(2) {
+                        if let Some(p) = self.node_path(cx, 0, 2) {
+                            let fam = self.types[p.ty].family;
+                            let same: Vec<usize> = (0..self.types.len())
+                                .filter(|&s| self.types[s].family == fam)
+                                .collect();
+                            let s = self.pick(&same);
+                            return format!("({} is {})", p.text, self.types[s].name);
+                        }
+                    }
+                    self.const_value(DTy::Bool)
+                }
+                DTy::Arr => {
+                    let n = 1 + self.below(3);
+                    let items: Vec<String> = (0..n)
+                        .map(|_| self.expr(cx, DTy::Int, depth.saturating_sub(1)))
+                        .collect();
+                    format!("[{}]", items.join(", "))
+                }
+                DTy::Rec(r) => self.record_value(cx, r, depth),
+            };
+        }
+        let d = depth - 1;
+        match want {
+            DTy::Int => match self.below(14) {
+                0 | 1 => format!("({} + {})", self.expr(cx, want, d), self.expr(cx, want, d)),
+                2 => format!("({} - {})", self.expr(cx, want, d), self.expr(cx, want, d)),
+                3 => format!("({} * {})", self.expr(cx, want, d), self.expr(cx, want, d)),
+                4 => {
+                    let a = self.expr(cx, want, d);
+                    let b = self.expr(cx, want, d);
+                    if self.risky() {
+                        format!("({a} / {b})")
+                    } else {
+                        format!("({a} / (abs({b}) + 1))")
+                    }
+                }
+                5 => {
+                    let a = self.expr(cx, want, d);
+                    let b = self.expr(cx, want, d);
+                    if self.risky() {
+                        format!("({a} % {b})")
+                    } else {
+                        format!("({a} % (abs({b}) + 2))")
+                    }
+                }
+                6 => format!(
+                    "{}({}, {})",
+                    self.pick(&["min", "max"]),
+                    self.expr(cx, want, d),
+                    self.expr(cx, want, d)
+                ),
+                7 => format!("abs({})", self.expr(cx, want, d)),
+                8 => format!(
+                    "if {} {{ {} }} else {{ {} }}",
+                    self.expr(cx, DTy::Bool, d),
+                    self.expr(cx, want, d),
+                    self.expr(cx, want, d)
+                ),
+                9 => format!(
+                    "pf0({}, {})",
+                    self.expr(cx, want, d),
+                    self.expr(cx, want, d)
+                ),
+                10 => format!(
+                    "pf1({}, {})",
+                    self.expr(cx, want, d),
+                    self.expr(cx, want, d)
+                ),
+                11 => format!("pf2({})", self.expr(cx, DTy::Rec(0), d)),
+                12 => {
+                    let a = self.expr(cx, DTy::Arr, 0);
+                    let i = self.expr(cx, DTy::Int, d);
+                    if self.risky() {
+                        format!("{a}[{i}]")
+                    } else {
+                        format!("(if len({a}) > 0 {{ {a}[abs({i}) % len({a})] }} else {{ 0 }})")
+                    }
+                }
+                _ => format!("-{}", self.expr(cx, want, d)),
+            },
+            DTy::Bool => match self.below(7) {
+                0 => format!(
+                    "({} {} {})",
+                    self.expr(cx, DTy::Int, d),
+                    self.pick(&["<", "<=", ">", ">="]),
+                    self.expr(cx, DTy::Int, d)
+                ),
+                1 => {
+                    let t = self.data_type();
+                    format!(
+                        "({} {} {})",
+                        self.expr(cx, t, d),
+                        self.pick(&["==", "!="]),
+                        self.expr(cx, t, d)
+                    )
+                }
+                2 => format!("({} && {})", self.expr(cx, want, d), self.expr(cx, want, d)),
+                3 => format!("({} || {})", self.expr(cx, want, d), self.expr(cx, want, d)),
+                4 => format!("!({})", self.expr(cx, want, d)),
+                _ => format!(
+                    "({} > {})",
+                    self.expr(cx, DTy::Int, d),
+                    self.expr(cx, DTy::Int, d)
+                ),
+            },
+            DTy::Rec(r) => self.record_value(cx, r, d),
+            DTy::Arr => {
+                let n = 1 + self.below(3);
+                let items: Vec<String> = (0..n).map(|_| self.expr(cx, DTy::Int, d)).collect();
+                format!("[{}]", items.join(", "))
+            }
+        }
+    }
+
+    fn record_value(&mut self, cx: &Ctx, r: usize, depth: u32) -> String {
+        let fields = self.records[r].fields.clone();
+        let parts: Vec<String> = fields
+            .iter()
+            .map(|(n, t)| format!("{n}: {}", self.expr(cx, *t, depth.saturating_sub(1))))
+            .collect();
+        format!("({} {{ {} }})", self.records[r].name, parts.join(", "))
+    }
+
+    fn args(&mut self, cx: &Ctx, m: usize) -> String {
+        let ps = self.methods[m].params.clone();
+        let v: Vec<String> = ps.iter().map(|(_, t)| self.expr(cx, *t, 2)).collect();
+        v.join(", ")
+    }
+
+    fn stmt(&mut self, cx: &mut Ctx, nest: u32) -> Vec<String> {
+        let in_for = cx.loopvar.is_some();
+        for _ in 0..20 {
+            let k = self.below(30);
+            if let Some(lines) = self.try_stmt(cx, nest, in_for, k) {
+                return lines;
+            }
+        }
+        vec![format!("g0 = g0 + {};", self.expr(cx, DTy::Int, 1))]
+    }
+
+    fn try_stmt(&mut self, cx: &mut Ctx, nest: u32, in_for: bool, k: u32) -> Option<Vec<String>> {
+        match k {
+            // Tree data writes.
+            0..=3 => {
+                let p = self.node_path(cx, 0, 2)?;
+                let fields = self.data_fields_of(p.ty, None);
+                if fields.is_empty() {
+                    return None;
+                }
+                let (f, ft) = self.pick(&fields);
+                match ft {
+                    DTy::Rec(r) if self.chance(2) => {
+                        let (mf, mt) = self.pick(&self.records[r].fields.clone());
+                        let e = self.expr(cx, mt, 2);
+                        Some(vec![format!("{}.{f}.{mf} = {e};", p.text)])
+                    }
+                    DTy::Arr if self.chance(2) => {
+                        let e = self.expr(cx, DTy::Int, 2);
+                        let i = self.expr(cx, DTy::Int, 1);
+                        let a = format!("{}.{f}", p.text);
+                        if self.risky() {
+                            Some(vec![format!("{a}[{i}] = {e};")])
+                        } else {
+                            Some(vec![
+                                format!("if len({a}) > 0 {{"),
+                                format!("    {a}[abs({i}) % len({a})] = {e};"),
+                                "}".into(),
+                            ])
+                        }
+                    }
+                    _ => {
+                        let e = self.expr(cx, ft, 2);
+                        Some(vec![format!("{}.{f} = {e};", p.text)])
+                    }
+                }
+            }
+            // Global writes.
+            4 => {
+                let (n, t, _) = self.pick(&self.globals.clone());
+                match t {
+                    DTy::Rec(r) if self.chance(2) => {
+                        let (mf, mt) = self.pick(&self.records[r].fields.clone());
+                        let e = self.expr(cx, mt, 2);
+                        Some(vec![format!("{n}.{mf} = {e};")])
+                    }
+                    _ => {
+                        let e = self.expr(cx, t, 2);
+                        Some(vec![format!("{n} = {e};")])
+                    }
+                }
+            }
+            // Locals.
+            6 | 7 => {
+                let t = self.data_type();
+                let e = self.expr(cx, t, 2);
+                let name = self.fresh("v");
+                let line = if self.chance(3) {
+                    format!("let {name}: {} = {e};", self.type_text(t))
+                } else {
+                    format!("let {name} = {e};")
+                };
+                cx.locals.push((name, t));
+                Some(vec![line])
+            }
+            8 => {
+                if cx.locals.is_empty() {
+                    return None;
+                }
+                let (n, t) = self.pick(&cx.locals);
+                let e = self.expr(cx, t, 2);
+                Some(vec![format!("{n} = {e};")])
+            }
+            // Aliases.
+            9 | 10 => {
+                let p = self.node_path(cx, 1, 3)?;
+                let name = self.fresh("n");
+                cx.aliases.push((name.clone(), p.ty));
+                Some(vec![format!("let {name} = {};", p.text)])
+            }
+            // Calls on children (or on the loop variable).
+            11..=13 => {
+                if cx.child_calls >= self.cfg.max_child_calls {
+                    return None;
+                }
+                let (recv, rt) = if let Some((lv, lt)) = &cx.loopvar {
+                    (lv.clone(), *lt)
+                } else {
+                    let singles = self.singles(cx.ty);
+                    if singles.is_empty() {
+                        return None;
+                    }
+                    let (c, ct) = self.pick(&singles);
+                    (format!("self.{c}"), ct)
+                };
+                let ms = self.visible_methods(rt);
+                if ms.is_empty() {
+                    return None;
+                }
+                let m = self.pick(&ms);
+                cx.child_calls += 1;
+                let args = self.args(cx, m);
+                Some(vec![format!("{recv}.{}({args});", self.methods[m].name)])
+            }
+            // Calls on self, to lower-order traversals.
+            14 => {
+                if in_for || cx.self_calls >= 1 {
+                    return None;
+                }
+                let ms: Vec<usize> = self
+                    .visible_methods(cx.ty)
+                    .into_iter()
+                    .filter(|&m| self.methods[m].order < cx.order)
+                    .collect();
+                if ms.is_empty() {
+                    return None;
+                }
+                let m = self.pick(&ms);
+                cx.self_calls += 1;
+                let args = self.args(cx, m);
+                Some(vec![format!("self.{}({args});", self.methods[m].name)])
+            }
+            // Conditionals.
+            15..=17 => {
+                if nest == 0 {
+                    return None;
+                }
+                let c = self.expr(cx, DTy::Bool, 2);
+                let n = 1 + self.below(3);
+                let t = self.block(cx, n, nest - 1);
+                let mut out = vec![format!("if {c} {{")];
+                out.extend(Self::indent(t));
+                if self.chance(2) {
+                    let n = 1 + self.below(3);
+                    let e = self.block(cx, n, nest - 1);
+                    out.push("} else {".into());
+                    out.extend(Self::indent(e));
+                }
+                out.push("}".into());
+                Some(out)
+            }
+            // Guarded casts.
+            18 | 19 => {
+                if nest == 0 {
+                    return None;
+                }
+                let p = self.node_path(cx, 0, 2)?;
+                if p.risky {
+                    return None;
+                }
+                let subs = self.strict_subtypes(p.ty);
+                if subs.is_empty() {
+                    return None;
+                }
+                let s = self.pick(&subs);
+                let sn = self.types[s].name.clone();
+                let cast = format!("({} as {sn})", p.text);
+                let n = 1 + self.below(3);
+                cx.casts.push((cast, s));
+                let t = self.block(cx, n, nest - 1);
+                cx.casts.pop();
+                let mut out = vec![format!("if {} is {sn} {{", p.text)];
+                out.extend(Self::indent(t));
+                out.push("}".into());
+                Some(out)
+            }
+            // Returns.
+            20 => {
+                let c = self.expr(cx, DTy::Bool, 1);
+                Some(vec![format!("if {c} {{"), "    return;".into(), "}".into()])
+            }
+            // Loops over list children.
+            21 | 22 => {
+                if in_for || nest == 0 {
+                    return None;
+                }
+                let p = self.node_path(cx, 0, 1)?;
+                let lists = self.lists(p.ty);
+                if lists.is_empty() {
+                    return None;
+                }
+                let (l, lt) = self.pick(&lists);
+                let var = self.fresh("x");
+                let saved_calls = cx.child_calls;
+                cx.child_calls = 0;
+                cx.loopvar = Some((var.clone(), lt));
+                let n = 1 + self.below(3);
+                let body = self.block(cx, n, nest - 1);
+                cx.loopvar = None;
+                cx.child_calls = saved_calls + 1;
+                let mut out = vec![format!("for {var} in {}.{l} {{", p.text)];
+                out.extend(Self::indent(body));
+                out.push("}".into());
+                Some(out)
+            }
+            // Moves of a descendant up into a slot.
+            23 | 24 => self.move_stmt(cx, in_for),
+            // `new` leaves.
+            25 => {
+                let (slot, st) = self.slot(cx, in_for)?;
+                let leaves = self.leaves_below(st);
+                if leaves.is_empty() {
+                    return None;
+                }
+                let l = self.pick(&leaves);
+                let inits = self.data_inits(cx, l);
+                Some(vec![format!(
+                    "{slot} = new {} {{{inits}}};",
+                    self.types[l].name
+                )])
+            }
+            // `new` inner nodes from the slot's own descendants.
+            26 | 27 => self.rebuild_stmt(cx, in_for),
+            // Growth, paid with fuel.
+            28 => self.grow_stmt(cx, in_for),
+            _ => {
+                let fields = self.data_fields_of(cx.ty, Some(DTy::Int));
+                if fields.is_empty() {
+                    return None;
+                }
+                let (f, _) = self.pick(&fields);
+                let e = self.expr(cx, DTy::Int, 1);
+                Some(vec![format!("self.{f} = self.{f} + {e};")])
+            }
+        }
+    }
+
+    /// A child slot `P.c` that may be written here, and its declared type.
+    fn slot(&mut self, cx: &Ctx, in_for: bool) -> Option<(String, usize)> {
+        let p = self.node_path(cx, 0, 1)?;
+        if in_for && Some(&p.root) != cx.loopvar.as_ref().map(|l| &l.0) {
+            return None;
+        }
+        if cx.aliases.iter().any(|a| a.0 == p.root) && !self.chance(3) {
+            return None;
+        }
+        let singles = self.singles(p.ty);
+        if singles.is_empty() {
+            return None;
+        }
+        let (c, ct) = self.pick(&singles);
+        Some((format!("{}.{c}", p.text), ct))
+    }
+
+    fn data_inits(&mut self, cx: &Ctx, t: usize) -> String {
+        let fields = self.all_data(t);
+        let mut parts = Vec::new();
+        for (f, ft) in fields {
+            if self.chance(2) {
+                parts.push(format!("{f}: {}", self.expr(cx, ft, 1)));
+            }
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" {} ", parts.join(", "))
+        }
+    }
+
+    fn move_stmt(&mut self, cx: &mut Ctx, in_for: bool) -> Option<Vec<String>> {
+        let (slot, st) = self.slot(cx, in_for)?;
+        // A subtype X of the slot's type with a child d fitting the slot.
+        let mut opts = Vec::new();
+        for x in self
+            .concrete_below(st)
+            .into_iter()
+            .chain(std::iter::once(st))
+        {
+            for (d, dt) in self.singles(x) {
+                if self.is_subtype(dt, st) {
+                    opts.push((x, d));
+                }
+            }
+        }
+        if opts.is_empty() {
+            return None;
+        }
+        let (x, d) = self.pick(&opts);
+        if x == st {
+            return Some(vec![format!("{slot} = {slot}.{d};")]);
+        }
+        let xn = self.types[x].name.clone();
+        let mv = format!("{slot} = ({slot} as {xn}).{d};");
+        if self.risky() {
+            Some(vec![mv])
+        } else {
+            Some(vec![
+                format!("if {slot} is {xn} {{"),
+                format!("    {mv}"),
+                "}".into(),
+            ])
+        }
+    }
+
+    /// `if S is X { S = new Y { .. } }` where Y's children are new leaves or
+    /// moved descendants of `(S as X)`; X has a single child, so the slot
+    /// is at least two high and the new subtree is no higher.
+    fn rebuild_stmt(&mut self, cx: &mut Ctx, in_for: bool) -> Option<Vec<String>> {
+        let (slot, st) = self.slot(cx, in_for)?;
+        let xs: Vec<usize> = self
+            .concrete_below(st)
+            .into_iter()
+            .filter(|&x| !self.singles(x).is_empty())
+            .collect();
+        let ys: Vec<usize> = self
+            .concrete_below(st)
+            .into_iter()
+            .filter(|&y| !self.types[y].leaf)
+            .collect();
+        if xs.is_empty() || ys.is_empty() {
+            return None;
+        }
+        let x = self.pick(&xs);
+        let y = self.pick(&ys);
+        let xn = self.types[x].name.clone();
+        let base = format!("({slot} as {xn})");
+        // Descendants of X (one or two steps), with their types.
+        let mut desc: Vec<(String, Vec<String>, usize)> = Vec::new();
+        for (d, dt) in self.singles(x) {
+            desc.push((format!("{base}.{d}"), vec![d.clone()], dt));
+            for (e, et) in self.singles(dt) {
+                desc.push((format!("{base}.{d}.{e}"), vec![d.clone(), e], et));
+            }
+        }
+        let mut moved: Vec<Vec<String>> = Vec::new();
+        let mut inits = Vec::new();
+        for (c, ct, list) in self.all_children(y) {
+            let fits: Vec<(String, Vec<String>, usize)> = desc
+                .iter()
+                .filter(|(_, fs, t)| {
+                    self.is_subtype(*t, ct)
+                        && !moved.iter().any(|m| m.starts_with(fs) || fs.starts_with(m))
+                })
+                .cloned()
+                .collect();
+            let leaves = self.leaves_below(ct);
+            let one = |g: &mut Gen, moved: &mut Vec<Vec<String>>| -> Option<String> {
+                if !fits.is_empty() && g.chance(2) {
+                    let (text, fs, _) = g.pick(&fits);
+                    if moved
+                        .iter()
+                        .any(|m| m.starts_with(&fs) || fs.starts_with(m))
+                    {
+                        return None;
+                    }
+                    moved.push(fs);
+                    return Some(text);
+                }
+                if leaves.is_empty() {
+                    return None;
+                }
+                let l = g.pick(&leaves);
+                let di = g.data_inits(cx, l);
+                Some(format!("new {} {{{di}}}", g.types[l].name))
+            };
+            let init = if list {
+                let mut items = Vec::new();
+                for _ in 0..self.below(3) {
+                    if let Some(i) = one(self, &mut moved) {
+                        items.push(i);
+                    }
+                }
+                format!("[{}]", items.join(", "))
+            } else {
+                match one(self, &mut moved) {
+                    Some(i) => i,
+                    None => {
+                        let l = leaves.first().copied()?;
+                        format!("new {} {{}}", self.types[l].name)
+                    }
+                }
+            };
+            inits.push(format!("{c}: {init}"));
+        }
+        let data = self.data_inits(cx, y);
+        let data = data.trim();
+        if !data.is_empty() {
+            inits.push(data.to_string());
+        }
+        let new = format!("new {} {{ {} }}", self.types[y].name, inits.join(", "));
+        Some(vec![
+            format!("if {slot} is {xn} {{"),
+            format!("    {slot} = {new};"),
+            "}".into(),
+        ])
+    }
+
+    /// `if fuel > 0 { fuel = fuel - 1; S = new W { c: S, .. }; }`: the only
+    /// statement that makes a slot's subtree taller.
+    fn grow_stmt(&mut self, cx: &mut Ctx, in_for: bool) -> Option<Vec<String>> {
+        if !self.fuel {
+            return None;
+        }
+        let (slot, st) = self.slot(cx, in_for)?;
+        let mut opts = Vec::new();
+        for w in self.concrete_below(st) {
+            for (i, (_, ct, _)) in self.all_children(w).into_iter().enumerate() {
+                if self.is_subtype(st, ct) {
+                    opts.push((w, i));
+                }
+            }
+        }
+        if opts.is_empty() {
+            return None;
+        }
+        let (w, wrap) = self.pick(&opts);
+        let mut inits = Vec::new();
+        for (i, (c, ct, list)) in self.all_children(w).into_iter().enumerate() {
+            let init = if i == wrap {
+                if list {
+                    format!("[{slot}]")
+                } else {
+                    slot.clone()
+                }
+            } else if list {
+                "[]".into()
+            } else {
+                let leaves = self.leaves_below(ct);
+                let l = leaves.first().copied()?;
+                format!("new {} {{}}", self.types[l].name)
+            };
+            inits.push(format!("{c}: {init}"));
+        }
+        Some(vec![
+            "if fuel > 0 { // keep".into(),
+            "    fuel = fuel - 1; // keep".into(),
+            format!(
+                "    {slot} = new {} {{ {} }}; // keep",
+                self.types[w].name,
+                inits.join(", ")
+            ),
+            "} // keep".into(),
+        ])
+    }
+}
