@@ -389,8 +389,29 @@ pub fn markdown(ms_: &[Measurement], threads: usize, context: &str) -> String {
     );
     let _ = writeln!(
         o,
-        "- best speedups: {:.1}x over functional, {:.2}x over mutation\n",
+        "- best speedups: {:.1}x over functional, {:.2}x over mutation",
         s.best.0, s.best.1
+    );
+    // The same targets for the sequential column algorithm.
+    let bigs: Vec<&Measurement> = ms_.iter().filter(|m| m.config.nodes >= s.big).collect();
+    let seq_fun: Vec<f64> = bigs.iter().map(|m| m.ratio(3, 0)).collect();
+    let seq_mut: Vec<f64> = bigs.iter().map(|m| m.ratio(4, 0)).collect();
+    let lo_hi = |v: &[f64]| {
+        v.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        })
+    };
+    let (f_lo, f_hi) = lo_hi(&seq_fun);
+    let (m_lo, m_hi) = lo_hi(&seq_mut);
+    let _ = writeln!(
+        o,
+        "- flat-seq (no threads) at >= {} nodes: >= 10x over functional in {} of {}, range \
+         {f_lo:.1}x .. {f_hi:.1}x; >= 1x over mutation in {} of {}, range {m_lo:.2}x .. {m_hi:.2}x\n",
+        s.big,
+        seq_fun.iter().filter(|&&x| x >= 10.0).count(),
+        bigs.len(),
+        seq_mut.iter().filter(|&&x| x >= 1.0).count(),
+        bigs.len()
     );
     let _ = writeln!(o, "## All configurations\n");
     let _ = writeln!(

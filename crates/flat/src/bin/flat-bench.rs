@@ -2,8 +2,13 @@
 //!
 //! ```text
 //! cargo run --release -p treefuse-flat --bin flat-bench -- [--quick]
-//!     [--max-nodes N] [--min-time SECS] [--out DIR]
+//!     [--max-nodes N] [--min-time SECS] [--out DIR] [--no-hugepages]
 //! ```
+//!
+//! Unless `--no-hugepages` is given or `GLIBC_TUNABLES` is already set, the
+//! program re-runs itself with `GLIBC_TUNABLES=glibc.malloc.hugetlb=1`, so
+//! that malloc backs large allocations with transparent huge pages for all
+//! contenders alike (page faults otherwise dominate on these VMs).
 //!
 //! Times flat-seq, flat-par with 1 and all threads, functional and mutation
 //! flattening on complete trees over the depth x branching grid, and writes
@@ -24,7 +29,8 @@ struct Args {
     out: Option<PathBuf>,
 }
 
-const USAGE: &str = "usage: flat-bench [--quick] [--max-nodes N] [--min-time SECS] [--out DIR]";
+const USAGE: &str =
+    "usage: flat-bench [--quick] [--max-nodes N] [--min-time SECS] [--out DIR] [--no-hugepages]";
 
 fn parse() -> Result<Args, String> {
     let mut a = Args {
@@ -38,6 +44,7 @@ fn parse() -> Result<Args, String> {
         let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--quick" => a.quick = true,
+            "--no-hugepages" => {}
             "--max-nodes" => {
                 let v = value("--max-nodes")?;
                 a.max_nodes = Some(
@@ -58,7 +65,35 @@ fn parse() -> Result<Args, String> {
     Ok(a)
 }
 
+/// Environment variable that asks glibc's malloc to back its large
+/// allocations with transparent huge pages.
+const TUNABLE: &str = "glibc.malloc.hugetlb=1";
+
+/// Re-runs this program with `GLIBC_TUNABLES` set to [`TUNABLE`] unless it
+/// is set already or `--no-hugepages` was given. On this kind of VM, page
+/// faults on freshly allocated memory dominate every contender's time
+/// (they all allocate their output); huge pages cut that cost for all of
+/// them alike. Returns only when no re-run happened.
+fn rerun_with_hugepages() {
+    let argv: Vec<String> = std::env::args().collect();
+    if std::env::var_os("GLIBC_TUNABLES").is_some() || argv.iter().any(|a| a == "--no-hugepages") {
+        return;
+    }
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    match std::process::Command::new(exe)
+        .args(&argv[1..])
+        .env("GLIBC_TUNABLES", TUNABLE)
+        .status()
+    {
+        Ok(st) => std::process::exit(st.code().unwrap_or(1)),
+        Err(e) => eprintln!("flat-bench: could not re-run with {TUNABLE}: {e}"),
+    }
+}
+
 fn main() {
+    rerun_with_hugepages();
     let args = match parse() {
         Ok(a) => a,
         Err(e) => {
@@ -207,7 +242,8 @@ fn write_reports(
          {} hardware threads, at least {} s and 3 repetitions per algorithm and \
          configuration (one when a run takes over 2 s); the run took {elapsed:.0} s. \
          Load average (1, 5, 15 min) before the run: {}; at the end: {}. The machine was \
-         shared with other work, so timings, especially the 2-thread ones, are noisy.",
+         shared with other work, so timings, especially the 2-thread ones, are noisy. \
+         GLIBC_TUNABLES={}.",
         if run.quick { " --quick" } else { "" },
         if run.max_nodes != 30_000_000 && !run.quick {
             format!(" --max-nodes {}", run.max_nodes)
@@ -219,7 +255,8 @@ fn write_reports(
         run.threads,
         run.min_time,
         run.load_before,
-        loadavg()
+        loadavg(),
+        std::env::var("GLIBC_TUNABLES").unwrap_or_else(|_| "(unset)".to_string())
     );
     std::fs::create_dir_all(&run.out_dir)
         .map_err(|e| format!("cannot create {}: {e}", run.out_dir.display()))?;
