@@ -71,13 +71,36 @@ fn run_writes_the_tree_with_globals_and_stats() {
     let err = stderr(&o);
     let last = err.lines().last().unwrap();
     let stats: serde_json::Value = serde_json::from_str(last).unwrap();
-    assert_eq!(stats["node_visits"], 12);
-    assert_eq!(stats["visits_per_call"], serde_json::json!([6, 6]));
+    // `run` fuses by default: one fused traversal of the six nodes.
+    assert_eq!(stats["engine"], "fused");
+    assert_eq!(stats["node_visits"], 6);
+    assert_eq!(stats["visits_per_call"], serde_json::json!([6]));
     let tree: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(tree["type"], "Group");
     assert_eq!(tree["width"], 23);
     assert_eq!(tree["globals"]["CHAR_WIDTH"], 8);
+    // The unfused engine gives the same output.
+    let unfused_out = out.with_extension("unfused.json");
+    let o = treefuse(&[
+        "run",
+        "examples/figure2/figure2.tf",
+        "--fuse",
+        "layout",
+        "--tree",
+        "examples/figure2/doc.json",
+        "--engine",
+        "unfused",
+        "--stats",
+        "--out",
+        unfused_out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let stats: serde_json::Value =
+        serde_json::from_str(stderr(&o).lines().last().unwrap()).unwrap();
+    assert_eq!(stats["engine"], "unfused");
+    assert_eq!(stats["visits_per_call"], serde_json::json!([6, 6]));
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&unfused_out).unwrap());
     // The output can be fed back in.
     let o = treefuse(&[
         "run",
@@ -181,10 +204,35 @@ fn gen_is_deterministic_and_readable_back() {
 }
 
 #[test]
+fn fuse_reports_and_check_equiv_agrees() {
+    let o = treefuse(&["fuse", "examples/figure2/figure2.tf"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("fused call on `next`"), "{text}");
+    let o = treefuse(&["fuse", "examples/figure2/figure2.tf", "--report", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["entries"][0]["fuse"], "layout");
+    let o = treefuse(&[
+        "check-equiv",
+        "examples/figure2/figure2.tf",
+        "--fuse",
+        "layout",
+        "--random",
+        "5",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = treefuse(&["explain", "examples/figure2/figure2.tf", "--fuse", "layout", "--dot"]);
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("digraph"));
+    let o = treefuse(&["fuse", "examples/figure2/figure2.tf", "--max-group", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
 fn demo_runs_the_bundled_example() {
     let o = treefuse(&["demo"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("node visits: 12"), "{out}");
+    assert!(out.contains("node visits unfused: 12"), "{out}");
+    assert!(out.contains("6 node visits instead of 12"), "{out}");
     assert!(out.contains("$.width"), "{out}");
 }
