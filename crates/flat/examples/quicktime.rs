@@ -26,7 +26,10 @@ fn main() {
     for _ in 0..3 {
         let only = std::env::var("ONLY").ok();
         let best = |name: &str, g: &dyn Fn() -> usize| {
-            if only.as_deref().is_some_and(|o| !o.split(',').any(|x| x == name)) {
+            if only
+                .as_deref()
+                .is_some_and(|o| !o.split(',').any(|x| x == name))
+            {
                 return;
             }
             let mut best = f64::MAX;

@@ -14,7 +14,7 @@
 //! | [`prim`] | parallel primitives, each with a sequential reference |
 //! | [`lift`] | function lifting / expression flattening: the paper's path-based formulation, a sequential and a parallel column algorithm |
 //! | [`baseline`] | the paper's functional and mutation recursive baselines |
-//! | [`bench`] | complete-tree generator, the benchmark grid, Markdown and SVG output (used by the `flat-bench` binary) |
+//! | [`bench`](mod@bench) | complete-tree generator, the benchmark grid, Markdown and SVG output (used by the `flat-bench` binary) |
 //!
 //! ```
 //! use treefuse_flat::{FlatTree, Node, lift::{flatten_par, LiftSpec}};
