@@ -62,8 +62,9 @@ impl<Rs, const BOTTOM_UP: bool, const GROW: bool> Engine<'_, Rs, BOTTOM_UP, GROW
 impl<T: Rewritable, Rs: RuleSet<T>, const BOTTOM_UP: bool, const GROW: bool> Driver<T>
     for Engine<'_, Rs, BOTTOM_UP, GROW>
 {
-    // The recursion is cut here or at a rule; everything between two
-    // nodes (rules, `next`, `finish`, `map_children`) should inline.
+    // Everything between two nodes (rules, `next`, `finish`,
+    // `map_children`) should inline; `#[inline]` here measured fewer
+    // instructions than `#[inline(always)]` or `#[inline(never)]`.
     #[inline]
     fn first(&mut self, node: T) -> T {
         if GROW {
