@@ -31,6 +31,11 @@ pub struct GenConfig {
     /// (a smaller number means more runtime errors), while the program's
     /// budget of such risky sites (0 to 3) lasts.
     pub risk: u32,
+    /// Allow `return` inside `for` loops over children. Turning it off
+    /// steers around the open loop-fusion bug of
+    /// `tests/regressions/loop_return_after_loop.tf` so that long runs
+    /// look for other bugs.
+    pub loop_returns: bool,
 }
 
 impl Default for GenConfig {
@@ -40,6 +45,7 @@ impl Default for GenConfig {
             max_nesting: 2,
             max_child_calls: 3,
             risk: 8,
+            loop_returns: true,
         }
     }
 }
@@ -1209,6 +1215,9 @@ impl Gen {
             }
             // Returns.
             20 => {
+                if in_for && !self.cfg.loop_returns {
+                    return None;
+                }
                 let c = self.expr(cx, DTy::Bool, 1);
                 Some(vec![format!("if {c} {{"), "    return;".into(), "}".into()])
             }

@@ -77,15 +77,10 @@ fn candidates(lines: &[String]) -> Vec<Vec<String>> {
     // Whole blocks (traversals, if, for) and single statements.
     for i in 0..lines.len() {
         let t = lines[i].trim();
-        if t.starts_with("record ")
-            || t.starts_with("global ")
-            || t.starts_with("pure fn")
-            || t.starts_with("tree ")
-            || t.starts_with("abstract tree")
-            || t.starts_with("fuse ")
-            || t == "}"
-            || t.starts_with("} else")
-        {
+        // Items go too (records, globals, pure functions, types, `fuse`
+        // items): a deletion that breaks the program or the tree is
+        // simply rejected.
+        if t == "}" || t.starts_with("} else") {
             continue;
         }
         if let Some(j) = block_end(lines, i) {
@@ -104,7 +99,7 @@ fn candidates(lines: &[String]) -> Vec<Vec<String>> {
                 v.extend_from_slice(&lines[j + 1..]);
                 out.push(v);
             }
-        } else if t.ends_with(';') || t.ends_with("{}") {
+        } else if t.ends_with(';') || t.ends_with('}') {
             if keep(&lines[i]) {
                 continue;
             }

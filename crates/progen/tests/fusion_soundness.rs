@@ -74,6 +74,7 @@ fn fusion_is_sound_with_other_knobs() {
                 max_nesting: nesting,
                 max_child_calls: calls,
                 risk,
+                ..GenConfig::default()
             };
             let src = generate_with(seed, &cfg);
             if let Err(m) = check_program(&src, 4, 16, seed) {

@@ -2,20 +2,26 @@
 //!
 //! ```text
 //! fuzz-fusion --pairs N [--seed S] [--threads T] [--trees K] [--nodes M]
-//!             [--out DIR] [--print SEED] [--stats SEED]
+//!             [--out DIR] [--keep-going] [--no-loop-returns]
+//!             [--print SEED] [--stats SEED]
 //! ```
 //! Program `i` is generated from seed `S + i` and run on `K` random trees
 //! (about `M` nodes) per `fuse` item, unfused and fused (default and small
 //! cut-offs). The first mismatch is minimized and written to `DIR`
 //! (default `fuzz-findings/`) as `.tf`, `.json` and `.txt`; the exit status
 //! is then 1. A program that does not compile is reported the same way
-//! (exit 2).
+//! (exit 2). With `--keep-going` every mismatch is recorded and the run
+//! goes on; the first few are minimized at the end. `--no-loop-returns`
+//! generates no `return` inside `for` loops (steering around a known bug).
+//! `--print SEED` prints a program; `--stats SEED` times and checks one.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use treefuse_progen::{check_program, generate, minimize, Mismatch, MismatchKind, Stats};
+use treefuse_progen::{
+    check_program, generate_with, minimize, GenConfig, Mismatch, MismatchKind, Stats,
+};
 
 struct Args {
     pairs: u64,
@@ -24,6 +30,8 @@ struct Args {
     trees: usize,
     nodes: usize,
     out: String,
+    keep_going: bool,
+    gen: GenConfig,
 }
 
 fn usage() -> ! {
@@ -41,6 +49,8 @@ fn parse() -> Args {
         trees: 8,
         nodes: 24,
         out: "fuzz-findings".into(),
+        keep_going: false,
+        gen: GenConfig::default(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -53,9 +63,11 @@ fn parse() -> Args {
             "--trees" => a.trees = num(val()).max(1) as usize,
             "--nodes" => a.nodes = num(val()).max(1) as usize,
             "--out" => a.out = val(),
+            "--keep-going" => a.keep_going = true,
+            "--no-loop-returns" => a.gen.loop_returns = false,
             "--stats" => {
                 let seed = num(val());
-                let src = generate(seed);
+                let src = generate_with(seed, &a.gen);
                 let t0 = Instant::now();
                 if let Ok(p) = treefuse::compile_source("p.tf", &src) {
                     let t1 = Instant::now();
@@ -69,7 +81,7 @@ fn parse() -> Args {
                     );
                 }
                 let t0 = Instant::now();
-                let r = check_program(&generate(seed), a.trees, a.nodes, seed);
+                let r = check_program(&src, a.trees, a.nodes, seed);
                 match r {
                     Ok(s) => println!("{s:?} in {:?}", t0.elapsed()),
                     Err(m) => println!("{m}"),
@@ -77,7 +89,7 @@ fn parse() -> Args {
                 std::process::exit(0)
             }
             "--print" => {
-                print!("{}", generate(num(val())));
+                print!("{}", generate_with(num(val()), &a.gen));
                 std::process::exit(0)
             }
             _ => usage(),
@@ -107,7 +119,7 @@ fn main() {
     let pairs = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let total = Arc::new(Mutex::new(Stats::default()));
-    let finding: Arc<Mutex<Option<(u64, Mismatch)>>> = Arc::new(Mutex::new(None));
+    let findings: Arc<Mutex<Vec<(u64, Mismatch)>>> = Arc::new(Mutex::new(Vec::new()));
     let slowest = Arc::new(Mutex::new((Duration::ZERO, 0u64)));
     // Panics are findings; keep their default report short.
     std::panic::set_hook(Box::new(|info| {
@@ -116,13 +128,13 @@ fn main() {
     let start = Instant::now();
     let mut handles = Vec::new();
     for _ in 0..args.threads {
-        let (args, next, pairs, stop, total, finding, slowest) = (
+        let (args, next, pairs, stop, total, findings, slowest) = (
             args.clone(),
             next.clone(),
             pairs.clone(),
             stop.clone(),
             total.clone(),
-            finding.clone(),
+            findings.clone(),
             slowest.clone(),
         );
         // The interpreter grows its stack in segments when it runs low;
@@ -137,7 +149,7 @@ fn main() {
                     {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let seed = args.seed.wrapping_add(i);
-                        let src = generate(seed);
+                        let src = generate_with(seed, &args.gen);
                         let t0 = Instant::now();
                         match check_program(&src, args.trees, args.nodes, seed) {
                             Ok(s) => {
@@ -150,8 +162,11 @@ fn main() {
                                 }
                             }
                             Err(m) => {
-                                if !stop.swap(true, Ordering::SeqCst) {
-                                    *finding.lock().unwrap() = Some((seed, m));
+                                if args.keep_going {
+                                    eprintln!("MISMATCH in program seed {seed}: {}", m.difference);
+                                    findings.lock().unwrap().push((seed, m));
+                                } else if !stop.swap(true, Ordering::SeqCst) {
+                                    findings.lock().unwrap().push((seed, m));
                                 }
                             }
                         }
@@ -200,20 +215,37 @@ fn main() {
         let _ = h.join();
     }
     report(true);
-    let found = finding.lock().unwrap().take();
-    if let Some((seed, m)) = found {
-        eprintln!("MISMATCH in program seed {seed}:\n{m}");
-        let small = minimize(&m, Duration::from_secs(300));
-        match save(&args.out, seed, &small, &m) {
-            Ok(stem) => eprintln!("minimized reproducer written to {stem}.tf/.json/.txt"),
-            Err(e) => eprintln!("cannot write the reproducer: {e}"),
+    let found = std::mem::take(&mut *findings.lock().unwrap());
+    if !found.is_empty() {
+        let seeds: Vec<u64> = found.iter().map(|f| f.0).collect();
+        eprintln!(
+            "{} MISMATCH(ES) in {} pairs from seed {}; program seeds {seeds:?}",
+            found.len(),
+            pairs.load(Ordering::Relaxed),
+            args.seed
+        );
+        let mut status = 1;
+        for (k, (seed, m)) in found.iter().enumerate() {
+            if m.kind == MismatchKind::Compile {
+                status = 2;
+            }
+            eprintln!("MISMATCH in program seed {seed}:\n{m}");
+            // Minimize the first few; save the rest as found.
+            let small = if k < 5 {
+                minimize(
+                    m,
+                    Duration::from_secs(if found.len() == 1 { 300 } else { 60 }),
+                )
+            } else {
+                m.clone()
+            };
+            match save(&args.out, *seed, &small, m) {
+                Ok(stem) => eprintln!("reproducer written to {stem}.tf/.json/.txt"),
+                Err(e) => eprintln!("cannot write the reproducer: {e}"),
+            }
+            eprintln!("minimized:\n{small}");
         }
-        eprintln!("minimized:\n{small}");
-        std::process::exit(if m.kind == MismatchKind::Compile {
-            2
-        } else {
-            1
-        });
+        std::process::exit(status);
     }
     eprintln!(
         "no mismatch: {} pairs from seed {} (programs {}..{})",
