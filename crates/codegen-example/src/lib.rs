@@ -1,0 +1,32 @@
+//! The example programs of the repository compiled to Rust by
+//! `treefuse-codegen` from `build.rs` (see `build.rs`): each module holds
+//! the tree types, the unfused and fused traversals and the JSON layer of
+//! one program. `tests/differential.rs` checks them against the
+//! interpreter.
+
+#![warn(missing_docs)]
+
+macro_rules! generated {
+    ($(#[$doc:meta] $name:ident),* $(,)?) => {$(
+        #[$doc]
+        #[deny(warnings)]
+        pub mod $name {
+            include!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".rs"));
+        }
+    )*};
+}
+
+generated! {
+    /// `examples/figure2/figure2.tf`: the Grafter paper's Figure 2.
+    figure2,
+    /// `examples/render/render.tf`: the render tree.
+    render,
+    /// `examples/render/render_lists.tf`: the render tree with lists.
+    render_lists,
+    /// `examples/ast/ast.tf`: the AST optimizer.
+    ast,
+    /// `examples/ast/ast_lists.tf`: the AST optimizer with lists.
+    ast_lists,
+    /// `examples/toylang/toylang.tf`: the toy language.
+    toylang,
+}

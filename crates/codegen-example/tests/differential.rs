@@ -1,0 +1,326 @@
+//! Differential tests: the generated unfused and fused code and the
+//! interpreter (unfused and fused) agree on every example — output JSON
+//! (tree and globals), runtime-error existence, and node visits
+//! (generated unfused = interpreter unfused, generated fused = interpreter
+//! fused).
+
+use treefuse::sema::Value;
+use treefuse::{Engine, FusionOptions, Host, Program, RunError};
+use treefuse_codegen_example as g;
+use treefuse_runtime::{random_tree, write_tree, GenOptions, Tree as RtTree};
+
+fn example(path: &str) -> Program {
+    let full = format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"));
+    treefuse::compile_file(&full).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// One engine of a generated module: runs on a runtime tree and returns
+/// the output JSON and the visits, or the error message.
+type Run<'a> = &'a dyn Fn(&RtTree) -> Result<(String, u64), String>;
+type BoxedRun = Box<dyn Fn(&RtTree) -> Result<(String, u64), String>>;
+
+/// Runs the four engines on `input`; panics on any disagreement. Returns
+/// the (unfused, fused) visits, or `None` if all raised runtime errors.
+fn agree(
+    what: &str,
+    program: &Program,
+    fuse: &str,
+    input: &RtTree,
+    gen_unfused: Run,
+    gen_fused: Run,
+) -> Option<(u64, u64)> {
+    let fused = program.fuse_all(&FusionOptions::default());
+    let host = Host::new();
+    let interp = |engine: Engine| -> Result<(String, u64), String> {
+        let mut t = input.clone();
+        match program.run_tree_with(fuse, &mut t, Vec::new(), &host, engine) {
+            Ok((stats, globals)) => Ok((
+                write_tree(&program.model, &t, Some(&globals), Default::default()),
+                stats.node_visits,
+            )),
+            Err(RunError::Runtime(m)) => Err(m),
+            Err(e) => panic!("{what}: {e}"),
+        }
+    };
+    let iu = interp(Engine::Unfused);
+    let ifu = interp(Engine::Fused(&fused));
+    let gu = gen_unfused(input);
+    let gf = gen_fused(input);
+    match (iu, ifu, gu, gf) {
+        (Ok((ju, vu)), Ok((jf, vf)), Ok((gju, gvu)), Ok((gjf, gvf))) => {
+            assert_eq!(ju, jf, "{what}: interpreter fused differs from unfused");
+            assert!(ju == gju, "{what}: generated unfused output differs");
+            assert!(ju == gjf, "{what}: generated fused output differs");
+            assert_eq!(vu, gvu, "{what}: unfused visits");
+            assert_eq!(vf, gvf, "{what}: fused visits");
+            Some((vu, vf))
+        }
+        (Err(_), Err(_), Err(_), Err(_)) => None,
+        (a, b, c, d) => panic!(
+            "{what}: error behaviour differs: interp unfused {:?} / fused {:?} / generated unfused {:?} / fused {:?}",
+            a.err(),
+            b.err(),
+            c.err(),
+            d.err()
+        ),
+    }
+}
+
+/// The generated engines of module `$m` for fuse item `$fuse`.
+macro_rules! engines {
+    ($m:ident, $unfused:ident, $fused:ident) => {{
+        fn run(
+            input: &RtTree,
+            f: fn(&mut g::$m::Tree, &mut g::$m::Globals) -> Result<u64, g::$m::RuntimeError>,
+        ) -> Result<(String, u64), String> {
+            thread_local!(static SCHEMA: treefuse::sema::Program = g::$m::schema());
+            SCHEMA.with(|schema| {
+                let mut tree = g::$m::Tree::from_runtime(input);
+                let mut globals = g::$m::Globals::default();
+                let visits = f(&mut tree, &mut globals).map_err(|e| e.to_string())?;
+                Ok((g::$m::write_json(schema, &tree, &globals), visits))
+            })
+        }
+        (
+            |t: &RtTree| run(t, g::$m::$unfused),
+            |t: &RtTree| run(t, g::$m::$fused),
+        )
+    }};
+}
+
+fn generated(
+    program: &Program,
+    fuse: &str,
+    name: &str,
+    variant: u8,
+    size: usize,
+    seed: u64,
+) -> RtTree {
+    let json = treefuse_casegen::generate_string(name, variant, size, seed).unwrap();
+    program.read_tree(fuse, &json).unwrap()
+}
+
+#[test]
+fn figure2() {
+    let program = example("examples/figure2/figure2.tf");
+    let (u, f) = engines!(
+        figure2,
+        run_layout_unfused_counted,
+        run_layout_fused_counted
+    );
+    let doc = include_str!("../../../examples/figure2/doc.json");
+    let tree = program.read_tree("layout", doc).unwrap();
+    assert_eq!(
+        agree("figure2 doc", &program, "layout", &tree, &u, &f),
+        Some((12, 6))
+    );
+    // The JSON layer reads what the runtime reads.
+    let schema = g::figure2::schema();
+    let direct = g::figure2::read_json(&schema, "Element", doc).unwrap();
+    assert_eq!(direct, g::figure2::Tree::from_runtime(&tree));
+    let root = program.model.type_named("Element").unwrap();
+    for seed in 0..20 {
+        let t = random_tree(
+            &program.model,
+            root,
+            &GenOptions {
+                nodes: 80,
+                seed,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        agree(
+            &format!("figure2 seed {seed}"),
+            &program,
+            "layout",
+            &t,
+            &u,
+            &f,
+        );
+    }
+}
+
+#[test]
+fn render() {
+    for (file, name) in [
+        ("examples/render/render.tf", "render"),
+        ("examples/render/render_lists.tf", "render-lists"),
+    ] {
+        let program = example(file);
+        let (u, f): (BoxedRun, BoxedRun) = if name == "render" {
+            let (u, f) = engines!(render, run_render_unfused_counted, run_render_fused_counted);
+            (Box::new(u), Box::new(f))
+        } else {
+            let (u, f) = engines!(
+                render_lists,
+                run_render_unfused_counted,
+                run_render_fused_counted
+            );
+            (Box::new(u), Box::new(f))
+        };
+        for (variant, size) in [(1, 1), (1, 7), (2, 6), (3, 5), (3, 12)] {
+            let tree = generated(&program, "render", name, variant, size, 7);
+            let what = format!("{name} document {variant} size {size}");
+            let r = agree(&what, &program, "render", &tree, &*u, &*f);
+            if name == "render" && variant == 1 {
+                assert_eq!(r.map(|(v, _)| v), Some(100 * size as u64 + 5), "{what}");
+            }
+        }
+        let root = program.model.fuse_named("render").unwrap().root_type;
+        for seed in 0..10 {
+            let t = random_tree(
+                &program.model,
+                root,
+                &GenOptions {
+                    nodes: 150,
+                    seed,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            agree(
+                &format!("{name} random seed {seed}"),
+                &program,
+                "render",
+                &t,
+                &*u,
+                &*f,
+            );
+        }
+    }
+}
+
+#[test]
+fn ast() {
+    for (file, name) in [
+        ("examples/ast/ast.tf", "ast"),
+        ("examples/ast/ast_lists.tf", "ast-lists"),
+    ] {
+        let program = example(file);
+        let (u, f): (BoxedRun, BoxedRun) = if name == "ast" {
+            let (u, f) = engines!(
+                ast,
+                run_optimize_unfused_counted,
+                run_optimize_fused_counted
+            );
+            (Box::new(u), Box::new(f))
+        } else {
+            let (u, f) = engines!(
+                ast_lists,
+                run_optimize_unfused_counted,
+                run_optimize_fused_counted
+            );
+            (Box::new(u), Box::new(f))
+        };
+        for (variant, size) in [(1, 1), (1, 6), (2, 30), (3, 3), (3, 10)] {
+            let tree = generated(&program, "optimize", name, variant, size, 7);
+            agree(
+                &format!("{name} program {variant} size {size}"),
+                &program,
+                "optimize",
+                &tree,
+                &*u,
+                &*f,
+            );
+        }
+        let root = program.model.fuse_named("optimize").unwrap().root_type;
+        for seed in 0..10 {
+            let t = random_tree(
+                &program.model,
+                root,
+                &GenOptions {
+                    nodes: 150,
+                    seed,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            agree(
+                &format!("{name} random seed {seed}"),
+                &program,
+                "optimize",
+                &t,
+                &*u,
+                &*f,
+            );
+        }
+    }
+}
+
+#[test]
+fn toylang() {
+    let program = example("examples/toylang/toylang.tf");
+    let (u, f) = engines!(
+        toylang,
+        run_simplify_unfused_counted,
+        run_simplify_fused_counted
+    );
+    for seed in 0..15 {
+        let tree = generated(&program, "simplify", "toylang", 1, 40, seed);
+        agree(
+            &format!("toylang seed {seed}"),
+            &program,
+            "simplify",
+            &tree,
+            &u,
+            &f,
+        );
+    }
+    let root = program.model.fuse_named("simplify").unwrap().root_type;
+    for seed in 0..10 {
+        let t = random_tree(
+            &program.model,
+            root,
+            &GenOptions {
+                nodes: 150,
+                seed,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        agree(
+            &format!("toylang random seed {seed}"),
+            &program,
+            "simplify",
+            &t,
+            &u,
+            &f,
+        );
+    }
+}
+
+/// A chain of 10^6 text boxes: the generated code must not overflow the
+/// stack (on the test thread's small stack) and must agree.
+#[test]
+fn million_deep_chain() {
+    const N: usize = 1_000_000;
+    let mut json = String::with_capacity(N * 40);
+    for i in 0..N {
+        json.push_str(&format!(
+            "{{\"type\":\"TextBox\",\"text\":\"{}\",\"next\":",
+            "ab".repeat(i % 3)
+        ));
+    }
+    json.push_str("{\"type\":\"End\"}");
+    json.push_str(&"}".repeat(N));
+    let program = example("examples/figure2/figure2.tf");
+    let tree = program.read_tree("layout", &json).unwrap();
+    let (u, f) = engines!(
+        figure2,
+        run_layout_unfused_counted,
+        run_layout_fused_counted
+    );
+    let visits = agree("figure2 chain of 10^6", &program, "layout", &tree, &u, &f);
+    assert_eq!(visits, Some((2 * N as u64 + 2, N as u64 + 1)));
+}
+
+#[test]
+fn globals_round_trip() {
+    let values = g::render::Globals::default().to_values();
+    assert_eq!(
+        g::render::Globals::from_values(&values),
+        g::render::Globals::default()
+    );
+    assert!(!values.is_empty() && values.iter().all(|v| !matches!(v, Value::Str(_))));
+}

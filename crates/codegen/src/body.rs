@@ -1,0 +1,620 @@
+//! Expressions, node paths and statements.
+
+use crate::gen::*;
+use crate::names::ident;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use treefuse_sema::ops::{BinaryOp, Builtin, UnaryOp};
+use treefuse_sema::*;
+
+impl Gen<'_> {
+    /// The node a path reaches, as an expression of the hierarchy's id type.
+    pub fn path(&self, p: &NodePath, fr: &Frame) -> TokenStream {
+        let mut cur = match p.root {
+            PathRoot::SelfNode => quote!(this),
+            PathRoot::Var(v) => {
+                let n = &fr.nodes[v.index()];
+                quote!(#n)
+            }
+        };
+        for step in &p.steps {
+            cur = match step {
+                PathStep::Child(f) => {
+                    let name = &self.field[f.index()];
+                    quote!(t[#cur].#name)
+                }
+                PathStep::Cast(ty) => {
+                    let kinds = self.kind_pattern(*ty);
+                    let at = self.at(&fr.context, p.span);
+                    let tname = &self.p.types[ty.index()].name;
+                    match kinds {
+                        Some(pat) => quote!({
+                            let n = #cur;
+                            if !matches!(t[n].kind, #pat) {
+                                return Err(cast_error(t[n].kind.name(), #tname, #at));
+                            }
+                            n
+                        }),
+                        None => quote!({
+                            let n = #cur;
+                            return Err(cast_error(t[n].kind.name(), #tname, #at));
+                        }),
+                    }
+                }
+            };
+        }
+        cur
+    }
+
+    /// `K::A | K::B` for the concrete subtypes of `ty`, or `None` if it has
+    /// none.
+    pub fn kind_pattern(&self, ty: TypeId) -> Option<TokenStream> {
+        let h = self.hier(ty);
+        let kind = &h.kind;
+        let subs: Vec<_> = self.p.types[ty.index()]
+            .concrete_subtypes
+            .iter()
+            .map(|t| {
+                let v = &self.variant[t.index()];
+                quote!(#kind::#v)
+            })
+            .collect();
+        if subs.is_empty() {
+            None
+        } else {
+            Some(quote!(#(#subs)|*))
+        }
+    }
+
+    /// A place expression for a data read without copying, if `e` is one.
+    fn place(&self, e: &Expr, fr: &Frame) -> Option<TokenStream> {
+        match &e.kind {
+            ExprKind::Local(l) => {
+                let n = &fr.locals[l.index()];
+                Some(quote!(#n))
+            }
+            ExprKind::Global(g) => {
+                let n = &self.global[g.index()];
+                Some(quote!(cx.globals.#n))
+            }
+            ExprKind::Field(p, f) => {
+                let path = self.path(p, fr);
+                let name = &self.field[f.index()];
+                Some(quote!(t[#path].#name))
+            }
+            ExprKind::Member(x, i) => {
+                let inner = self.place(x, fr)?;
+                let DataType::Record(r) = &x.ty else {
+                    return None;
+                };
+                let name = &self.rec_fields[r.index()][*i as usize];
+                Some(quote!(#inner.#name))
+            }
+            _ => None,
+        }
+    }
+
+    /// A borrowed view of `e` (`&place` or `&value`), for `==`, `len` and
+    /// indexing.
+    fn by_ref(&self, e: &Expr, fr: &Frame) -> E {
+        match self.place(e, fr) {
+            Some(p) => E::atom(p),
+            None => self.expr(e, fr),
+        }
+    }
+
+    /// An owned value of `e`.
+    pub fn expr(&self, e: &Expr, fr: &Frame) -> E {
+        if let Some(p) = self.place(e, fr) {
+            return if is_copy(&e.ty) {
+                E::atom(p)
+            } else {
+                E::atom(quote!(#p.clone()))
+            };
+        }
+        let ctx = &fr.context;
+        match &e.kind {
+            ExprKind::Const(v) => self.constant(v, &e.ty),
+            ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Field(..) => unreachable!(),
+            ExprKind::Member(x, i) => {
+                let inner = self.expr(x, fr).at(ATOM);
+                let DataType::Record(r) = &x.ty else {
+                    return E::atom(inner);
+                };
+                let name = &self.rec_fields[r.index()][*i as usize];
+                E::atom(quote!(#inner.#name))
+            }
+            ExprKind::Index(a, i) => {
+                let a = self.by_ref(a, fr).at(UNARY);
+                let i = self.expr(i, fr).ts;
+                let at = self.at(ctx, e.span);
+                E::atom(quote!(checked_index(&#a, #i, #at)?))
+            }
+            ExprKind::Unary(op, x) => {
+                let x = self.expr(x, fr);
+                match op {
+                    UnaryOp::NegInt => {
+                        let x = x.at(ATOM);
+                        E::atom(quote!(#x.wrapping_neg()))
+                    }
+                    UnaryOp::NegFloat => {
+                        let x = x.at(UNARY);
+                        E {
+                            ts: quote!(-#x),
+                            prec: UNARY,
+                        }
+                    }
+                    UnaryOp::Not => {
+                        let x = x.at(UNARY);
+                        E {
+                            ts: quote!(!#x),
+                            prec: UNARY,
+                        }
+                    }
+                }
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e, fr),
+            ExprKind::Builtin(f, args) => self.builtin(*f, args, fr),
+            ExprKind::Call(f, args) => {
+                let pf = &self.p.pure_fns[f.index()];
+                let args: Vec<_> = args.iter().map(|a| self.expr(a, fr).ts).collect();
+                let name = &self.pure[f.index()];
+                match &pf.body {
+                    PureBody::Host => {
+                        let host: TokenStream = self
+                            .opts
+                            .host_module
+                            .as_deref()
+                            .unwrap_or("crate::host")
+                            .parse()
+                            .unwrap_or_else(|_| quote!(crate::host));
+                        let fname = ident(&pf.name);
+                        E::atom(quote!(#host::#fname(#(#args),*)))
+                    }
+                    _ => E::atom(quote!(#name(#(#args),*)?)),
+                }
+            }
+            ExprKind::Array(items) => {
+                let items = items.iter().map(|a| self.expr(a, fr).ts);
+                E::atom(quote!(vec![#(#items),*]))
+            }
+            ExprKind::Record(r, items) => {
+                let name = &self.rec[r.index()];
+                let fs = &self.rec_fields[r.index()];
+                let items = items.iter().map(|a| self.expr(a, fr).ts);
+                E::atom(quote!(#name { #(#fs: #items),* }))
+            }
+            ExprKind::Is(p, ty) => {
+                let path = self.path(p, fr);
+                match self.kind_pattern(*ty) {
+                    Some(pat) => E::atom(quote!(matches!(t[#path].kind, #pat))),
+                    None if p.has_cast() => E::atom(quote!({
+                        let _ = #path;
+                        false
+                    })),
+                    None => E::atom(quote!(false)),
+                }
+            }
+            ExprKind::If(c, a, b) => {
+                let c = self.expr(c, fr).ts;
+                let a = self.expr(a, fr).ts;
+                let b = self.expr(b, fr).ts;
+                E {
+                    ts: quote!(if #c { #a } else { #b }),
+                    prec: LOW,
+                }
+            }
+        }
+    }
+
+    fn binary(&self, op: BinaryOp, a: &Expr, b: &Expr, e: &Expr, fr: &Frame) -> E {
+        use BinaryOp::*;
+        let method = |m: &str| {
+            let x = self.expr(a, fr).at(ATOM);
+            let y = self.expr(b, fr).ts;
+            let m = format_ident!("{m}");
+            E::atom(quote!(#x.#m(#y)))
+        };
+        let infix = |sym: TokenStream, prec: u8, by_ref: bool| {
+            let (x, y) = if by_ref {
+                (self.by_ref(a, fr), self.by_ref(b, fr))
+            } else {
+                (self.expr(a, fr), self.expr(b, fr))
+            };
+            let x = if prec == CMP && x.prec == CAST {
+                let t = &x.ts;
+                quote!((#t))
+            } else if prec == CMP {
+                x.at(prec + 1)
+            } else {
+                x.at(prec)
+            };
+            let y = y.at(prec + 1);
+            E {
+                ts: quote!(#x #sym #y),
+                prec,
+            }
+        };
+        match op {
+            AddInt => method("wrapping_add"),
+            SubInt => method("wrapping_sub"),
+            MulInt => method("wrapping_mul"),
+            DivInt | RemInt => {
+                let x = self.expr(a, fr).ts;
+                let y = self.expr(b, fr).ts;
+                let at = self.at(&fr.context, e.span);
+                let f = if op == DivInt {
+                    quote!(div_int)
+                } else {
+                    quote!(rem_int)
+                };
+                E::atom(quote!(#f(#x, #y, #at)?))
+            }
+            AddFloat => infix(quote!(+), ADD, false),
+            SubFloat => infix(quote!(-), ADD, false),
+            MulFloat => infix(quote!(*), MUL, false),
+            DivFloat => infix(quote!(/), MUL, false),
+            RemFloat => infix(quote!(%), MUL, false),
+            LtInt | LtFloat => infix(quote!(<), CMP, false),
+            LeInt | LeFloat => infix(quote!(<=), CMP, false),
+            GtInt | GtFloat => infix(quote!(>), CMP, false),
+            GeInt | GeFloat => infix(quote!(>=), CMP, false),
+            Eq => infix(quote!(==), CMP, true),
+            Ne => infix(quote!(!=), CMP, true),
+            And => infix(quote!(&&), AND, false),
+            Or => infix(quote!(||), OR, false),
+        }
+    }
+
+    fn builtin(&self, f: Builtin, args: &[Expr], fr: &Frame) -> E {
+        let arg = |i: usize| self.expr(&args[i], fr);
+        let m1 = |m: &str| {
+            let x = arg(0).at(ATOM);
+            let m = format_ident!("{m}");
+            E::atom(quote!(#x.#m()))
+        };
+        let m2 = |m: &str| {
+            let x = arg(0).at(ATOM);
+            let y = arg(1).ts;
+            let m = format_ident!("{m}");
+            E::atom(quote!(#x.#m(#y)))
+        };
+        match f {
+            Builtin::ToF64 => {
+                let x = arg(0).at(UNARY);
+                E {
+                    ts: quote!(#x as f64),
+                    prec: CAST,
+                }
+            }
+            Builtin::ToI64 => {
+                let x = arg(0).at(UNARY);
+                E {
+                    ts: quote!(#x as i64),
+                    prec: CAST,
+                }
+            }
+            Builtin::AbsInt => m1("wrapping_abs"),
+            Builtin::AbsFloat => m1("abs"),
+            Builtin::MinInt | Builtin::MinFloat => m2("min"),
+            Builtin::MaxInt | Builtin::MaxFloat => m2("max"),
+            Builtin::Sqrt => m1("sqrt"),
+            Builtin::Floor => m1("floor"),
+            Builtin::Ceil => m1("ceil"),
+            Builtin::LenStr | Builtin::LenArray => {
+                let x = self.by_ref(&args[0], fr).at(ATOM);
+                E {
+                    ts: quote!(#x.len() as i64),
+                    prec: CAST,
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ statements
+
+    /// A block of statements; statements after one that always returns are
+    /// left out (they cannot run).
+    pub fn block(&self, ss: &[Stmt], fr: &Frame, ret: &Ret) -> TokenStream {
+        let mut out = TokenStream::new();
+        for s in ss {
+            out.extend(self.stmt(s, fr, ret, false));
+            if diverges(s) {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Whether an expression is cheap and reads no tree or context state,
+    /// so it may be written inline next to `t` and `cx` arguments.
+    fn simple(e: &Expr) -> bool {
+        matches!(e.kind, ExprKind::Const(_) | ExprKind::Local(_))
+    }
+
+    /// One statement. `top` marks a top-level statement of a participant
+    /// whose locals were declared up front.
+    pub fn stmt(&self, s: &Stmt, fr: &Frame, ret: &Ret, top: bool) -> TokenStream {
+        let ctx = &fr.context;
+        match &s.kind {
+            StmtKind::Call {
+                receiver,
+                method,
+                args,
+            } => {
+                let f = &self.method_fn[method.index()];
+                let mut pre = TokenStream::new();
+                let recv = match (receiver.root, receiver.steps.is_empty()) {
+                    (_, true) => self.path(receiver, fr),
+                    _ => {
+                        let r = self.path(receiver, fr);
+                        pre.extend(quote!(let n = #r;));
+                        quote!(n)
+                    }
+                };
+                let mut vals = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    let v = self.expr(a, fr).ts;
+                    if Self::simple(a) {
+                        vals.push(v);
+                    } else {
+                        let name = format_ident!("arg{i}");
+                        pre.extend(quote!(let #name = #v;));
+                        vals.push(quote!(#name));
+                    }
+                }
+                let call = quote!(#f(t, cx, #recv #(, #vals)*)?;);
+                if pre.is_empty() {
+                    call
+                } else {
+                    quote!({ #pre #call })
+                }
+            }
+            StmtKind::Let { local, value } => {
+                let name = &fr.locals[local.index()];
+                let v = self.expr(value, fr).ts;
+                if top && fr.hoisted {
+                    quote!(#name = #v;)
+                } else {
+                    let ty = self.data_type(&value.ty);
+                    if fr.mutable.contains(&local.index()) {
+                        quote!(let mut #name: #ty = #v;)
+                    } else {
+                        quote!(let #name: #ty = #v;)
+                    }
+                }
+            }
+            StmtKind::Alias { var, path } => {
+                let name = &fr.nodes[var.index()];
+                let p = self.path(path, fr);
+                if top && fr.hoisted {
+                    quote!(#name = #p;)
+                } else {
+                    let id = &self.hier(path.ty).id;
+                    quote!(let #name: #id = #p;)
+                }
+            }
+            StmtKind::Assign { place, value } => self.assign(place, value, s, fr),
+            StmtKind::Replace { slot, tree } => {
+                let built = self.build(tree, fr);
+                self.set_slot(slot, built, fr)
+            }
+            StmtKind::Move { slot, source } => {
+                let src = self.path(source, fr);
+                self.set_slot(slot, src, fr)
+            }
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                let c = self.expr(cond, fr).ts;
+                let a = self.block(then_branch, fr, ret);
+                if else_branch.is_empty() {
+                    quote!(if #c { #a })
+                } else if else_branch.len() == 1
+                    && matches!(else_branch[0].kind, StmtKind::If { .. })
+                {
+                    let b = self.stmt(&else_branch[0], fr, ret, false);
+                    quote!(if #c { #a } else #b)
+                } else {
+                    let b = self.block(else_branch, fr, ret);
+                    quote!(if #c { #a } else { #b })
+                }
+            }
+            StmtKind::ForChildren { var, list, body } => {
+                let parent = self.path(&list.parent, fr);
+                let field = &self.field[list.field.index()];
+                let v = &fr.nodes[var.index()];
+                let b = self.block(body, fr, ret);
+                quote!({
+                    let items = t[#parent].#field.clone();
+                    for &#v in items.iter() {
+                        #b
+                    }
+                })
+            }
+            StmtKind::ForArray { var, array, body } => {
+                let a = self.expr(array, fr).ts;
+                let v = &fr.locals[var.index()];
+                let m = if fr.mutable.contains(&var.index()) {
+                    quote!(mut)
+                } else {
+                    quote!()
+                };
+                let b = self.block(body, fr, ret);
+                quote!(for #m #v in #a { #b })
+            }
+            StmtKind::ForRange {
+                var,
+                start,
+                end,
+                body,
+            } => {
+                let a = self.expr(start, fr).at(AND);
+                let z = self.expr(end, fr).at(AND);
+                let v = &fr.locals[var.index()];
+                let m = if fr.mutable.contains(&var.index()) {
+                    quote!(mut)
+                } else {
+                    quote!()
+                };
+                let b = self.block(body, fr, ret);
+                quote!(for #m #v in #a..#z { #b })
+            }
+            StmtKind::Return(value) => match (ret, value) {
+                (Ret::Pure, Some(v)) => {
+                    let v = self.expr(v, fr).ts;
+                    quote!(return Ok(#v);)
+                }
+                (Ret::Traversal, _) | (Ret::Pure, None) => quote!(return Ok(());),
+                (Ret::Fused { label, flag }, _) => {
+                    let _ = ctx;
+                    match flag {
+                        Some(f) => quote!(#f = false; break #label;),
+                        None => quote!(break #label;),
+                    }
+                }
+            },
+        }
+    }
+
+    fn set_slot(&self, slot: &ChildSlot, value: TokenStream, fr: &Frame) -> TokenStream {
+        let field = &self.field[slot.field.index()];
+        if slot.parent.steps.is_empty() {
+            let p = self.path(&slot.parent, fr);
+            quote!({
+                let v = #value;
+                t[#p].#field = v;
+            })
+        } else {
+            let p = self.path(&slot.parent, fr);
+            quote!({
+                let n = #p;
+                let v = #value;
+                t[n].#field = v;
+            })
+        }
+    }
+
+    fn assign(&self, place: &Place, value: &Expr, s: &Stmt, fr: &Frame) -> TokenStream {
+        let v = self.expr(value, fr).ts;
+        let mut pre = TokenStream::new();
+        let (mut target, mut ty) = match &place.root {
+            PlaceRoot::Local(l) => {
+                let n = &fr.locals[l.index()];
+                (quote!(#n), fr.types[l.index()].clone())
+            }
+            PlaceRoot::Global(g) => {
+                let n = &self.global[g.index()];
+                (quote!(cx.globals.#n), self.p.globals[g.index()].ty.clone())
+            }
+            PlaceRoot::Field(p, f) => {
+                let name = &self.field[f.index()];
+                let ty = match &self.p.fields[f.index()].kind {
+                    FieldKind::Data(d) => d.clone(),
+                    _ => DataType::Int,
+                };
+                let path = self.path(p, fr);
+                if p.steps.is_empty() {
+                    (quote!(t[#path].#name), ty)
+                } else {
+                    pre.extend(quote!(let n = #path;));
+                    (quote!(t[n].#name), ty)
+                }
+            }
+        };
+        if place.projections.is_empty() && pre.is_empty() {
+            return quote!(#target = #v;);
+        }
+        // The value first, then the indices, then the place.
+        let mut body = quote!(let v = #v;);
+        let at = self.at(&fr.context, s.span);
+        let mut indexed = Vec::new();
+        for (i, pr) in place.projections.iter().enumerate() {
+            if let Projection::Index(e) = pr {
+                let iv = self.expr(e, fr).ts;
+                let name = format_ident!("i{i}");
+                body.extend(quote!(let #name = #iv;));
+                indexed.push(name);
+            }
+        }
+        body.extend(pre);
+        let mut indexed = indexed.into_iter();
+        let mut deref = false;
+        for pr in &place.projections {
+            match pr {
+                Projection::Member(m) => {
+                    let DataType::Record(r) = ty.clone() else {
+                        break;
+                    };
+                    let name = &self.rec_fields[r.index()][*m as usize];
+                    target = if deref {
+                        quote!((#target).#name)
+                    } else {
+                        quote!(#target.#name)
+                    };
+                    deref = false;
+                    ty = self.p.records[r.index()].fields[*m as usize].ty.clone();
+                }
+                Projection::Index(_) => {
+                    let name = indexed.next();
+                    target = quote!(*checked_index_mut(&mut #target, #name, #at)?);
+                    deref = true;
+                    if let DataType::Array(el) = ty.clone() {
+                        ty = *el;
+                    }
+                }
+            }
+        }
+        quote!({ #body #target = v; })
+    }
+
+    /// Builds a `new` subtree: its values first, then its nodes.
+    pub fn build(&self, t: &NewTree, fr: &Frame) -> TokenStream {
+        let h = self.hier(t.ty);
+        let node = &h.node;
+        let push = &h.push;
+        let ctor = &self.type_ctor[t.ty.index()];
+        let mut pre = TokenStream::new();
+        let mut args = Vec::new();
+        for (i, nf) in t.fields.iter().enumerate() {
+            let (ts, simple) = self.new_field(nf, fr);
+            if simple {
+                args.push(ts);
+            } else {
+                let name = format_ident!("f{i}");
+                pre.extend(quote!(let #name = #ts;));
+                args.push(quote!(#name));
+            }
+        }
+        if pre.is_empty() {
+            quote!(t.#push(#node::#ctor(#(#args),*)))
+        } else {
+            quote!({
+                #pre
+                t.#push(#node::#ctor(#(#args),*))
+            })
+        }
+    }
+
+    fn new_field(&self, nf: &NewField, fr: &Frame) -> (TokenStream, bool) {
+        match nf {
+            NewField::Data(e) => (self.expr(e, fr).ts, Self::simple(e)),
+            NewField::New(t) => (self.build(t, fr), false),
+            NewField::Move(p) => {
+                let simple = p.steps.is_empty();
+                (self.path(p, fr), simple)
+            }
+            NewField::List(items) => {
+                let items = items.iter().map(|i| self.new_field(i, fr).0);
+                (quote!(Arc::from(vec![#(#items),*])), false)
+            }
+            NewField::MoveList(slot) => {
+                let p = self.path(&slot.parent, fr);
+                let f = &self.field[slot.field.index()];
+                (quote!(t[#p].#f.clone()), false)
+            }
+        }
+    }
+}

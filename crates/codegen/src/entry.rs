@@ -1,0 +1,351 @@
+//! Entry points (`run_<fuse>_unfused`, `run_<fuse>_fused`) and the fixed
+//! support code every generated module carries.
+
+use crate::gen::*;
+use crate::items::fn_allows;
+use crate::names::{snake, Names};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+impl Gen<'_> {
+    pub fn entries(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for fuse in &self.p.fuses {
+            let mut u = Usage::default();
+            for c in &fuse.calls {
+                c.args.iter().for_each(|a| expr_use(a, &mut u));
+            }
+            let mut ns = Names::with_reserved(
+                &reserved_locals()
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>(),
+            );
+            let ctx = format!("fuse {}", fuse.name);
+            let fr = self.frame(ctx.clone(), &fuse.frame, &u, &mut ns, false);
+            let params: Vec<_> = (0..fuse.frame.num_params)
+                .map(|i| {
+                    let n = &fr.locals[i];
+                    let t = self.data_type(&fuse.frame.locals[i].1);
+                    quote!(#n: #t)
+                })
+                .collect();
+            let pnames: Vec<_> = (0..fuse.frame.num_params)
+                .map(|i| fr.locals[i].clone())
+                .collect();
+            let h = self.hier(fuse.root_type);
+            let arena = &h.arena;
+            let root_name = &self.p.types[fuse.root_type.index()].name;
+            let at = self.at_value(&ctx, fuse.span);
+            let msg = format!("the tree's root is not a `{root_name}`");
+            let check = match self.kind_pattern(fuse.root_type) {
+                Some(pat) => quote!(
+                    let Some(root) = t.root.#arena() else {
+                        return Err(#at.error(#msg.to_string()));
+                    };
+                    if !matches!(t[root].kind, #pat) {
+                        return Err(#at.error(#msg.to_string()));
+                    }
+                ),
+                None => quote!(return Err(#at.error(#msg.to_string()));),
+            };
+            // Unfused: the calls in order.
+            let mut unfused = TokenStream::new();
+            for c in &fuse.calls {
+                let f = &self.method_fn[c.method.index()];
+                let args: Vec<_> = c.args.iter().map(|a| self.expr(a, &fr).ts).collect();
+                let names: Vec<_> = (0..args.len()).map(|j| format_ident!("arg{j}")).collect();
+                if args.is_empty() {
+                    unfused.extend(quote!(#f(t, cx, root)?;));
+                } else {
+                    unfused.extend(quote!({
+                        #(let #names = #args;)*
+                        #f(t, cx, root #(, #names)*)?;
+                    }));
+                }
+            }
+            // Fused: the entry's chunks.
+            let mut fused = TokenStream::new();
+            if let Some(entry) = self.fused.entry(&fuse.name) {
+                for chunk in &entry.chunks {
+                    let mut pre = TokenStream::new();
+                    let mut args = Vec::new();
+                    for (k, &ci) in chunk.calls.iter().enumerate() {
+                        for (j, a) in fuse.calls[ci].args.iter().enumerate() {
+                            let v = self.expr(a, &fr).ts;
+                            let n = format_ident!("arg{k}_{j}");
+                            pre.extend(quote!(let #n = #v;));
+                            args.push(quote!(#n));
+                        }
+                    }
+                    let Some(disp) = self.fused_disp.get(&chunk.targets) else {
+                        continue;
+                    };
+                    let mask = if self.disp_takes_mask(&chunk.targets) {
+                        let bits = if chunk.calls.len() >= 64 {
+                            u64::MAX
+                        } else {
+                            (1u64 << chunk.calls.len()) - 1
+                        };
+                        quote!(, #bits)
+                    } else {
+                        quote!()
+                    };
+                    if pre.is_empty() {
+                        fused.extend(quote!(#disp(t, cx, root #mask)?;));
+                    } else {
+                        fused.extend(quote!({
+                            #pre
+                            #disp(t, cx, root #mask #(, #args)*)?;
+                        }));
+                    }
+                }
+            } else {
+                let msg = format!("no fused schedule for `fuse {}`", fuse.name);
+                fused.extend(quote!(return Err(#at.error(#msg.to_string()));));
+            }
+            let base = snake(&fuse.name);
+            let allows = fn_allows();
+            for (kind, body) in [("unfused", unfused), ("fused", fused)] {
+                let inner = format_ident!("{base}_{kind}");
+                let run = format_ident!("run_{base}_{kind}");
+                let counted = format_ident!("run_{base}_{kind}_counted");
+                let doc_inner = format!(
+                    "`fuse {}` {kind}, on a run context (counting visits if `C`).",
+                    fuse.name
+                );
+                let doc_run = format!(
+                    "Runs `fuse {}` {kind} on `tree`, updating `globals`.",
+                    fuse.name
+                );
+                let doc_counted = format!(
+                    "Runs `fuse {}` {kind} and returns the number of node visits.",
+                    fuse.name
+                );
+                let diverges = self.kind_pattern(fuse.root_type).is_none()
+                    || (kind == "fused" && self.fused.entry(&fuse.name).is_none());
+                let tail = if diverges { quote!() } else { quote!(Ok(())) };
+                let uses_cx = mentions(&body, "cx");
+                let cxp = if uses_cx { quote!(cx) } else { quote!(_cx) };
+                out.extend(quote!(
+                    #[doc = #doc_inner]
+                    #allows
+                    pub fn #inner<const C: bool>(t: &mut Tree, #cxp: &mut Cx<C> #(, #params)*) -> Result<(), RuntimeError> {
+                        #check
+                        #body
+                        #tail
+                    }
+
+                    #[doc = #doc_run]
+                    pub fn #run(tree: &mut Tree, globals: &mut Globals #(, #params)*) -> Result<(), RuntimeError> {
+                        let mut cx = Cx::<false>::new(std::mem::take(globals));
+                        let r = #inner(tree, &mut cx #(, #pnames)*);
+                        *globals = cx.globals;
+                        r
+                    }
+
+                    #[doc = #doc_counted]
+                    pub fn #counted(tree: &mut Tree, globals: &mut Globals #(, #params)*) -> Result<u64, RuntimeError> {
+                        let mut cx = Cx::<true>::new(std::mem::take(globals));
+                        let r = #inner(tree, &mut cx #(, #pnames)*);
+                        *globals = cx.globals;
+                        r.map(|()| cx.visits)
+                    }
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// Support code: errors, the run context with its stack guard, checked
+/// operations. Helpers that `code` never mentions are left out.
+pub fn prelude(code: &TokenStream) -> TokenStream {
+    let mut out = quote!(
+        use std::sync::Arc;
+
+        /// Where a runtime error can be raised: the running traversal and the
+        /// source position.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct At {
+            /// `Type.traversal`, `pure fn name` or `fuse name`.
+            pub context: &'static str,
+            /// 1-based line.
+            pub line: u32,
+            /// 1-based column.
+            pub col: u32,
+        }
+
+        impl At {
+            /// An error raised here.
+            #[cold]
+            pub fn error(&self, message: String) -> RuntimeError {
+                RuntimeError {
+                    message,
+                    context: self.context,
+                    line: self.line,
+                    col: self.col,
+                }
+            }
+        }
+
+        /// A runtime error of the program (LANGUAGE.md §3): division by zero,
+        /// a failed cast, an index out of range.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct RuntimeError {
+            /// What went wrong.
+            pub message: String,
+            /// The traversal, pure function or fuse item running.
+            pub context: &'static str,
+            /// 1-based line of the failing expression or statement.
+            pub line: u32,
+            /// 1-based column.
+            pub col: u32,
+        }
+
+        impl std::fmt::Display for RuntimeError {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "runtime error: {}:{}: in {}: {}", self.line, self.col, self.context, self.message)
+            }
+        }
+
+        impl std::error::Error for RuntimeError {}
+
+        /// Traversal calls between two checks of the remaining stack (a power of two).
+        const STACK_CHECK_EVERY: u32 = 32;
+        /// Stack that must remain at a check: room for `STACK_CHECK_EVERY`
+        /// nested calls of up to 32 KiB each.
+        const STACK_RED_ZONE: usize = 1 << 20;
+        /// Size of each stack segment added when the stack runs low.
+        const STACK_SEGMENT: usize = 16 << 20;
+
+        /// The state of one run: the globals, the node-visit counter (kept
+        /// only when `COUNT` is true; otherwise every update compiles away)
+        /// and the traversal depth, which decides when to check the stack.
+        #[derive(Clone, Debug)]
+        pub struct Cx<const COUNT: bool> {
+            /// The globals.
+            pub globals: Globals,
+            /// Node visits so far (always 0 unless `COUNT`).
+            pub visits: u64,
+            depth: u32,
+        }
+
+        impl<const COUNT: bool> Cx<COUNT> {
+            /// A context with these globals and no visits.
+            pub fn new(globals: Globals) -> Self {
+                Cx { globals, visits: 0, depth: 0 }
+            }
+        }
+
+        /// One node visit: counts it and, every `STACK_CHECK_EVERY` levels of
+        /// nesting, makes sure there is stack left (adding a segment with
+        /// `stacker` if not), so that 10^6-deep trees run.
+        #[inline(always)]
+        fn enter<const C: bool, R>(cx: &mut Cx<C>, f: impl FnOnce(&mut Cx<C>) -> R) -> R {
+            if C {
+                cx.visits += 1;
+            }
+            cx.depth += 1;
+            let r = if cx.depth & (STACK_CHECK_EVERY - 1) == 0 {
+                stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(cx))
+            } else {
+                f(cx)
+            };
+            cx.depth -= 1;
+            r
+        }
+    );
+    let helpers = [
+        (
+            "div_int",
+            quote!(
+                #[inline]
+                fn div_int(a: i64, b: i64, at: &At) -> Result<i64, RuntimeError> {
+                    if b == 0 {
+                        return Err(at.error("integer division or remainder by zero".to_string()));
+                    }
+                    Ok(a.wrapping_div(b))
+                }
+            ),
+        ),
+        (
+            "rem_int",
+            quote!(
+                #[inline]
+                fn rem_int(a: i64, b: i64, at: &At) -> Result<i64, RuntimeError> {
+                    if b == 0 {
+                        return Err(at.error("integer division or remainder by zero".to_string()));
+                    }
+                    Ok(a.wrapping_rem(b))
+                }
+            ),
+        ),
+        (
+            "checked_index",
+            quote!(
+                #[inline]
+                fn checked_index<T: Clone>(a: &[T], i: i64, at: &At) -> Result<T, RuntimeError> {
+                    match usize::try_from(i).ok().and_then(|k| a.get(k)) {
+                        Some(x) => Ok(x.clone()),
+                        None => Err(at.error(format!(
+                            "index {i} out of range for array of length {}",
+                            a.len()
+                        ))),
+                    }
+                }
+            ),
+        ),
+        (
+            "checked_index_mut",
+            quote!(
+                #[inline]
+                fn checked_index_mut<'a, T>(
+                    a: &'a mut [T],
+                    i: i64,
+                    at: &At,
+                ) -> Result<&'a mut T, RuntimeError> {
+                    let len = a.len();
+                    match usize::try_from(i).ok().and_then(|k| a.get_mut(k)) {
+                        Some(x) => Ok(x),
+                        None => {
+                            Err(at
+                                .error(format!("index {i} out of range for array of length {len}")))
+                        }
+                    }
+                }
+            ),
+        ),
+        (
+            "cast_error",
+            quote!(
+                #[cold]
+                fn cast_error(actual: &str, expected: &str, at: &At) -> RuntimeError {
+                    at.error(format!(
+                        "cast failed: the node is a `{actual}`, not a `{expected}`"
+                    ))
+                }
+            ),
+        ),
+        (
+            "no_traversal",
+            quote!(
+                #[cold]
+                fn no_traversal(traversal: &'static str, ty: &str) -> RuntimeError {
+                    RuntimeError {
+                        message: format!("no traversal `{traversal}` for a node of type `{ty}`"),
+                        context: traversal,
+                        line: 0,
+                        col: 0,
+                    }
+                }
+            ),
+        ),
+    ];
+    for (name, ts) in helpers {
+        if mentions(code, name) {
+            out.extend(ts);
+        }
+    }
+    out
+}

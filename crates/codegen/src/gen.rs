@@ -1,0 +1,804 @@
+//! The generator: program model and fused IR in, Rust tokens out.
+
+use crate::names::{ident, snake, Names};
+use crate::CodegenOptions;
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::{BTreeMap, HashSet};
+use treefuse_fusion::{FusedFnId, FusedProgram};
+use treefuse_sema::*;
+use treefuse_syntax::{LineIndex, Span};
+
+/// A fused call's callees by concrete type.
+pub(crate) type Targets<'a> = &'a [(TypeId, FusedFnId)];
+
+/// Expression precedence levels (higher binds tighter).
+pub(crate) const ATOM: u8 = 10;
+pub(crate) const UNARY: u8 = 9;
+pub(crate) const CAST: u8 = 8;
+pub(crate) const MUL: u8 = 7;
+pub(crate) const ADD: u8 = 6;
+pub(crate) const CMP: u8 = 4;
+pub(crate) const AND: u8 = 3;
+pub(crate) const OR: u8 = 2;
+pub(crate) const LOW: u8 = 1;
+
+/// A generated expression and how tightly it binds.
+#[derive(Clone)]
+pub(crate) struct E {
+    pub ts: TokenStream,
+    pub prec: u8,
+}
+
+impl E {
+    pub fn atom(ts: TokenStream) -> E {
+        E { ts, prec: ATOM }
+    }
+    fn new(ts: TokenStream, prec: u8) -> E {
+        E { ts, prec }
+    }
+    /// The tokens, parenthesized unless the expression binds at least as
+    /// tightly as `min`.
+    pub fn at(&self, min: u8) -> TokenStream {
+        let ts = &self.ts;
+        if self.prec >= min {
+            ts.clone()
+        } else {
+            quote!((#ts))
+        }
+    }
+}
+
+/// One tree hierarchy: a root type and all its subtypes, stored in one
+/// arena of one node struct.
+pub(crate) struct Hier {
+    pub root: TypeId,
+    pub node: Ident,
+    pub id: Ident,
+    pub kind: Ident,
+    pub arena: Ident,
+    pub push: Ident,
+    pub concrete: Vec<TypeId>,
+    pub fields: Vec<FieldId>,
+}
+
+/// How `return` leaves the code being generated.
+#[derive(Clone)]
+pub(crate) enum Ret {
+    /// An unfused traversal body: `return Ok(());`.
+    Traversal,
+    /// A pure function: `return Ok(value);`.
+    Pure,
+    /// A participant statement of a fused function: clear the flag (if it
+    /// is read later) and leave the labeled block.
+    Fused {
+        label: TokenStream,
+        flag: Option<Ident>,
+    },
+}
+
+/// Names of one frame (traversal body, pure function or participant).
+#[derive(Clone)]
+pub(crate) struct Frame {
+    pub context: String,
+    pub locals: Vec<Ident>,
+    pub nodes: Vec<Ident>,
+    pub types: Vec<DataType>,
+    pub mutable: HashSet<usize>,
+    /// Locals and node variables bound by top-level statements that were
+    /// declared up front (participants that can be inactive).
+    pub hoisted: bool,
+}
+
+/// What a body reads and writes of its frame.
+#[derive(Default)]
+pub(crate) struct Usage {
+    pub read: HashSet<LocalId>,
+    pub assigned: HashSet<LocalId>,
+    pub nodes: HashSet<NodeVarId>,
+}
+
+pub(crate) struct Gen<'p> {
+    pub p: &'p Program,
+    pub fused: &'p FusedProgram,
+    pub opts: &'p CodegenOptions,
+    lines: Option<(LineIndex, &'p str)>,
+    pub hier_of: Vec<usize>,
+    pub hiers: Vec<Hier>,
+    pub field: Vec<Ident>,
+    pub type_ctor: Vec<Ident>,
+    pub variant: Vec<Ident>,
+    pub rec: Vec<Ident>,
+    pub rec_fields: Vec<Vec<Ident>>,
+    pub global: Vec<Ident>,
+    pub pure: Vec<Ident>,
+    pub method_fn: Vec<Ident>,
+    pub body_fn: Vec<Ident>,
+    pub fused_fn: Vec<Ident>,
+    pub fused_disp: BTreeMap<Vec<(TypeId, FusedFnId)>, Ident>,
+    /// Per fused function, per participant: may it start inactive?
+    pub off: Vec<Vec<bool>>,
+    pub top: Names,
+}
+
+/// Names the generated code itself uses inside functions.
+pub(crate) fn reserved_locals() -> Vec<String> {
+    let mut v: Vec<String> = [
+        "t", "cx", "this", "mask", "m", "n", "v", "p", "items", "item", "child", "root", "r",
+        "globals", "tree",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for i in 0..64 {
+        v.push(format!("active_{i}"));
+        v.push(format!("f{i}"));
+        v.push(format!("i{i}"));
+        v.push(format!("arg{i}"));
+    }
+    v
+}
+
+pub(crate) fn is_copy(t: &DataType) -> bool {
+    matches!(t, DataType::Int | DataType::Float | DataType::Bool)
+}
+
+impl<'p> Gen<'p> {
+    pub fn new(p: &'p Program, fused: &'p FusedProgram, opts: &'p CodegenOptions) -> Gen<'p> {
+        let mut top = Names::with_reserved(&[
+            "Tree",
+            "NodeRef",
+            "Globals",
+            "Cx",
+            "At",
+            "RuntimeError",
+            "enter",
+            "div_int",
+            "rem_int",
+            "checked_index",
+            "checked_index_mut",
+            "cast_error",
+            "no_traversal",
+            "SOURCE",
+            "schema",
+            "read_json",
+            "write_json",
+            "STACK_RED_ZONE",
+            "STACK_SEGMENT",
+            "STACK_CHECK_EVERY",
+            "Arc",
+            "Vec",
+            "String",
+            "Option",
+            "Result",
+            "Ok",
+            "Err",
+            "Some",
+            "None",
+            "Box",
+            "stacker",
+            "std",
+            "core",
+            "interop",
+            "HIER_OF",
+            "SLOT_COUNT",
+        ]);
+        let lines = opts
+            .source
+            .as_ref()
+            .map(|s| (LineIndex::new(&s.text), s.text.as_str()));
+        // Hierarchies.
+        let root_of = |mut t: TypeId| {
+            while let Some(b) = p.types[t.index()].base {
+                t = b;
+            }
+            t
+        };
+        let mut hier_of = vec![0; p.types.len()];
+        let mut hiers: Vec<Hier> = Vec::new();
+        for (i, _) in p.types.iter().enumerate() {
+            let r = root_of(TypeId(i as u32));
+            let h = match hiers.iter().position(|h| h.root == r) {
+                Some(h) => h,
+                None => {
+                    let name = &p.types[r.index()].name;
+                    hiers.push(Hier {
+                        root: r,
+                        node: top.fresh(&format!("{name}Node")),
+                        id: top.fresh(&format!("{name}Id")),
+                        kind: top.fresh(&format!("{name}Kind")),
+                        arena: ident(&crate::names::safe(&snake(name))),
+                        push: format_ident!("push_{}", snake(name)),
+                        concrete: Vec::new(),
+                        fields: Vec::new(),
+                    });
+                    hiers.len() - 1
+                }
+            };
+            hier_of[i] = h;
+            if !p.types[i].is_abstract {
+                hiers[h].concrete.push(TypeId(i as u32));
+            }
+        }
+        for (i, f) in p.fields.iter().enumerate() {
+            hiers[hier_of[f.owner.index()]]
+                .fields
+                .push(FieldId(i as u32));
+        }
+        let mut field = vec![ident("x"); p.fields.len()];
+        for h in &hiers {
+            let mut ns = Names::with_reserved(&["kind"]);
+            for &f in &h.fields {
+                let fd = &p.fields[f.index()];
+                let dup = h
+                    .fields
+                    .iter()
+                    .filter(|g| p.fields[g.index()].name == fd.name)
+                    .count()
+                    > 1;
+                let base = if dup {
+                    format!(
+                        "{}_{}",
+                        snake(&p.types[fd.owner.index()].name),
+                        snake(&fd.name)
+                    )
+                } else {
+                    snake(&fd.name)
+                };
+                field[f.index()] = ns.fresh(&base);
+            }
+        }
+        let mut ctor_ns = Names::with_reserved(&["push", "new", "blank"]);
+        let type_ctor = p
+            .types
+            .iter()
+            .map(|t| ctor_ns.fresh(&snake(&t.name)))
+            .collect();
+        let variant = p
+            .types
+            .iter()
+            .map(|t| ident(&crate::names::safe(&t.name)))
+            .collect();
+        let rec = p.records.iter().map(|r| top.fresh(&r.name)).collect();
+        let rec_fields = p
+            .records
+            .iter()
+            .map(|r| {
+                let mut ns = Names::default();
+                r.fields.iter().map(|f| ns.fresh(&snake(&f.name))).collect()
+            })
+            .collect();
+        let mut gns = Names::default();
+        let global = p
+            .globals
+            .iter()
+            .map(|g| gns.fresh(&snake(&g.name)))
+            .collect();
+        let pure = p
+            .pure_fns
+            .iter()
+            .map(|f| top.fresh(&snake(&f.name)))
+            .collect();
+        let method_fn = p
+            .methods
+            .iter()
+            .map(|m| top.fresh(&snake(&m.name)))
+            .collect();
+        let body_fn = p
+            .bodies
+            .iter()
+            .map(|b| {
+                top.fresh(&format!(
+                    "{}_{}",
+                    snake(&p.types[b.owner.index()].name),
+                    snake(&p.methods[b.method.index()].name)
+                ))
+            })
+            .collect();
+        let fused_fn = fused
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(i, f)| top.fresh(&format!("fused_{i}_{}", snake(&p.types[f.ty.index()].name))))
+            .collect();
+        let mut g = Gen {
+            p,
+            fused,
+            opts,
+            lines,
+            hier_of,
+            hiers,
+            field,
+            type_ctor,
+            variant,
+            rec,
+            rec_fields,
+            global,
+            pure,
+            method_fn,
+            body_fn,
+            fused_fn,
+            fused_disp: BTreeMap::new(),
+            off: Vec::new(),
+            top,
+        };
+        g.plan_fused();
+        g
+    }
+
+    // ------------------------------------------------------------ types
+
+    pub fn hier(&self, t: TypeId) -> &Hier {
+        &self.hiers[self.hier_of[t.index()]]
+    }
+
+    pub fn data_type(&self, t: &DataType) -> TokenStream {
+        match t {
+            DataType::Int => quote!(i64),
+            DataType::Float => quote!(f64),
+            DataType::Bool => quote!(bool),
+            DataType::Str => quote!(Arc<str>),
+            DataType::Record(r) => {
+                let n = &self.rec[r.index()];
+                quote!(#n)
+            }
+            DataType::Array(e) => {
+                let e = self.data_type(e);
+                quote!(Vec<#e>)
+            }
+        }
+    }
+
+    pub fn field_type(&self, f: FieldId) -> TokenStream {
+        match &self.p.fields[f.index()].kind {
+            FieldKind::Child(t) => {
+                let id = &self.hier(*t).id;
+                quote!(#id)
+            }
+            FieldKind::List(t) => {
+                let id = &self.hier(*t).id;
+                quote!(Arc<[#id]>)
+            }
+            FieldKind::Data(d) => self.data_type(d),
+        }
+    }
+
+    pub fn zero(&self, t: &DataType) -> TokenStream {
+        match t {
+            DataType::Int => quote!(0),
+            DataType::Float => quote!(0.0),
+            DataType::Bool => quote!(false),
+            DataType::Str => quote!(Arc::from("")),
+            DataType::Record(r) => {
+                let n = &self.rec[r.index()];
+                quote!(#n::default())
+            }
+            DataType::Array(_) => quote!(Vec::new()),
+        }
+    }
+
+    /// The value a field has in a node of a type that does not have it, or
+    /// before it is set.
+    pub fn field_blank(&self, f: FieldId) -> TokenStream {
+        let fd = &self.p.fields[f.index()];
+        match &fd.kind {
+            FieldKind::Child(t) => {
+                let id = &self.hier(*t).id;
+                quote!(#id(u32::MAX))
+            }
+            FieldKind::List(_) => quote!(Arc::from(Vec::new())),
+            FieldKind::Data(d) => self.zero(d),
+        }
+    }
+
+    pub fn constant(&self, v: &Value, t: &DataType) -> E {
+        match (v, t) {
+            (Value::Int(i), _) => {
+                if *i == i64::MIN {
+                    E::atom(quote!(i64::MIN))
+                } else if *i < 0 {
+                    let l = Literal::i64_suffixed(-*i);
+                    E::new(quote!(-#l), UNARY)
+                } else {
+                    {
+                        let l = Literal::i64_suffixed(*i);
+                        E::atom(quote!(#l))
+                    }
+                }
+            }
+            (Value::Float(x), _) => {
+                if x.is_nan() {
+                    E::atom(quote!(f64::NAN))
+                } else if x.is_infinite() {
+                    if *x > 0.0 {
+                        E::atom(quote!(f64::INFINITY))
+                    } else {
+                        E::atom(quote!(f64::NEG_INFINITY))
+                    }
+                } else if x.is_sign_negative() {
+                    let l = Literal::f64_suffixed(-*x);
+                    E::new(quote!(-#l), UNARY)
+                } else {
+                    {
+                        let l = Literal::f64_suffixed(*x);
+                        E::atom(quote!(#l))
+                    }
+                }
+            }
+            (Value::Bool(b), _) => E::atom(quote!(#b)),
+            (Value::Str(s), _) => {
+                let s: &str = s;
+                E::atom(quote!(Arc::from(#s)))
+            }
+            (Value::Array(items), DataType::Array(e)) => {
+                let items = items.iter().map(|v| self.constant(v, e).ts);
+                E::atom(quote!(vec![#(#items),*]))
+            }
+            (Value::Record(items), DataType::Record(r)) => {
+                let name = &self.rec[r.index()];
+                let fs = &self.rec_fields[r.index()];
+                let vals = items
+                    .iter()
+                    .zip(&self.p.records[r.index()].fields)
+                    .map(|(v, f)| self.constant(v, &f.ty).ts);
+                E::atom(quote!(#name { #(#fs: #vals),* }))
+            }
+            _ => E::atom(self.zero(t)),
+        }
+    }
+
+    /// `&At { .. }` for an error raised at `span` in `context`.
+    pub fn at(&self, context: &str, span: Span) -> TokenStream {
+        let v = self.at_value(context, span);
+        quote!(&#v)
+    }
+
+    /// `At { .. }` for an error raised at `span` in `context`.
+    pub fn at_value(&self, context: &str, span: Span) -> TokenStream {
+        let (line, col) = match &self.lines {
+            Some((idx, src)) => {
+                let (l, c) = idx.line_col(src, span.start as usize);
+                (l as u32, c as u32)
+            }
+            None => (0, span.start),
+        };
+        quote!(At { context: #context, line: #line, col: #col })
+    }
+
+    // ------------------------------------------------------------ fused plan
+
+    /// Computes which fused functions can be entered with some participant
+    /// inactive, and names the dispatchers of target lists.
+    fn plan_fused(&mut self) {
+        let fs = &self.fused.functions;
+        let mut off: Vec<Vec<bool>> = fs
+            .iter()
+            .map(|f| vec![false; f.participants.len()])
+            .collect();
+        loop {
+            let mut changed = false;
+            for (gi, g) in fs.iter().enumerate() {
+                for step in &g.steps {
+                    for (k, cond, targets) in self.step_calls(gi, step, &off) {
+                        if !cond {
+                            continue;
+                        }
+                        for (_, f) in targets {
+                            if !off[f.index()][k] {
+                                off[f.index()][k] = true;
+                                changed = true;
+                            }
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        self.off = off;
+        let mut lists: Vec<Vec<(TypeId, FusedFnId)>> = Vec::new();
+        for (gi, f) in fs.iter().enumerate() {
+            for step in &f.steps {
+                for (_, t) in self.call_sites(gi, step) {
+                    lists.push(t.to_vec());
+                }
+            }
+        }
+        for e in &self.fused.entries {
+            for c in &e.chunks {
+                lists.push(c.targets.clone());
+            }
+        }
+        for (i, l) in lists.into_iter().enumerate() {
+            if !self.fused_disp.contains_key(&l) {
+                let name = self.top.fresh(&format!("fused_call_{i}"));
+                self.fused_disp.insert(l, name);
+            }
+        }
+    }
+
+    /// For a group or loop step of fused function `gi`: each fused call
+    /// site with, per callee participant, whether that call may be left
+    /// out, and the targets.
+    pub fn step_calls<'a>(
+        &self,
+        gi: usize,
+        step: &'a treefuse_fusion::Step,
+        off: &[Vec<bool>],
+    ) -> Vec<(usize, bool, Targets<'a>)> {
+        let f = &self.fused.functions[gi];
+        let flagged = |p: usize| off[gi][p] || self.has_return(f.participants[p].body);
+        let mut out = Vec::new();
+        for (members, targets) in self.call_sites(gi, step) {
+            for (k, (p, s)) in members.into_iter().enumerate() {
+                let guarded = matches!(s.kind, StmtKind::If { .. });
+                out.push((k, guarded || flagged(p), targets));
+            }
+        }
+        out
+    }
+
+    /// The fused call sites of a group or loop step: the member call
+    /// statements in callee participant order, each with its caller
+    /// participant, and the targets.
+    pub fn call_sites<'a>(
+        &self,
+        gi: usize,
+        step: &'a treefuse_fusion::Step,
+    ) -> Vec<(Vec<(usize, &'p Stmt)>, Targets<'a>)> {
+        let f = &self.fused.functions[gi];
+        let stmt = |p: usize, i: usize| -> Option<&'p Stmt> {
+            self.p.bodies[f.participants[p].body.index()]
+                .body
+                .as_ref()
+                .and_then(|b| b.get(i))
+        };
+        match step {
+            treefuse_fusion::Step::Group(g) => {
+                let members = g
+                    .calls
+                    .iter()
+                    .filter_map(|&(p, i)| stmt(p, i).map(|s| (p, s)))
+                    .collect();
+                vec![(members, g.targets.as_slice())]
+            }
+            treefuse_fusion::Step::Loop(l) => {
+                let loop_body = |m: usize| -> (usize, &'p [Stmt]) {
+                    let (p, i) = l.loops[m];
+                    match stmt(p, i) {
+                        Some(Stmt {
+                            kind: StmtKind::ForChildren { body, .. },
+                            ..
+                        }) => (p, body.as_slice()),
+                        _ => (p, &[]),
+                    }
+                };
+                l.steps
+                    .iter()
+                    .filter_map(|ls| match ls {
+                        treefuse_fusion::LoopStep::Call { calls, targets } => {
+                            let members = calls
+                                .iter()
+                                .filter_map(|&(m, i)| {
+                                    let (p, body) = loop_body(m);
+                                    body.get(i).map(|s| (p, s))
+                                })
+                                .collect();
+                            Some((members, targets.as_slice()))
+                        }
+                        treefuse_fusion::LoopStep::Stmt { .. } => None,
+                    })
+                    .collect()
+            }
+            treefuse_fusion::Step::Stmt { .. } => Vec::new(),
+        }
+    }
+
+    pub fn has_return(&self, b: BodyId) -> bool {
+        fn any(ss: &[Stmt]) -> bool {
+            ss.iter().any(|s| match &s.kind {
+                StmtKind::Return(_) => true,
+                StmtKind::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => any(then_branch) || any(else_branch),
+                StmtKind::ForChildren { body, .. }
+                | StmtKind::ForArray { body, .. }
+                | StmtKind::ForRange { body, .. } => any(body),
+                _ => false,
+            })
+        }
+        self.p.bodies[b.index()].body.as_deref().is_some_and(any)
+    }
+
+    pub fn fn_takes_mask(&self, f: FusedFnId) -> bool {
+        self.off[f.index()].iter().any(|&o| o)
+    }
+
+    pub fn disp_takes_mask(&self, targets: &[(TypeId, FusedFnId)]) -> bool {
+        targets.iter().any(|(_, f)| self.fn_takes_mask(*f))
+    }
+}
+
+/// Whether `ts` mentions the identifier `name` anywhere.
+pub(crate) fn mentions(ts: &TokenStream, name: &str) -> bool {
+    ts.clone().into_iter().any(|tt| match tt {
+        proc_macro2::TokenTree::Ident(i) => i == name,
+        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), name),
+        _ => false,
+    })
+}
+
+// ---------------------------------------------------------------- usage
+
+pub(crate) fn usage(stmts: &[Stmt], u: &mut Usage) {
+    for s in stmts {
+        usage_stmt(s, u);
+    }
+}
+
+fn path_use(p: &NodePath, u: &mut Usage) {
+    if let PathRoot::Var(v) = p.root {
+        u.nodes.insert(v);
+    }
+}
+
+fn slot_use(s: &ChildSlot, u: &mut Usage) {
+    path_use(&s.parent, u);
+}
+
+fn new_use(t: &NewTree, u: &mut Usage) {
+    fn field(nf: &NewField, u: &mut Usage) {
+        match nf {
+            NewField::Data(e) => expr_use(e, u),
+            NewField::New(t) => new_use(t, u),
+            NewField::Move(p) => path_use(p, u),
+            NewField::List(items) => items.iter().for_each(|i| field(i, u)),
+            NewField::MoveList(s) => slot_use(s, u),
+        }
+    }
+    t.fields.iter().for_each(|f| field(f, u));
+}
+
+pub(crate) fn expr_use(e: &Expr, u: &mut Usage) {
+    visit::walk_expr(e, &mut |x| match &x.kind {
+        ExprKind::Local(l) => {
+            u.read.insert(*l);
+        }
+        ExprKind::Field(p, _) | ExprKind::Is(p, _) => path_use(p, u),
+        _ => {}
+    });
+}
+
+pub(crate) fn usage_stmt(s: &Stmt, u: &mut Usage) {
+    match &s.kind {
+        StmtKind::Call { receiver, args, .. } => {
+            path_use(receiver, u);
+            args.iter().for_each(|a| expr_use(a, u));
+        }
+        StmtKind::Let { value, .. } => expr_use(value, u),
+        StmtKind::Alias { path, .. } => path_use(path, u),
+        StmtKind::Assign { place, value } => {
+            match &place.root {
+                PlaceRoot::Local(l) => {
+                    u.assigned.insert(*l);
+                    if !place.projections.is_empty() {
+                        u.read.insert(*l);
+                    }
+                }
+                PlaceRoot::Global(_) => {}
+                PlaceRoot::Field(p, _) => path_use(p, u),
+            }
+            for pr in &place.projections {
+                if let Projection::Index(i) = pr {
+                    expr_use(i, u);
+                }
+            }
+            expr_use(value, u);
+        }
+        StmtKind::Replace { slot, tree } => {
+            slot_use(slot, u);
+            new_use(tree, u);
+        }
+        StmtKind::Move { slot, source } => {
+            slot_use(slot, u);
+            path_use(source, u);
+        }
+        StmtKind::If {
+            cond,
+            then_branch,
+            else_branch,
+        } => {
+            expr_use(cond, u);
+            usage(then_branch, u);
+            usage(else_branch, u);
+        }
+        StmtKind::ForChildren { list, body, .. } => {
+            slot_use(list, u);
+            usage(body, u);
+        }
+        StmtKind::ForArray { array, body, .. } => {
+            expr_use(array, u);
+            usage(body, u);
+        }
+        StmtKind::ForRange {
+            start, end, body, ..
+        } => {
+            expr_use(start, u);
+            expr_use(end, u);
+            usage(body, u);
+        }
+        StmtKind::Return(v) => {
+            if let Some(v) = v {
+                expr_use(v, u);
+            }
+        }
+    }
+}
+
+/// Whether running `s` always ends in `return`.
+pub(crate) fn diverges(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => block_diverges(then_branch) && block_diverges(else_branch),
+        _ => false,
+    }
+}
+
+pub(crate) fn block_diverges(ss: &[Stmt]) -> bool {
+    ss.iter().any(diverges)
+}
+
+impl Gen<'_> {
+    /// Names for a frame's locals and node variables in namespace `ns`;
+    /// locals that are never read get a leading `_`.
+    pub fn frame(
+        &self,
+        context: String,
+        layout: &FrameLayout,
+        u: &Usage,
+        ns: &mut Names,
+        hoisted: bool,
+    ) -> Frame {
+        let locals = layout
+            .locals
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| {
+                let base = snake(name);
+                if u.read.contains(&LocalId(i as u32)) {
+                    ns.fresh(&base)
+                } else {
+                    ns.fresh(&format!("_{base}"))
+                }
+            })
+            .collect();
+        let nodes = layout
+            .node_vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let base = snake(&v.name);
+                if u.nodes.contains(&NodeVarId(i as u32)) {
+                    ns.fresh(&base)
+                } else {
+                    ns.fresh(&format!("_{base}"))
+                }
+            })
+            .collect();
+        Frame {
+            context,
+            locals,
+            nodes,
+            types: layout.locals.iter().map(|(_, t)| t.clone()).collect(),
+            mutable: u.assigned.iter().map(|l| l.index()).collect(),
+            hoisted,
+        }
+    }
+}

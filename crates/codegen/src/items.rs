@@ -1,0 +1,938 @@
+//! Items of the generated module: types, traversals, fused functions,
+//! entry points.
+
+use crate::gen::*;
+use crate::names::{ident, Names};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use treefuse_fusion::{FusedFnId, LoopStep, Step};
+use treefuse_sema::*;
+
+/// Lints that fire on patterns users write in traversal code (`x * 1`, an
+/// early `return` at the end, many parameters after fusion); generated
+/// functions allow them.
+pub(crate) fn fn_allows() -> TokenStream {
+    quote!(#[allow(
+        clippy::needless_return,
+        clippy::too_many_arguments,
+        clippy::collapsible_if,
+        clippy::collapsible_else_if,
+        clippy::nonminimal_bool,
+        clippy::identity_op,
+        clippy::erasing_op,
+        clippy::bool_comparison,
+        clippy::neg_multiply,
+        clippy::int_plus_one,
+        clippy::precedence,
+        clippy::unnecessary_cast,
+        clippy::let_and_return,
+        clippy::needless_late_init,
+        clippy::overly_complex_bool_expr,
+        clippy::eq_op,
+        clippy::absurd_extreme_comparisons,
+        clippy::redundant_clone,
+        clippy::manual_range_contains,
+        clippy::assign_op_pattern,
+        clippy::if_same_then_else,
+        clippy::needless_bool,
+        unused_parens,
+        unreachable_code
+    )])
+}
+
+impl Gen<'_> {
+    // ------------------------------------------------------------ types
+
+    pub fn types(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for h in &self.hiers {
+            let (node, id, kind, push, arena) = (&h.node, &h.id, &h.kind, &h.push, &h.arena);
+            let root_name = &self.p.types[h.root.index()].name;
+            let id_doc =
+                format!("A node of the `{root_name}` hierarchy: an index into `Tree::{arena}`.");
+            let kind_doc = format!("The concrete type of a node of the `{root_name}` hierarchy.");
+            let node_doc = format!(
+                "A node of the `{root_name}` hierarchy: every field of every type in it, so that each is reached directly; `kind` says which ones the node's type has."
+            );
+            let variants: Vec<_> = h
+                .concrete
+                .iter()
+                .map(|t| &self.variant[t.index()])
+                .collect();
+            let vnames: Vec<_> = h
+                .concrete
+                .iter()
+                .map(|t| self.p.types[t.index()].name.clone())
+                .collect();
+            let fields: Vec<_> = h.fields.iter().map(|f| &self.field[f.index()]).collect();
+            let ftypes: Vec<_> = h.fields.iter().map(|f| self.field_type(*f)).collect();
+            let fdocs: Vec<_> = h
+                .fields
+                .iter()
+                .map(|f| {
+                    let fd = &self.p.fields[f.index()];
+                    format!("`{}.{}`", self.p.types[fd.owner.index()].name, fd.name)
+                })
+                .collect();
+            let kind_enum = if variants.is_empty() {
+                quote!(
+                    #[doc = #kind_doc]
+                    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+                    pub enum #kind {}
+                    impl #kind {
+                        /// The type's name.
+                        pub fn name(self) -> &'static str {
+                            match self {}
+                        }
+                    }
+                )
+            } else {
+                quote!(
+                    #[doc = #kind_doc]
+                    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+                    #[allow(non_camel_case_types)]
+                    pub enum #kind { #(#[doc = #vnames] #variants),* }
+                    impl #kind {
+                        /// The type's name.
+                        pub fn name(self) -> &'static str {
+                            match self { #(#kind::#variants => #vnames),* }
+                        }
+                    }
+                )
+            };
+            // One constructor per concrete type: its fields in order.
+            let ctors = h.concrete.iter().map(|t| {
+                let ty = &self.p.types[t.index()];
+                let ctor = &self.type_ctor[t.index()];
+                let v = &self.variant[t.index()];
+                let own: Vec<_> = ty.fields.iter().map(|f| &self.field[f.index()]).collect();
+                let own_t: Vec<_> = ty.fields.iter().map(|f| self.field_type(*f)).collect();
+                let inits = h.fields.iter().map(|f| {
+                    let name = &self.field[f.index()];
+                    if ty.fields.contains(f) {
+                        quote!(#name)
+                    } else {
+                        let blank = self.field_blank(*f);
+                        quote!(#name: #blank)
+                    }
+                });
+                let doc = format!(
+                    "A `{}` node with these fields (in declaration order).",
+                    ty.name
+                );
+                quote!(
+                    #[doc = #doc]
+                    #[allow(clippy::too_many_arguments)]
+                    pub fn #ctor(#(#own: #own_t),*) -> #node {
+                        #node { kind: #kind::#v, #(#inits),* }
+                    }
+                )
+            });
+            let push_doc = format!("Adds a node to the `{root_name}` arena.");
+            out.extend(quote!(
+                #[doc = #id_doc]
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                pub struct #id(pub u32);
+
+                #kind_enum
+
+                #[doc = #node_doc]
+                #[derive(Clone, Debug, PartialEq)]
+                pub struct #node {
+                    /// The node's concrete type.
+                    pub kind: #kind,
+                    #(#[doc = #fdocs] pub #fields: #ftypes,)*
+                }
+
+                impl #node {
+                    #(#ctors)*
+                }
+
+                impl std::ops::Index<#id> for Tree {
+                    type Output = #node;
+                    #[inline]
+                    fn index(&self, id: #id) -> &#node {
+                        &self.#arena[id.0 as usize]
+                    }
+                }
+
+                impl std::ops::IndexMut<#id> for Tree {
+                    #[inline]
+                    fn index_mut(&mut self, id: #id) -> &mut #node {
+                        &mut self.#arena[id.0 as usize]
+                    }
+                }
+
+                impl Tree {
+                    #[doc = #push_doc]
+                    pub fn #push(&mut self, node: #node) -> #id {
+                        let id = #id(self.#arena.len() as u32);
+                        self.#arena.push(node);
+                        id
+                    }
+                }
+            ));
+        }
+        // The tree and its root.
+        let arenas: Vec<_> = self.hiers.iter().map(|h| &h.arena).collect();
+        let nodes: Vec<_> = self.hiers.iter().map(|h| &h.node).collect();
+        let ids: Vec<_> = self.hiers.iter().map(|h| &h.id).collect();
+        let roots: Vec<_> = self
+            .hiers
+            .iter()
+            .map(|h| &self.variant[h.root.index()])
+            .collect();
+        let getters = self.hiers.iter().map(|h| {
+            let v = &self.variant[h.root.index()];
+            let id = &h.id;
+            let arena = &h.arena;
+            let doc = format!(
+                "The node if it is in the `{}` hierarchy.",
+                self.p.types[h.root.index()].name
+            );
+            let other = if self.hiers.len() > 1 {
+                quote!(_ => None,)
+            } else {
+                quote!()
+            };
+            quote!(
+                #[doc = #doc]
+                pub fn #arena(self) -> Option<#id> {
+                    match self {
+                        NodeRef::#v(id) => Some(id),
+                        #other
+                    }
+                }
+            )
+        });
+        let first_root = roots.first().map(|v| quote!(NodeRef::#v(#(#ids)*(0))));
+        let default_root = match (self.hiers.first(), first_root) {
+            (Some(h), Some(_)) => {
+                let v = &self.variant[h.root.index()];
+                let id = &h.id;
+                quote!(NodeRef::#v(#id(0)))
+            }
+            _ => quote!(unreachable!()),
+        };
+        out.extend(quote!(
+            /// Any node: the hierarchy it belongs to and its id there.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub enum NodeRef {
+                #(
+                    /// A node of this hierarchy.
+                    #roots(#ids),
+                )*
+            }
+
+            impl NodeRef {
+                #(#getters)*
+            }
+
+            /// A tree: one arena per type hierarchy (children are ids into
+            /// them) and the root. Replaced subtrees stay in the arenas as
+            /// unreachable garbage.
+            #[derive(Clone, Debug, PartialEq)]
+            pub struct Tree {
+                /// The root node.
+                pub root: NodeRef,
+                #(
+                    /// Nodes of one hierarchy.
+                    pub #arenas: Vec<#nodes>,
+                )*
+            }
+
+            impl Default for Tree {
+                fn default() -> Tree {
+                    Tree { root: #default_root, #(#arenas: Vec::new()),* }
+                }
+            }
+        ));
+        out
+    }
+
+    pub fn records(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for (i, r) in self.p.records.iter().enumerate() {
+            let name = &self.rec[i];
+            let fs = &self.rec_fields[i];
+            let ts: Vec<_> = r.fields.iter().map(|f| self.data_type(&f.ty)).collect();
+            let doc = format!("`record {}`.", r.name);
+            out.extend(quote!(
+                #[doc = #doc]
+                #[derive(Clone, Debug, Default, PartialEq)]
+                #[allow(non_camel_case_types)]
+                pub struct #name { #(#[allow(missing_docs)] pub #fs: #ts),* }
+            ));
+        }
+        out
+    }
+
+    pub fn globals(&self) -> TokenStream {
+        let names = &self.global;
+        let docs: Vec<_> = self
+            .p
+            .globals
+            .iter()
+            .map(|g| format!("`global {}`.", g.name))
+            .collect();
+        let tys: Vec<_> = self
+            .p
+            .globals
+            .iter()
+            .map(|g| self.data_type(&g.ty))
+            .collect();
+        let inits: Vec<_> = self
+            .p
+            .globals
+            .iter()
+            .map(|g| self.constant(&g.init, &g.ty).ts)
+            .collect();
+        if self.p.globals.is_empty() {
+            return quote!(
+                /// The program's globals (it has none).
+                #[derive(Clone, Debug, Default, PartialEq)]
+                pub struct Globals {}
+            );
+        }
+        quote!(
+            /// The program's globals; `Default` gives their initial values.
+            #[derive(Clone, Debug, PartialEq)]
+            pub struct Globals { #(#[doc = #docs] pub #names: #tys,)* }
+
+            impl Default for Globals {
+                fn default() -> Globals {
+                    Globals { #(#names: #inits,)* }
+                }
+            }
+        )
+    }
+
+    // ------------------------------------------------------------ functions
+
+    pub fn pure_fns(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for (i, f) in self.p.pure_fns.iter().enumerate() {
+            let body = match &f.body {
+                PureBody::Host => continue,
+                PureBody::Expr(e) => vec![Stmt {
+                    kind: StmtKind::Return(Some(e.clone())),
+                    span: e.span,
+                }],
+                PureBody::Block(b) => b.clone(),
+            };
+            let mut u = Usage::default();
+            usage(&body, &mut u);
+            let mut ns = Names::with_reserved(
+                &reserved_locals()
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>(),
+            );
+            let fr = self.frame(format!("pure fn {}", f.name), &f.frame, &u, &mut ns, false);
+            let params = self.params(&fr, &f.frame);
+            let ret = self.data_type(&f.ret);
+            let name = &self.pure[i];
+            let code = match &f.body {
+                PureBody::Expr(e) => {
+                    let e = self.expr(e, &fr).ts;
+                    quote!(Ok(#e))
+                }
+                _ => self.block(&body, &fr, &Ret::Pure),
+            };
+            let doc = format!("`pure fn {}`.", f.name);
+            let allows = fn_allows();
+            out.extend(quote!(
+                #[doc = #doc]
+                #allows
+                pub fn #name(#(#params),*) -> Result<#ret, RuntimeError> {
+                    #code
+                }
+            ));
+        }
+        out
+    }
+
+    fn params(&self, fr: &Frame, layout: &FrameLayout) -> Vec<TokenStream> {
+        (0..layout.num_params)
+            .map(|i| {
+                let n = &fr.locals[i];
+                let t = self.data_type(&layout.locals[i].1);
+                if fr.mutable.contains(&i) {
+                    quote!(mut #n: #t)
+                } else {
+                    quote!(#n: #t)
+                }
+            })
+            .collect()
+    }
+
+    /// `t`, `cx` and `this` parameters, with a `_` where the body does not
+    /// use them.
+    fn base_params(&self, code: &TokenStream, this_ty: &proc_macro2::Ident) -> TokenStream {
+        let t = if mentions(code, "t") {
+            quote!(t)
+        } else {
+            quote!(_t)
+        };
+        let cx = if mentions(code, "cx") {
+            quote!(cx)
+        } else {
+            quote!(_cx)
+        };
+        let this = if mentions(code, "this") {
+            quote!(this)
+        } else {
+            quote!(_this)
+        };
+        quote!(#t: &mut Tree, #cx: &mut Cx<C>, #this: #this_ty)
+    }
+
+    /// One function per traversal body that some concrete type runs.
+    pub fn bodies(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        let mut used = vec![false; self.p.bodies.len()];
+        for t in &self.p.types {
+            if !t.is_abstract {
+                for b in t.vtable.iter().flatten() {
+                    used[b.index()] = true;
+                }
+            }
+        }
+        for (i, b) in self.p.bodies.iter().enumerate() {
+            if !used[i] {
+                continue;
+            }
+            let stmts = b.body.clone().unwrap_or_default();
+            let mut u = Usage::default();
+            usage(&stmts, &mut u);
+            let mut ns = Names::with_reserved(
+                &reserved_locals()
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>(),
+            );
+            let ctx = self.p.body_name(BodyId(i as u32));
+            let fr = self.frame(ctx.clone(), &b.frame, &u, &mut ns, false);
+            let params = self.params(&fr, &b.frame);
+            let mut code = self.block(&stmts, &fr, &Ret::Traversal);
+            if !block_diverges(&stmts) {
+                code.extend(quote!(Ok(())));
+            }
+            let id = &self.hier(b.owner).id;
+            let base = self.base_params(&code, id);
+            let name = &self.body_fn[i];
+            let doc = format!("`{ctx}` as written.");
+            let allows = fn_allows();
+            out.extend(quote!(
+                #[doc = #doc]
+                #allows
+                fn #name<const C: bool>(#base #(, #params)*) -> Result<(), RuntimeError> {
+                    #code
+                }
+            ));
+        }
+        out
+    }
+
+    /// One dispatching function per traversal.
+    pub fn dispatchers(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for (mi, m) in self.p.methods.iter().enumerate() {
+            let h = self.hier(m.declared_on);
+            let (id, kind) = (&h.id, &h.kind);
+            let xs: Vec<_> = (0..m.params.len()).map(|k| format_ident!("x{k}")).collect();
+            let tys: Vec<_> = m.params.iter().map(|t| self.data_type(t)).collect();
+            // Group the concrete types by the body they run.
+            let mut arms: Vec<(Vec<TypeId>, BodyId)> = Vec::new();
+            let mut missing = false;
+            for &t in &h.concrete {
+                match self.p.dispatch(t, MethodId(mi as u32)) {
+                    Some(b) => match arms.iter_mut().find(|(_, x)| *x == b) {
+                        Some((ts, _)) => ts.push(t),
+                        None => arms.push((vec![t], b)),
+                    },
+                    None => missing = true,
+                }
+            }
+            let arms_ts = arms.iter().map(|(ts, b)| {
+                let vs = ts.iter().map(|t| &self.variant[t.index()]);
+                let f = &self.body_fn[b.index()];
+                quote!(#(#kind::#vs)|* => #f(t, cx, n #(, #xs)*),)
+            });
+            let mname = &m.name;
+            let fallback = if missing || arms.is_empty() {
+                quote!(other => Err(no_traversal(#mname, other.name())),)
+            } else {
+                quote!()
+            };
+            let name = &self.method_fn[mi];
+            let doc = format!(
+                "Runs traversal `{mname}` on node `n`, dispatching on its concrete type (one node visit)."
+            );
+            out.extend(quote!(
+                #[doc = #doc]
+                pub fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #(, #xs: #tys)*) -> Result<(), RuntimeError> {
+                    enter(cx, |cx| match t[n].kind {
+                        #(#arms_ts)*
+                        #fallback
+                    })
+                }
+            ));
+        }
+        out
+    }
+
+    // ------------------------------------------------------------ fused
+
+    fn fused_params(&self, f: FusedFnId) -> Vec<DataType> {
+        self.fused.functions[f.index()]
+            .participants
+            .iter()
+            .flat_map(|p| self.p.methods[p.method.index()].params.clone())
+            .collect()
+    }
+
+    pub fn fused_dispatchers(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for (targets, name) in &self.fused_disp {
+            let Some((first_ty, first)) = targets.first() else {
+                continue;
+            };
+            let h = self.hier(*first_ty);
+            let (id, kind) = (&h.id, &h.kind);
+            let ptys = self.fused_params(*first);
+            let xs: Vec<_> = (0..ptys.len()).map(|k| format_ident!("x{k}")).collect();
+            let tys: Vec<_> = ptys.iter().map(|t| self.data_type(t)).collect();
+            let takes_mask = self.disp_takes_mask(targets);
+            let mask_param = if takes_mask {
+                quote!(, mask: u64)
+            } else {
+                quote!()
+            };
+            let arms = targets.iter().map(|(ty, f)| {
+                let v = &self.variant[ty.index()];
+                let fname = &self.fused_fn[f.index()];
+                let mask = if self.fn_takes_mask(*f) {
+                    quote!(, mask)
+                } else {
+                    quote!()
+                };
+                quote!(#kind::#v => #fname(t, cx, n #mask #(, #xs)*),)
+            });
+            let fallback = if targets.len() < h.concrete.len() {
+                quote!(other => Err(no_traversal("(fused)", other.name())),)
+            } else {
+                quote!()
+            };
+            out.extend(quote!(
+                /// Runs a fused call on node `n`, dispatching on its concrete type (one node visit).
+                #[allow(clippy::too_many_arguments)]
+                fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> Result<(), RuntimeError> {
+                    enter(cx, |cx| match t[n].kind {
+                        #(#arms)*
+                        #fallback
+                    })
+                }
+            ));
+        }
+        out
+    }
+
+    pub fn fused_fns(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for (fi, f) in self.fused.functions.iter().enumerate() {
+            out.extend(self.fused_fn(fi, f));
+        }
+        out
+    }
+
+    fn fused_fn(&self, fi: usize, f: &treefuse_fusion::FusedFunction) -> TokenStream {
+        let np = f.participants.len();
+        let bodies: Vec<&[Stmt]> = f
+            .participants
+            .iter()
+            .map(|p| self.p.bodies[p.body.index()].body.as_deref().unwrap_or(&[]))
+            .collect();
+        let flagged: Vec<bool> = (0..np)
+            .map(|p| self.off[fi][p] || self.has_return(f.participants[p].body))
+            .collect();
+        let mut ns = Names::with_reserved(
+            &reserved_locals()
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>(),
+        );
+        let frames: Vec<Frame> = f
+            .participants
+            .iter()
+            .enumerate()
+            .map(|(p, part)| {
+                let b = &self.p.bodies[part.body.index()];
+                let mut u = Usage::default();
+                usage(bodies[p], &mut u);
+                self.frame(
+                    self.p.body_name(part.body),
+                    &b.frame,
+                    &u,
+                    &mut ns,
+                    flagged[p],
+                )
+            })
+            .collect();
+        // Which steps involve each participant, to know whether a flag is
+        // read after a given step.
+        let involves = |step: &Step, p: usize| match step {
+            Step::Stmt { participant, .. } => *participant == p,
+            Step::Group(g) => g.calls.iter().any(|(q, _)| *q == p),
+            Step::Loop(l) => l.loops.iter().any(|(q, _)| *q == p),
+        };
+        let read_after = |si: usize, p: usize| f.steps[si + 1..].iter().any(|s| involves(s, p));
+        let mut cleared = vec![false; np];
+        let mut code = TokenStream::new();
+        // Hoisted declarations of participants that can be inactive.
+        for p in 0..np {
+            if !flagged[p] {
+                continue;
+            }
+            let layout = &self.p.bodies[f.participants[p].body.index()].frame;
+            for s in bodies[p] {
+                match &s.kind {
+                    StmtKind::Let { local, .. } => {
+                        let n = &frames[p].locals[local.index()];
+                        let ty = self.data_type(&layout.locals[local.index()].1);
+                        let z = self.zero(&layout.locals[local.index()].1);
+                        code.extend(quote!(let mut #n: #ty = #z;));
+                    }
+                    StmtKind::Alias { var, path } => {
+                        let n = &frames[p].nodes[var.index()];
+                        let id = &self.hier(path.ty).id;
+                        code.extend(quote!(let mut #n: #id = #id(u32::MAX);));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for (si, step) in f.steps.iter().enumerate() {
+            match step {
+                Step::Stmt {
+                    participant: p,
+                    stmt,
+                } => {
+                    let p = *p;
+                    let Some(s) = bodies[p].get(*stmt) else {
+                        continue;
+                    };
+                    let fr = &frames[p];
+                    if !flagged[p] {
+                        code.extend(self.stmt(s, fr, &Ret::Traversal, true));
+                        continue;
+                    }
+                    let flag = format_ident!("active_{p}");
+                    let later = read_after(si, p);
+                    if matches!(s.kind, StmtKind::Return(_)) {
+                        if later {
+                            cleared[p] = true;
+                            code.extend(quote!(#flag = false;));
+                        }
+                        continue;
+                    }
+                    let has_ret = contains_return(s);
+                    let label = syn_label(&format!("'s{si}"));
+                    let ret = Ret::Fused {
+                        label: label.clone(),
+                        flag: if later && has_ret {
+                            cleared[p] = true;
+                            Some(flag.clone())
+                        } else {
+                            None
+                        },
+                    };
+                    let inner = self.stmt(s, fr, &ret, true);
+                    if has_ret {
+                        code.extend(quote!(if #flag { #label: { #inner } }));
+                    } else {
+                        code.extend(quote!(if #flag { #inner }));
+                    }
+                }
+                Step::Group(g) => {
+                    let field = &self.field[g.field.index()];
+                    for (members, targets) in self.call_sites(fi, step) {
+                        let call = self.fused_call(
+                            &members,
+                            &flagged,
+                            &frames,
+                            targets,
+                            quote!(let child = t[this].#field;),
+                            quote!(child),
+                        );
+                        code.extend(quote!({ #call }));
+                    }
+                }
+                Step::Loop(l) => {
+                    let field = &self.field[l.field.index()];
+                    let mut bind_vars = Vec::new();
+                    let mut loop_bodies: Vec<(usize, &[Stmt])> = Vec::new();
+                    for &(p, i) in &l.loops {
+                        match bodies[p].get(i) {
+                            Some(Stmt {
+                                kind: StmtKind::ForChildren { var, body, .. },
+                                ..
+                            }) => {
+                                let v = frames[p].nodes[var.index()].clone();
+                                bind_vars.push(v);
+                                loop_bodies.push((p, body.as_slice()));
+                            }
+                            _ => loop_bodies.push((p, &[])),
+                        }
+                    }
+                    let mut sites = self.call_sites(fi, step).into_iter();
+                    let mut inner = TokenStream::new();
+                    for (li, ls) in l.steps.iter().enumerate() {
+                        match ls {
+                            LoopStep::Stmt { member, stmt } => {
+                                let (p, body) = loop_bodies[*member];
+                                let Some(s) = body.get(*stmt) else {
+                                    continue;
+                                };
+                                let fr = &frames[p];
+                                if !flagged[p] {
+                                    inner.extend(self.stmt(s, fr, &Ret::Traversal, false));
+                                    continue;
+                                }
+                                // Later iterations read the flag again.
+                                let flag = format_ident!("active_{p}");
+                                cleared[p] |= contains_return(s);
+                                let label = syn_label(&format!("'s{si}_{li}"));
+                                let ret = Ret::Fused {
+                                    label: label.clone(),
+                                    flag: Some(flag.clone()),
+                                };
+                                let code_s = self.stmt(s, fr, &ret, false);
+                                if matches!(s.kind, StmtKind::Return(_)) {
+                                    inner.extend(quote!(#flag = false;));
+                                } else if contains_return(s) {
+                                    inner.extend(quote!(if #flag { #label: { #code_s } }));
+                                } else {
+                                    inner.extend(quote!(if #flag { #code_s }));
+                                }
+                            }
+                            LoopStep::Call { .. } => {
+                                let Some((members, targets)) = sites.next() else {
+                                    continue;
+                                };
+                                let call = self.fused_call(
+                                    &members,
+                                    &flagged,
+                                    &frames,
+                                    targets,
+                                    TokenStream::new(),
+                                    quote!(item),
+                                );
+                                inner.extend(quote!({ #call }));
+                            }
+                        }
+                    }
+                    let mut binds = TokenStream::new();
+                    for v in bind_vars {
+                        if mentions(&inner, &v.to_string()) {
+                            binds.extend(quote!(let #v = item;));
+                        }
+                    }
+                    let item = if mentions(&binds, "item") || mentions(&inner, "item") {
+                        quote!(item)
+                    } else {
+                        quote!(_item)
+                    };
+                    code.extend(quote!({
+                        let items = t[this].#field.clone();
+                        for &#item in items.iter() {
+                            #binds
+                            #inner
+                        }
+                    }));
+                }
+            }
+        }
+        code.extend(quote!(Ok(())));
+        // Flags.
+        let mut flags = TokenStream::new();
+        for p in 0..np {
+            if !flagged[p] {
+                continue;
+            }
+            let flag = format_ident!("active_{p}");
+            if !mentions(&code, &flag.to_string()) {
+                continue;
+            }
+            let bit = 1u64 << p;
+            let init = if self.off[fi][p] {
+                quote!(mask & #bit != 0)
+            } else {
+                quote!(true)
+            };
+            if cleared[p] {
+                flags.extend(quote!(let mut #flag = #init;));
+            } else {
+                flags.extend(quote!(let #flag = #init;));
+            }
+        }
+        let code = quote!(#flags #code);
+        let id = &self.hier(f.ty).id;
+        let base = self.base_params(&code, id);
+        let mask = if self.fn_takes_mask(FusedFnId(fi as u32)) {
+            if mentions(&code, "mask") {
+                quote!(, mask: u64)
+            } else {
+                quote!(, _mask: u64)
+            }
+        } else {
+            quote!()
+        };
+        let params: Vec<_> = f
+            .participants
+            .iter()
+            .enumerate()
+            .flat_map(|(p, part)| {
+                let layout = &self.p.bodies[part.body.index()].frame;
+                self.params(&frames[p], layout)
+            })
+            .collect();
+        let name = &self.fused_fn[fi];
+        let parts: Vec<String> = f
+            .participants
+            .iter()
+            .map(|p| self.p.body_name(p.body))
+            .collect();
+        let doc = format!(
+            "Fused function {fi}: runs {} together on one `{}` node.",
+            parts.join(", "),
+            self.p.types[f.ty.index()].name
+        );
+        let allows = fn_allows();
+        quote!(
+            #[doc = #doc]
+            #allows
+            fn #name<const C: bool>(#base #mask #(, #params)*) -> Result<(), RuntimeError> {
+                #code
+            }
+        )
+    }
+
+    /// The live calls of a group or loop step on `child`, as one fused call.
+    /// Returns a token stream that is a block's content.
+    fn fused_call(
+        &self,
+        members: &[(usize, &Stmt)],
+        flagged: &[bool],
+        frames: &[Frame],
+        targets: &[(TypeId, FusedFnId)],
+        child_def: TokenStream,
+        child: TokenStream,
+    ) -> TokenStream {
+        let mut pre = TokenStream::new();
+        let mut args = Vec::new();
+        let may_skip = |p: usize, s: &Stmt| flagged[p] || matches!(s.kind, StmtKind::If { .. });
+        let any_cond = members.iter().any(|(p, s)| may_skip(*p, s));
+        // Bits of the calls that always take part.
+        let always: u64 = members
+            .iter()
+            .enumerate()
+            .filter(|(_, (p, s))| !may_skip(*p, s))
+            .map(|(k, _)| 1u64 << k)
+            .sum();
+        for (k, (p, s)) in members.iter().enumerate() {
+            let fr = &frames[*p];
+            let (guard, call) = match &s.kind {
+                StmtKind::If {
+                    cond, then_branch, ..
+                } => (Some(cond), then_branch.first()),
+                _ => (None, Some(*s)),
+            };
+            let call_args: &[Expr] = match call.map(|c| &c.kind) {
+                Some(StmtKind::Call { args, .. }) => args,
+                _ => &[],
+            };
+            let mut conds = Vec::new();
+            if flagged[*p] {
+                let flag = format_ident!("active_{p}");
+                conds.push(quote!(#flag));
+            }
+            if let Some(c) = guard {
+                conds.push(self.expr(c, fr).at(4));
+            }
+            let names: Vec<_> = (0..call_args.len())
+                .map(|j| format_ident!("arg{k}_{j}"))
+                .collect();
+            if conds.is_empty() {
+                for (j, a) in call_args.iter().enumerate() {
+                    let v = self.expr(a, fr).ts;
+                    let n = &names[j];
+                    pre.extend(quote!(let #n = #v;));
+                }
+            } else {
+                let bit = 1u64 << k;
+                let mut sets = TokenStream::new();
+                for (j, a) in call_args.iter().enumerate() {
+                    let v = self.expr(a, fr).ts;
+                    let n = &names[j];
+                    let ty = self.data_type(&a.ty);
+                    let z = self.zero(&a.ty);
+                    pre.extend(quote!(let mut #n: #ty = #z;));
+                    sets.extend(quote!(#n = #v;));
+                }
+                pre.extend(quote!(if #(#conds)&&* { #sets m |= #bit; }));
+            }
+            args.extend(names.into_iter().map(|n| quote!(#n)));
+        }
+        let disp = &self.fused_disp[targets];
+        let takes_mask = self.disp_takes_mask(targets);
+        let body = if any_cond {
+            quote!(
+                let mut m: u64 = #always;
+                #pre
+                if m != 0 {
+                    #child_def
+                    #disp(t, cx, #child, m #(, #args)*)?;
+                }
+            )
+        } else {
+            let full = if takes_mask {
+                let bits = if members.len() >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << members.len()) - 1
+                };
+                quote!(, #bits)
+            } else {
+                quote!()
+            };
+            quote!(
+                #pre
+                #child_def
+                #disp(t, cx, #child #full #(, #args)*)?;
+            )
+        };
+        body
+    }
+}
+
+fn contains_return(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => then_branch.iter().any(contains_return) || else_branch.iter().any(contains_return),
+        StmtKind::ForChildren { body, .. }
+        | StmtKind::ForArray { body, .. }
+        | StmtKind::ForRange { body, .. } => body.iter().any(contains_return),
+        _ => false,
+    }
+}
+
+fn syn_label(s: &str) -> TokenStream {
+    let l = proc_macro2::Punct::new('\'', proc_macro2::Spacing::Joint);
+    let i = ident(&s[1..]);
+    quote!(#l #i)
+}
