@@ -407,20 +407,18 @@ pub fn gather_seq<T: Clone>(src: &[T], idx: &[u32]) -> Result<Vec<T>, PrimError>
         .collect()
 }
 
-/// Parallel gather.
+/// Parallel gather. On bad input it reports the *first* out-of-range
+/// position, like [`gather_seq`] (a plain parallel `collect` into a
+/// `Result` would report whichever failure a thread met first).
 pub fn gather_par<T: Clone + Send + Sync>(src: &[T], idx: &[u32]) -> Result<Vec<T>, PrimError> {
-    idx.par_iter()
-        .enumerate()
-        .map(|(position, &i)| {
-            src.get(i as usize)
-                .cloned()
-                .ok_or(PrimError::IndexOutOfRange {
-                    position,
-                    index: i,
-                    len: src.len(),
-                })
-        })
-        .collect()
+    if let Some(position) = idx.par_iter().position_first(|&i| i as usize >= src.len()) {
+        return Err(PrimError::IndexOutOfRange {
+            position,
+            index: idx[position],
+            len: src.len(),
+        });
+    }
+    Ok(idx.par_iter().map(|&i| src[i as usize].clone()).collect())
 }
 
 /// `out[idx[j]] = values[j]` into a vector of length `len` whose other
