@@ -88,6 +88,10 @@ pub fn min_sizes(program: &Program) -> Vec<Option<u64>> {
     }
 }
 
+/// Where a generated node goes: (parent, slot, list index or `usize::MAX`
+/// for a single child).
+type Destination = (NodeId, u32, usize);
+
 /// Generates a random tree with root of type `root` (or a subtype).
 pub fn random_tree(
     program: &Program,
@@ -103,8 +107,7 @@ pub fn random_tree(
     }
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut tree = Tree::new();
-    // (parent, slot, list index or usize::MAX, expected type, depth)
-    let mut queue: VecDeque<(Option<(NodeId, u32, usize)>, TypeId, usize)> = VecDeque::new();
+    let mut queue: VecDeque<(Option<Destination>, TypeId, usize)> = VecDeque::new();
     queue.push_back((None, root, 0));
     let mut made = 0usize;
     while let Some((dest, expected, depth)) = queue.pop_front() {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use treefuse_sema::{FieldKind, Program, TypeId, Value};
 
 /// A node handle: an index into the store.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub u32);
 
 impl NodeId {
@@ -53,12 +53,6 @@ pub struct Tree {
     slots: Vec<Slot>,
     /// The root node.
     pub root: NodeId,
-}
-
-impl Default for NodeId {
-    fn default() -> Self {
-        NodeId(0)
-    }
 }
 
 impl Tree {

@@ -153,8 +153,8 @@ fn rough_tokens(text: &str) -> Vec<String> {
         } else if rest.starts_with("//") {
             i += rest.find('\n').unwrap_or(rest.len());
             continue;
-        } else if rest.starts_with("/*") {
-            i += rest[2..].find("*/").map_or(rest.len(), |e| e + 4);
+        } else if let Some(body) = rest.strip_prefix("/*") {
+            i += body.find("*/").map_or(rest.len(), |e| e + 4);
             continue;
         } else if c == '"' {
             let mut escaped = false;
