@@ -165,6 +165,12 @@ impl Builder<'_, '_> {
             return false;
         };
         let same = a.participant == b.participant;
+        // A `return` in either loop of one participant ends both loops at
+        // once; interleaved, the other loop would already have run (or not
+        // yet run) on other elements.
+        if same && (a.set.returns || b.set.returns) {
+            return false;
+        }
         self.conflicts.conflict(&pa.other, b.set, same).is_none()
             && self.conflicts.conflict(a.set, &pb.other, same).is_none()
     }

@@ -333,6 +333,35 @@ const FEATURES: &[(&str, &str)] = &[
     ),
 ];
 
+/// Found by the fuzzer (crates/progen, seed 1000710): two loops of one
+/// traversal over the same list, the second returning, were interleaved,
+/// so the return cut the first loop short.
+#[test]
+fn regression_return_in_a_second_loop_of_the_same_traversal() {
+    let src = r#"
+    abstract tree A { y: i64; traversal f2(); }
+    tree A1 : A { traversal f2() { self.y = self.y + (-1 * self.y); } }
+    tree A4 : A1 {
+        child kids: [A];
+        traversal f2() {
+            for x30 in self.kids { x30.f2(); }
+            for x37 in self.kids { return; }
+        }
+    }
+    fuse main0(root: A) { root.f2(); }
+    "#;
+    let program = compile_source("regression.tf", src).unwrap();
+    let tree = program
+        .read_tree(
+            "main0",
+            r#"{"type":"A4","y":13,"kids":[{"type":"A1","y":3},{"type":"A1","y":1}]}"#,
+        )
+        .unwrap();
+    for options in cutoff_variants() {
+        equivalent(&program, "main0", &tree, &options);
+    }
+}
+
 #[test]
 fn feature_programs_fused_equal_unfused() {
     for (what, src) in FEATURES {
