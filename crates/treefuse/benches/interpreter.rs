@@ -20,16 +20,27 @@ fn case(c: &mut Criterion, file: &str, fuse: &str, example: &str, size: usize) {
     let host = Host::new();
     let mut group = c.benchmark_group(format!("interpreter/{example}-{size}"));
     group.sample_size(20);
-    for (name, engine) in [("unfused", Engine::Unfused), ("fused", Engine::Fused(&fused))] {
+    for (name, engine) in [
+        ("unfused", Engine::Unfused),
+        ("fused", Engine::Fused(&fused)),
+    ] {
         let visits = {
             let mut t = tree.clone();
-            program.run_tree_with(fuse, &mut t, Vec::new(), &host, engine).expect("runs").0.node_visits
+            program
+                .run_tree_with(fuse, &mut t, Vec::new(), &host, engine)
+                .expect("runs")
+                .0
+                .node_visits
         };
         group.throughput(Throughput::Elements(visits));
         group.bench_function(name, |b| {
             b.iter_batched_ref(
                 || tree.clone(),
-                |t| program.run_tree_with(fuse, t, Vec::new(), &host, engine).expect("runs"),
+                |t| {
+                    program
+                        .run_tree_with(fuse, t, Vec::new(), &host, engine)
+                        .expect("runs")
+                },
                 BatchSize::LargeInput,
             )
         });
@@ -43,7 +54,13 @@ fn case(c: &mut Criterion, file: &str, fuse: &str, example: &str, size: usize) {
 fn interpreter(c: &mut Criterion) {
     case(c, "examples/render/render.tf", "render", "render", 1000);
     case(c, "examples/ast/ast.tf", "optimize", "ast", 1000);
-    case(c, "examples/render/render_lists.tf", "render", "render-lists", 1000);
+    case(
+        c,
+        "examples/render/render_lists.tf",
+        "render",
+        "render-lists",
+        1000,
+    );
 }
 
 criterion_group!(benches, interpreter);

@@ -145,6 +145,15 @@ enum Command {
         #[arg(long, default_value_t = 4)]
         max_list: usize,
     },
+    /// Generate Rust code for a program: its tree types, the unfused
+    /// traversals and one function per `fuse` item, fused and unfused.
+    Emit {
+        /// The .tf program.
+        file: PathBuf,
+        /// Write the Rust module here instead of standard output.
+        #[arg(short = 'o', long = "out")]
+        out: Option<PathBuf>,
+    },
     /// Generate an input tree for one of the bundled case studies.
     GenExample {
         /// render, render-lists, ast, ast-lists or toylang.
@@ -464,6 +473,12 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 None,
                 &write_tree(&program.model, &tree, None, WriteOptions::default()),
             )
+        }
+        Command::Emit { file, out } => {
+            // Diagnostics first, with the usual exit code for invalid programs.
+            load(&file)?;
+            let code = treefuse_codegen::emit_file(&file).map_err(usage)?;
+            write_output(out.as_deref(), &code)
         }
         Command::GenExample {
             name,
