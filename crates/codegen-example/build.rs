@@ -1,5 +1,11 @@
 //! Compiles the example programs to Rust with treefuse-codegen, the way a
-//! user's `build.rs` would.
+//! user's `build.rs` would, plus a batch of random programs from the
+//! soundness fuzzer's generator for the differential tests.
+
+use std::fmt::Write as _;
+
+/// Seeds of the random programs compiled into `random`.
+const RANDOM_SEEDS: std::ops::Range<u64> = 1..25;
 
 fn main() {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
@@ -15,7 +21,36 @@ fn main() {
     .iter()
     .map(|f| format!("{root}/{f}"))
     .collect();
-    if let Err(e) = treefuse_codegen::Config::new().compile(&files, &out) {
+    let config = treefuse_codegen::Config::new();
+    if let Err(e) = config.compile(&files, &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
+    // Random programs: written as .tf files, compiled like the examples.
+    let mut list = String::new();
+    let mut table = String::new();
+    for seed in RANDOM_SEEDS {
+        let path = format!("{out}/random_{seed}.tf");
+        std::fs::write(&path, treefuse_progen::generate(seed)).expect("write a random program");
+        if let Err(e) = config.compile(&[&path], &out) {
+            panic!("treefuse code generation failed on random program {seed}:\n{e}");
+        }
+        let _ = writeln!(
+            list,
+            "#[deny(warnings)] #[allow(missing_docs)] pub mod random_{seed} {{ include!(concat!(env!(\"OUT_DIR\"), \"/random_{seed}.rs\")); }}"
+        );
+        let _ = writeln!(
+            list,
+            "fn run_{seed}(s: &treefuse_sema::Program, n: &str, f: bool, t: &treefuse_runtime::Tree, a: &[treefuse_sema::Value]) -> Option<Result<(String, u64), String>> {{ random_{seed}::run_by_name(s, n, f, t, a).map(|r| r.map_err(|e| e.to_string())) }}"
+        );
+        let _ = writeln!(
+            table,
+            "    Random {{ seed: {seed}, source: random_{seed}::SOURCE, run: run_{seed} }},"
+        );
+    }
+    let _ = writeln!(
+        list,
+        "/// Every random program.\npub const PROGRAMS: &[Random] = &[\n{table}];"
+    );
+    std::fs::write(format!("{out}/random_programs.rs"), list)
+        .expect("write the random program list");
 }

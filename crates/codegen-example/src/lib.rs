@@ -30,3 +30,29 @@ generated! {
     /// `examples/toylang/toylang.tf`: the toy language.
     toylang,
 }
+
+/// Random programs of the soundness fuzzer's generator
+/// (`treefuse_progen::generate(seed)`), compiled in one batch.
+pub mod random {
+    /// Runs a `fuse` item by name: schema, item, fused?, input tree,
+    /// arguments; returns the output JSON and visits, or the error message.
+    pub type RunFn = fn(
+        &treefuse_sema::Program,
+        &str,
+        bool,
+        &treefuse_runtime::Tree,
+        &[treefuse_sema::Value],
+    ) -> Option<Result<(String, u64), String>>;
+
+    /// One compiled random program.
+    pub struct Random {
+        /// The generator seed.
+        pub seed: u64,
+        /// Its source.
+        pub source: &'static str,
+        /// Its generated engines.
+        pub run: RunFn,
+    }
+
+    include!(concat!(env!("OUT_DIR"), "/random_programs.rs"));
+}

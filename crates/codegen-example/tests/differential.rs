@@ -324,3 +324,60 @@ fn globals_round_trip() {
     );
     assert!(!values.is_empty() && values.iter().all(|v| !matches!(v, Value::Str(_))));
 }
+
+/// The random programs of the soundness fuzzer's generator, compiled in
+/// one batch by `build.rs`: generated unfused agrees with the interpreter
+/// unfused and generated fused with the interpreter fused (each pair on
+/// output, error existence and visits), on random trees and arguments.
+#[test]
+fn random_programs() {
+    let mut runs = 0;
+    for r in g::random::PROGRAMS {
+        let program = treefuse::compile_source(&format!("random_{}.tf", r.seed), r.source)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let fused = program.fuse_all(&FusionOptions::default());
+        let host = Host::new();
+        for fuse in &program.model.fuses {
+            for seed in 0..4 {
+                let what = format!(
+                    "random program {} fuse {} tree seed {seed}",
+                    r.seed, fuse.name
+                );
+                let input = random_tree(
+                    &program.model,
+                    fuse.root_type,
+                    &treefuse_progen::tree_options(40, seed),
+                )
+                .unwrap();
+                let args = treefuse_progen::fuse_args(&program, &fuse.name, seed);
+                for (engine, is_fused) in [(Engine::Unfused, false), (Engine::Fused(&fused), true)]
+                {
+                    let mut t = input.clone();
+                    let interp = match program.run_tree_with(
+                        &fuse.name,
+                        &mut t,
+                        args.clone(),
+                        &host,
+                        engine,
+                    ) {
+                        Ok((stats, globals)) => Ok((
+                            write_tree(&program.model, &t, Some(&globals), Default::default()),
+                            stats.node_visits,
+                        )),
+                        Err(RunError::Runtime(m)) => Err(m),
+                        Err(e) => panic!("{what}: {e}"),
+                    };
+                    let generated = (r.run)(&program.model, &fuse.name, is_fused, &input, &args)
+                        .expect("the fuse item exists");
+                    match (&interp, &generated) {
+                        (Ok(a), Ok(b)) => assert!(a == b, "{what} (fused: {is_fused}): generated differs from the interpreter:\n{a:?}\n{b:?}"),
+                        (Err(_), Err(_)) => {}
+                        _ => panic!("{what} (fused: {is_fused}): error behaviour differs: interpreter {interp:?} / generated {generated:?}"),
+                    }
+                    runs += 1;
+                }
+            }
+        }
+    }
+    assert!(runs > 100, "{runs}");
+}

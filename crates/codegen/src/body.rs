@@ -180,9 +180,8 @@ impl Gen<'_> {
             }
             ExprKind::Record(r, items) => {
                 let name = &self.rec[r.index()];
-                let fs = &self.rec_fields[r.index()];
                 let items = items.iter().map(|a| self.expr(a, fr).ts);
-                E::atom(quote!(#name { #(#fs: #items),* }))
+                E::atom(quote!(#name::new(#(#items),*)))
             }
             ExprKind::Is(p, ty) => {
                 let path = self.path(p, fr);

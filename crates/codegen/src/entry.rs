@@ -2,7 +2,6 @@
 //! support code every generated module carries.
 
 use crate::gen::*;
-use crate::items::fn_allows;
 use crate::names::{snake, Names};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -105,7 +104,6 @@ impl Gen<'_> {
                 fused.extend(quote!(return Err(#at.error(#msg.to_string()));));
             }
             let base = snake(&fuse.name);
-            let allows = fn_allows();
             for (kind, body) in [("unfused", unfused), ("fused", fused)] {
                 let inner = format_ident!("{base}_{kind}");
                 let run = format_ident!("run_{base}_{kind}");
@@ -129,7 +127,6 @@ impl Gen<'_> {
                 let cxp = if uses_cx { quote!(cx) } else { quote!(_cx) };
                 out.extend(quote!(
                     #[doc = #doc_inner]
-                    #allows
                     pub fn #inner<const C: bool>(t: &mut Tree, #cxp: &mut Cx<C> #(, #params)*) -> Result<(), RuntimeError> {
                         #check
                         #body
@@ -161,9 +158,14 @@ impl Gen<'_> {
 /// Support code: errors, the run context with its stack guard, checked
 /// operations. Helpers that `code` never mentions are left out.
 pub fn prelude(code: &TokenStream) -> TokenStream {
-    let mut out = quote!(
-        use std::sync::Arc;
-
+    let mut out = if mentions(code, "Arc") {
+        quote!(
+            use std::sync::Arc;
+        )
+    } else {
+        TokenStream::new()
+    };
+    out.extend(quote!(
         /// Where a runtime error can be raised: the running traversal and the
         /// source position.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,7 +257,7 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
             cx.depth -= 1;
             r
         }
-    );
+    ));
     let helpers = [
         (
             "div_int",

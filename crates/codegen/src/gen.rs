@@ -436,12 +436,11 @@ impl<'p> Gen<'p> {
             }
             (Value::Record(items), DataType::Record(r)) => {
                 let name = &self.rec[r.index()];
-                let fs = &self.rec_fields[r.index()];
                 let vals = items
                     .iter()
                     .zip(&self.p.records[r.index()].fields)
                     .map(|(v, f)| self.constant(v, &f.ty).ts);
-                E::atom(quote!(#name { #(#fs: #vals),* }))
+                E::atom(quote!(#name::new(#(#vals),*)))
             }
             _ => E::atom(self.zero(t)),
         }
@@ -772,10 +771,11 @@ impl Gen<'_> {
             .enumerate()
             .map(|(i, (name, _))| {
                 let base = snake(name);
+                let id = ns.fresh(&base);
                 if u.read.contains(&LocalId(i as u32)) {
-                    ns.fresh(&base)
+                    id
                 } else {
-                    ns.fresh(&format!("_{base}"))
+                    crate::names::ident(&format!("_{id}"))
                 }
             })
             .collect();
@@ -785,10 +785,11 @@ impl Gen<'_> {
             .enumerate()
             .map(|(i, v)| {
                 let base = snake(&v.name);
+                let id = ns.fresh(&base);
                 if u.nodes.contains(&NodeVarId(i as u32)) {
-                    ns.fresh(&base)
+                    id
                 } else {
-                    ns.fresh(&format!("_{base}"))
+                    crate::names::ident(&format!("_{id}"))
                 }
             })
             .collect();

@@ -35,6 +35,11 @@ impl Gen<'_> {
         for g in &self.p.globals {
             add(&g.ty, self.p, &mut out);
         }
+        for f in &self.p.fuses {
+            for (_, t) in &f.frame.locals[..f.frame.num_params] {
+                add(t, self.p, &mut out);
+            }
+        }
         out
     }
 
@@ -236,7 +241,48 @@ impl Gen<'_> {
         } else {
             quote!(values)
         };
+        // Runs by name, with interpreter values as arguments.
+        let mut dyn_arms = TokenStream::new();
+        for fuse in &self.p.fuses {
+            let base = crate::names::snake(&fuse.name);
+            let name = &fuse.name;
+            let convs: Vec<_> = fuse.frame.locals[..fuse.frame.num_params]
+                .iter()
+                .map(|(_, t)| {
+                    let f = from(t);
+                    quote!(#f(args.next().unwrap_or(&ZERO)))
+                })
+                .collect();
+            for (kind, fused) in [("unfused", false), ("fused", true)] {
+                let run = format_ident!("run_{base}_{kind}_counted");
+                dyn_arms.extend(quote!((#name, #fused) => {
+                    let mut args = args.iter();
+                    super::#run(&mut tree, &mut globals #(, #convs)*)
+                }));
+            }
+        }
         let code = quote!(
+            /// Runs `fuse` item `name` (fused or unfused) on a copy of an
+            /// arena tree of `treefuse-runtime`, with arguments as interpreter
+            /// values; returns the output JSON (tree and globals) and the node
+            /// visits, or `None` if there is no such item.
+            #[allow(unused_mut, unused_variables)]
+            pub fn run_by_name(
+                schema: &treefuse_sema::Program,
+                name: &str,
+                fused: bool,
+                input: &treefuse_runtime::Tree,
+                args: &[Value],
+            ) -> Option<Result<(String, u64), RuntimeError>> {
+                let mut tree = Tree::from_runtime(input);
+                let mut globals = Globals::default();
+                let r = match (name, fused) {
+                    #dyn_arms
+                    _ => return None,
+                };
+                Some(r.map(|visits| (write_json(schema, &tree, &globals), visits)))
+            }
+
             /// The program's source; the JSON layer checks it again for the
             /// schema (see [`schema`]).
             pub const SOURCE: &str = #source;
@@ -407,7 +453,7 @@ impl Gen<'_> {
                 use treefuse_sema::Value;
                 #code
             }
-            pub use json::{read_json, schema, write_json, SOURCE};
+            pub use json::{read_json, run_by_name, schema, write_json, SOURCE};
         )
     }
 }

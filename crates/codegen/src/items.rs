@@ -9,15 +9,42 @@ use treefuse_fusion::{FusedFnId, LoopStep, Step};
 use treefuse_sema::*;
 
 /// Lints that fire on patterns users write in traversal code (`x * 1`, an
-/// early `return` at the end, many parameters after fusion); generated
-/// functions allow them.
+/// early `return` at the end, dead stores, self-assignments, many
+/// parameters after fusion); the module of generated functions allows them.
 pub(crate) fn fn_allows() -> TokenStream {
-    quote!(#[allow(
+    quote!(#![allow(
+        unknown_lints,
+        renamed_and_removed_lints,
         clippy::needless_return,
+        clippy::useless_vec,
+        clippy::needless_question_mark,
+        clippy::self_assignment,
+        clippy::almost_swapped,
+        clippy::unnecessary_min_or_max,
+        clippy::no_effect,
+        clippy::unnecessary_operation,
+        clippy::ifs_same_cond,
+        clippy::double_comparisons,
+        clippy::impossible_comparisons,
+        clippy::redundant_comparisons,
+        clippy::neg_cmp_op_on_partial_ord,
+        clippy::zero_divided_by_zero,
+        clippy::modulo_one,
+        clippy::manual_clamp,
+        clippy::comparison_chain,
+        clippy::short_circuit_statement,
+        clippy::nonminimal_bool,
+        clippy::cmp_owned,
+        clippy::op_ref,
+        clippy::single_element_loop,
+        clippy::never_loop,
+        clippy::redundant_locals,
+        clippy::only_used_in_recursion,
+        clippy::const_is_empty,
+        clippy::len_zero,
         clippy::too_many_arguments,
         clippy::collapsible_if,
         clippy::collapsible_else_if,
-        clippy::nonminimal_bool,
         clippy::identity_op,
         clippy::erasing_op,
         clippy::bool_comparison,
@@ -36,7 +63,9 @@ pub(crate) fn fn_allows() -> TokenStream {
         clippy::if_same_then_else,
         clippy::needless_bool,
         unused_parens,
-        unreachable_code
+        unreachable_code,
+        unused_assignments,
+        dead_code
     )])
 }
 
@@ -262,6 +291,14 @@ impl Gen<'_> {
                 #[derive(Clone, Debug, Default, PartialEq)]
                 #[allow(non_camel_case_types)]
                 pub struct #name { #(#[allow(missing_docs)] pub #fs: #ts),* }
+
+                impl #name {
+                    /// A record value, members in declaration order.
+                    #[allow(clippy::too_many_arguments)]
+                    pub fn new(#(#fs: #ts),*) -> #name {
+                        #name { #(#fs),* }
+                    }
+                }
             ));
         }
         out
@@ -340,10 +377,8 @@ impl Gen<'_> {
                 _ => self.block(&body, &fr, &Ret::Pure),
             };
             let doc = format!("`pure fn {}`.", f.name);
-            let allows = fn_allows();
             out.extend(quote!(
                 #[doc = #doc]
-                #allows
                 pub fn #name(#(#params),*) -> Result<#ret, RuntimeError> {
                     #code
                 }
@@ -422,10 +457,8 @@ impl Gen<'_> {
             let base = self.base_params(&code, id);
             let name = &self.body_fn[i];
             let doc = format!("`{ctx}` as written.");
-            let allows = fn_allows();
             out.extend(quote!(
                 #[doc = #doc]
-                #allows
                 fn #name<const C: bool>(#base #(, #params)*) -> Result<(), RuntimeError> {
                     #code
                 }
@@ -808,10 +841,8 @@ impl Gen<'_> {
             parts.join(", "),
             self.p.types[f.ty.index()].name
         );
-        let allows = fn_allows();
         quote!(
             #[doc = #doc]
-            #allows
             fn #name<const C: bool>(#base #mask #(, #params)*) -> Result<(), RuntimeError> {
                 #code
             }

@@ -122,12 +122,26 @@ pub fn generate(
     body.extend(g.types());
     body.extend(g.records());
     body.extend(g.globals());
-    body.extend(g.pure_fns());
-    body.extend(g.bodies());
-    body.extend(g.dispatchers());
-    body.extend(g.fused_fns());
-    body.extend(g.fused_dispatchers());
-    body.extend(g.entries());
+    // The traversals live in a module whose inner attribute allows the
+    // lints that users' own code can trigger.
+    let mut code = proc_macro2::TokenStream::new();
+    code.extend(g.pure_fns());
+    code.extend(g.bodies());
+    code.extend(g.dispatchers());
+    code.extend(g.fused_fns());
+    code.extend(g.fused_dispatchers());
+    code.extend(g.entries());
+    let allows = items::fn_allows();
+    body.extend(quote::quote!(
+        /// The traversals: pure functions, unfused bodies and dispatchers,
+        /// fused functions and the `run_*` entry points.
+        pub mod traversals {
+            #allows
+            use super::*;
+            #code
+        }
+        pub use traversals::*;
+    ));
     if options.runtime_interop {
         if let Some(src) = &options.source {
             body.extend(g.interop(&src.text));
