@@ -24,22 +24,9 @@ impl Gen<'_> {
                     quote!(t[#cur].#name)
                 }
                 PathStep::Cast(ty) => {
-                    let kinds = self.kind_pattern(*ty);
                     let at = self.at(&fr.context, p.span);
-                    let tname = &self.p.types[ty.index()].name;
-                    match kinds {
-                        Some(pat) => quote!({
-                            let n = #cur;
-                            if !matches!(t[n].kind, #pat) {
-                                return Err(cast_error(t[n].kind.name(), #tname, #at));
-                            }
-                            n
-                        }),
-                        None => quote!({
-                            let n = #cur;
-                            return Err(cast_error(t[n].kind.name(), #tname, #at));
-                        }),
-                    }
+                    let f = &self.cast_fn[ty.index()];
+                    quote!(#f(t, #cur, #at)?)
                 }
             };
         }

@@ -115,6 +115,7 @@ pub(crate) struct Gen<'p> {
     pub method_fn: Vec<Ident>,
     pub body_fn: Vec<Ident>,
     pub fused_fn: Vec<Ident>,
+    pub cast_fn: Vec<Ident>,
     pub fused_disp: BTreeMap<Vec<(TypeId, FusedFnId)>, Ident>,
     /// Per fused function, per participant: may it start inactive?
     pub off: Vec<Vec<bool>>,
@@ -301,6 +302,11 @@ impl<'p> Gen<'p> {
             .enumerate()
             .map(|(i, f)| top.fresh(&format!("fused_{i}_{}", snake(&p.types[f.ty.index()].name))))
             .collect();
+        let cast_fn = p
+            .types
+            .iter()
+            .map(|t| top.fresh(&format!("as_{}", snake(&t.name))))
+            .collect();
         let mut g = Gen {
             p,
             fused,
@@ -318,6 +324,7 @@ impl<'p> Gen<'p> {
             method_fn,
             body_fn,
             fused_fn,
+            cast_fn,
             fused_disp: BTreeMap::new(),
             off: Vec::new(),
             top,

@@ -467,6 +467,36 @@ impl Gen<'_> {
         out
     }
 
+    /// One checked downcast per type: `(path as T)`.
+    pub fn casts(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for (i, ty) in self.p.types.iter().enumerate() {
+            let t = TypeId(i as u32);
+            let id = &self.hier(t).id;
+            let f = &self.cast_fn[i];
+            let name = &ty.name;
+            let doc = format!("`(n as {name})`: `n` if it is a `{name}`, else a runtime error.");
+            let body = match self.kind_pattern(t) {
+                Some(pat) => quote!(
+                    if matches!(t[n].kind, #pat) {
+                        Ok(n)
+                    } else {
+                        Err(cast_error(t[n].kind.name(), #name, at))
+                    }
+                ),
+                None => quote!(Err(cast_error(t[n].kind.name(), #name, at))),
+            };
+            out.extend(quote!(
+                #[doc = #doc]
+                #[inline]
+                fn #f(t: &Tree, n: #id, at: &At) -> Result<#id, RuntimeError> {
+                    #body
+                }
+            ));
+        }
+        out
+    }
+
     /// One dispatching function per traversal.
     pub fn dispatchers(&self) -> TokenStream {
         let mut out = TokenStream::new();

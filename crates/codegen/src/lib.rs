@@ -126,6 +126,7 @@ pub fn generate(
     // lints that users' own code can trigger.
     let mut code = proc_macro2::TokenStream::new();
     code.extend(g.pure_fns());
+    code.extend(g.casts());
     code.extend(g.bodies());
     code.extend(g.dispatchers());
     code.extend(g.fused_fns());
