@@ -25,6 +25,14 @@ fn main() {
     if let Err(e) = config.compile(&files, &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
+    // Host functions come from `crate::host`.
+    let features = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/features.tf");
+    if let Err(e) = treefuse_codegen::Config::new()
+        .host_module("crate::host")
+        .compile(&[features], &out)
+    {
+        panic!("treefuse code generation failed:\n{e}");
+    }
     // Random programs: written as .tf files, compiled like the examples.
     let mut list = String::new();
     let mut table = String::new();

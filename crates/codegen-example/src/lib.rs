@@ -29,6 +29,24 @@ generated! {
     ast_lists,
     /// `examples/toylang/toylang.tf`: the toy language.
     toylang,
+    /// `programs/features.tf`: host functions, records, arrays, errors.
+    features,
+}
+
+/// The host functions of `programs/features.tf` (`pure fn` without a body),
+/// which its generated module calls as `crate::host::NAME`.
+pub mod host {
+    use std::sync::Arc;
+
+    /// `pure fn scale(a: i64) -> i64`.
+    pub fn scale(a: i64) -> i64 {
+        a.wrapping_mul(3).wrapping_rem(11)
+    }
+
+    /// `pure fn label(n: i64) -> str`.
+    pub fn label(n: i64) -> Arc<str> {
+        Arc::from(format!("n{n}"))
+    }
 }
 
 /// Random programs of the soundness fuzzer's generator

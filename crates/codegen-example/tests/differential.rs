@@ -394,3 +394,61 @@ fn random_programs() {
     }
     assert!(runs > 100, "{runs}");
 }
+
+/// Host functions, records, arrays, strings, aliases, casts and runtime
+/// errors (`programs/features.tf`), with a fuse parameter.
+#[test]
+fn features() {
+    let program = example("crates/codegen-example/programs/features.tf");
+    let mut host = Host::new();
+    host.define("scale", |a| Ok(Value::Int(g::host::scale(a[0].as_int()))));
+    host.define("label", |a| Ok(Value::Str(g::host::label(a[0].as_int()))));
+    let fused = program.fuse_all(&FusionOptions::default());
+    let schema = g::features::schema();
+    let root = program.model.fuse_named("run").unwrap().root_type;
+    let (mut ok, mut failed) = (0, 0);
+    for seed in 0..60 {
+        let input = random_tree(
+            &program.model,
+            root,
+            &GenOptions {
+                nodes: 30,
+                seed,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let k = seed as i64 % 7 - 2;
+        for (engine, is_fused) in [(Engine::Unfused, false), (Engine::Fused(&fused), true)] {
+            let what = format!("features seed {seed} (fused: {is_fused})");
+            let mut t = input.clone();
+            let interp =
+                match program.run_tree_with("run", &mut t, vec![Value::Int(k)], &host, engine) {
+                    Ok((stats, globals)) => Ok((
+                        write_tree(&program.model, &t, Some(&globals), Default::default()),
+                        stats.node_visits,
+                    )),
+                    Err(RunError::Runtime(m)) => Err(m),
+                    Err(e) => panic!("{what}: {e}"),
+                };
+            let generated =
+                g::features::run_by_name(&schema, "run", is_fused, &input, &[Value::Int(k)])
+                    .unwrap();
+            match (&interp, &generated) {
+                (Ok(a), Ok(b)) => {
+                    assert!(*a == *b, "{what}: generated differs:\n{a:?}\n{b:?}");
+                    ok += 1;
+                }
+                (Err(_), Err(e)) => {
+                    assert!(e.line > 0 && e.col > 0, "{what}: {e}");
+                    failed += 1;
+                }
+                _ => panic!("{what}: error behaviour differs: interpreter {interp:?} / generated {generated:?}"),
+            }
+        }
+    }
+    assert!(
+        ok > 10 && failed > 10,
+        "{ok} runs completed, {failed} failed"
+    );
+}

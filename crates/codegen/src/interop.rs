@@ -53,22 +53,22 @@ impl Gen<'_> {
             let (tn, fnm) = (to(t), from(t));
             let rt = self.data_type(t);
             let (to_body, from_body) = match t {
-                DataType::Int => (quote!(Value::Int(*v)), quote!(v.as_int())),
-                DataType::Float => (quote!(Value::Float(*v)), quote!(v.as_float())),
-                DataType::Bool => (quote!(Value::Bool(*v)), quote!(v.as_bool())),
+                DataType::Int => (quote!(RtValue::Int(*v)), quote!(v.as_int())),
+                DataType::Float => (quote!(RtValue::Float(*v)), quote!(v.as_float())),
+                DataType::Bool => (quote!(RtValue::Bool(*v)), quote!(v.as_bool())),
                 DataType::Str => (
-                    quote!(Value::Str(v.clone())),
+                    quote!(RtValue::Str(v.clone())),
                     quote!(match v {
-                        Value::Str(s) => s.clone(),
+                        RtValue::Str(s) => s.clone(),
                         _ => Arc::from(""),
                     }),
                 ),
                 DataType::Array(e) => {
                     let (te, fe) = (to(e), from(e));
                     (
-                        quote!(Value::Array(Arc::new(v.iter().map(#te).collect()))),
+                        quote!(RtValue::Array(Arc::new(v.iter().map(#te).collect()))),
                         quote!(match v {
-                            Value::Array(items) => items.iter().map(#fe).collect(),
+                            RtValue::Array(items) => items.iter().map(#fe).collect(),
                             _ => Vec::new(),
                         }),
                     )
@@ -87,9 +87,9 @@ impl Gen<'_> {
                         .map(|f| from(&f.ty))
                         .collect();
                     (
-                        quote!(Value::Record(Arc::new(vec![#(#tos(&v.#fs)),*]))),
+                        quote!(RtValue::Record(Arc::new(vec![#(#tos(&v.#fs)),*]))),
                         quote!(match v {
-                            Value::Record(fields) => { let mut fields = fields.iter(); #name {
+                            RtValue::Record(fields) => { let mut fields = fields.iter(); #name {
                                 #(#fs: #froms(fields.next().unwrap_or(&ZERO))),*
                             }},
                             _ => #name::default(),
@@ -106,11 +106,11 @@ impl Gen<'_> {
             };
             helpers.push((
                 tn.to_string(),
-                quote!(fn #tn(v: #param) -> Value { #to_body }),
+                quote!(fn #tn(v: #param) -> RtValue { #to_body }),
             ));
             helpers.push((
                 fnm.to_string(),
-                quote!(fn #fnm(v: &Value) -> #rt { #from_body }),
+                quote!(fn #fnm(v: &RtValue) -> #rt { #from_body }),
             ));
         }
         // Type tables.
@@ -208,15 +208,15 @@ impl Gen<'_> {
                     match &self.p.fields[f.index()].kind {
                         FieldKind::Child(c) => {
                             let cm = &maps[self.hier_of[c.index()]];
-                            quote!(*rt.slot_mut(n, #s) = Slot::Child(NodeId(#cm[node.#name.0 as usize]));)
+                            quote!(*rt.slot_mut(n, #s) = RtSlot::Child(RtNodeId(#cm[node.#name.0 as usize]));)
                         }
                         FieldKind::List(c) => {
                             let cm = &maps[self.hier_of[c.index()]];
-                            quote!(*rt.slot_mut(n, #s) = Slot::List(node.#name.iter().map(|c| NodeId(#cm[c.0 as usize])).collect());)
+                            quote!(*rt.slot_mut(n, #s) = RtSlot::List(node.#name.iter().map(|c| RtNodeId(#cm[c.0 as usize])).collect());)
                         }
                         FieldKind::Data(d) => {
                             let f = to(d);
-                            quote!(*rt.slot_mut(n, #s) = Slot::Data(#f(&node.#name));)
+                            quote!(*rt.slot_mut(n, #s) = RtSlot::Data(#f(&node.#name));)
                         }
                     }
                 });
@@ -224,7 +224,7 @@ impl Gen<'_> {
             });
             quote!(NodeRef::#v(id) => {
                 let node = &self[id];
-                let n = NodeId(#map[id.0 as usize]);
+                let n = RtNodeId(#map[id.0 as usize]);
                 match node.kind { #(#arms)* }
             })
         });
@@ -272,7 +272,7 @@ impl Gen<'_> {
                 name: &str,
                 fused: bool,
                 input: &treefuse_runtime::Tree,
-                args: &[Value],
+                args: &[RtValue],
             ) -> Option<Result<(String, u64), RuntimeError>> {
                 let mut tree = Tree::from_runtime(input);
                 let mut globals = Globals::default();
@@ -314,13 +314,13 @@ impl Gen<'_> {
 
             impl Globals {
                 /// Globals from interpreter values (indexed like the program's globals).
-                pub fn from_values(#values: &[Value]) -> Globals {
+                pub fn from_values(#values: &[RtValue]) -> Globals {
                     #iter_values
                     Globals { #(#gnames: #gfrom(values.next().unwrap_or(&ZERO)),)* }
                 }
 
                 /// The globals as interpreter values.
-                pub fn to_values(&self) -> Vec<Value> {
+                pub fn to_values(&self) -> Vec<RtValue> {
                     vec![#(#gto(&self.#gnames)),*]
                 }
             }
@@ -341,9 +341,9 @@ impl Gen<'_> {
                         order.push(n);
                         for s in (0..SLOT_COUNT[ty]).rev() {
                             match rt.slot(n, s) {
-                                Slot::Child(c) => stack.push(*c),
-                                Slot::List(items) => stack.extend(items.iter().rev().copied()),
-                                Slot::Data(_) => {}
+                                RtSlot::Child(c) => stack.push(*c),
+                                RtSlot::List(items) => stack.extend(items.iter().rev().copied()),
+                                RtSlot::Data(_) => {}
                             }
                         }
                     }
@@ -378,7 +378,7 @@ impl Gen<'_> {
                     for r in order {
                         match r { #(#pass2)* }
                     }
-                    rt.root = NodeId(0);
+                    rt.root = RtNodeId(0);
                     rt
                 }
             }
@@ -387,15 +387,15 @@ impl Gen<'_> {
         helpers.push((
             "ZERO".into(),
             quote!(
-                static ZERO: Value = Value::Int(0);
+                static ZERO: RtValue = RtValue::Int(0);
             ),
         ));
         helpers.push((
             "rt_data".into(),
             quote!(
-                fn rt_data(rt: &treefuse_runtime::Tree, n: NodeId, s: u32) -> &Value {
+                fn rt_data(rt: &treefuse_runtime::Tree, n: RtNodeId, s: u32) -> &RtValue {
                     match rt.slot(n, s) {
-                        Slot::Data(v) => v,
+                        RtSlot::Data(v) => v,
                         _ => &ZERO,
                     }
                 }
@@ -404,9 +404,9 @@ impl Gen<'_> {
         helpers.push((
             "rt_child".into(),
             quote!(
-                fn rt_child(rt: &treefuse_runtime::Tree, n: NodeId, s: u32, map: &[u32]) -> u32 {
+                fn rt_child(rt: &treefuse_runtime::Tree, n: RtNodeId, s: u32, map: &[u32]) -> u32 {
                     match rt.slot(n, s) {
-                        Slot::Child(c) => map[c.index()],
+                        RtSlot::Child(c) => map[c.index()],
                         _ => u32::MAX,
                     }
                 }
@@ -417,12 +417,12 @@ impl Gen<'_> {
             quote!(
                 fn rt_list(
                     rt: &treefuse_runtime::Tree,
-                    n: NodeId,
+                    n: RtNodeId,
                     s: u32,
                     map: &[u32],
                 ) -> Vec<u32> {
                     match rt.slot(n, s) {
-                        Slot::List(items) => items.iter().map(|c| map[c.index()]).collect(),
+                        RtSlot::List(items) => items.iter().map(|c| map[c.index()]).collect(),
                         _ => Vec::new(),
                     }
                 }
@@ -449,8 +449,8 @@ impl Gen<'_> {
             pub mod json {
                 #![allow(clippy::redundant_closure)]
                 use super::*;
-                use treefuse_runtime::{NodeId, Slot};
-                use treefuse_sema::Value;
+                use treefuse_runtime::{NodeId as RtNodeId, Slot as RtSlot};
+                use treefuse_sema::Value as RtValue;
                 #code
             }
             pub use json::{read_json, run_by_name, schema, write_json, SOURCE};
