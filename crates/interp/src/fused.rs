@@ -90,22 +90,10 @@ impl Interpreter<'_> {
             self.visits += 1;
             let program = self.program;
             let function = &fused.functions[id.index()];
-            let mut frames: Vec<Frame> = function
-                .participants
-                .iter()
-                .zip(args)
-                .map(|(p, mut data)| {
-                    let body = &program.bodies[p.body.index()];
-                    data.resize(body.frame.locals.len(), Value::Int(0));
-                    Frame {
-                        owner: Owner::Body(p.body),
-                        self_node: node,
-                        data,
-                        nodes: vec![node; body.frame.node_vars.len()],
-                        ret: None,
-                    }
-                })
-                .collect();
+            let mut frames: Vec<Frame> = Vec::with_capacity(function.participants.len());
+            for (p, data) in function.participants.iter().zip(args) {
+                frames.push(self.body_frame(p.body, node, data));
+            }
             let mut active = mask;
             for step in &function.steps {
                 match step {
@@ -246,6 +234,9 @@ impl Interpreter<'_> {
                     }
                 }
             }
+            for frame in frames {
+                self.recycle(frame);
+            }
             Ok(())
         })
     }
@@ -276,10 +267,7 @@ impl Interpreter<'_> {
         };
         match call.map(|c| (&c.kind, c.span)) {
             Some((StmtKind::Call { args, .. }, span)) => {
-                let values = args
-                    .iter()
-                    .map(|a| self.eval(tree, frame, a))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let values = self.eval_args(tree, frame, args)?;
                 Ok(Some((values, span)))
             }
             _ => Ok(None),

@@ -128,7 +128,15 @@ pub struct Interpreter<'p> {
     /// Current values of the globals, indexed by [`GlobalId`].
     pub globals: Vec<Value>,
     visits: u64,
+    /// Recycled frame buffers: a traversal call needs two small vectors
+    /// (data locals, node variables); reusing them instead of asking the
+    /// allocator each time was the largest single cost in profiles.
+    value_pool: Vec<Vec<Value>>,
+    node_pool: Vec<Vec<NodeId>>,
 }
+
+/// Most buffers kept for reuse (about the deepest recursion that matters).
+const POOL_LIMIT: usize = 1024;
 
 impl<'p> Interpreter<'p> {
     /// An interpreter with globals at their initial values.
@@ -138,12 +146,62 @@ impl<'p> Interpreter<'p> {
             host,
             globals: program.globals.iter().map(|g| g.init.clone()).collect(),
             visits: 0,
+            value_pool: Vec::new(),
+            node_pool: Vec::new(),
         }
     }
 
     /// Node visits so far.
     pub fn visits(&self) -> u64 {
         self.visits
+    }
+
+    /// An empty value buffer, recycled when possible.
+    fn take_values(&mut self) -> Vec<Value> {
+        self.value_pool.pop().unwrap_or_default()
+    }
+
+    /// The values of `args`, evaluated in order, in a recycled buffer.
+    fn eval_args(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        args: &[Expr],
+    ) -> Result<Vec<Value>, RuntimeError> {
+        let mut values = self.take_values();
+        for a in args {
+            values.push(self.eval(tree, frame, a)?);
+        }
+        Ok(values)
+    }
+
+    /// A frame for a traversal body on `node`, its parameters set from
+    /// `args` (whose buffer it takes over).
+    fn body_frame(&mut self, body_id: BodyId, node: NodeId, mut data: Vec<Value>) -> Frame {
+        let layout = &self.program.bodies[body_id.index()].frame;
+        data.resize(layout.locals.len(), Value::Int(0));
+        let mut nodes = self.node_pool.pop().unwrap_or_default();
+        nodes.resize(layout.node_vars.len(), node);
+        Frame {
+            owner: Owner::Body(body_id),
+            self_node: node,
+            data,
+            nodes,
+            ret: None,
+        }
+    }
+
+    /// Returns a frame's buffers to the pools.
+    fn recycle(&mut self, frame: Frame) {
+        let (mut data, mut nodes) = (frame.data, frame.nodes);
+        if self.value_pool.len() < POOL_LIMIT {
+            data.clear();
+            self.value_pool.push(data);
+        }
+        if self.node_pool.len() < POOL_LIMIT {
+            nodes.clear();
+            self.node_pool.push(nodes);
+        }
     }
 
     /// Runs the `fuse` item `fuse` on `tree`, with `args` for its extra
@@ -234,19 +292,11 @@ impl<'p> Interpreter<'p> {
         stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
             self.visits += 1;
             let program = self.program;
-            let body = &program.bodies[body_id.index()];
-            let mut data = args;
-            data.resize(body.frame.locals.len(), Value::Int(0));
-            let mut frame = Frame {
-                owner: Owner::Body(body_id),
-                self_node: node,
-                data,
-                nodes: vec![node; body.frame.node_vars.len()],
-                ret: None,
-            };
-            if let Some(stmts) = &body.body {
+            let mut frame = self.body_frame(body_id, node, args);
+            if let Some(stmts) = &program.bodies[body_id.index()].body {
                 self.exec_block(tree, &mut frame, stmts)?;
             }
+            self.recycle(frame);
             Ok(())
         })
     }
@@ -273,10 +323,7 @@ impl<'p> Interpreter<'p> {
                 args,
             } => {
                 let node = self.path(tree, frame, receiver)?;
-                let args = args
-                    .iter()
-                    .map(|a| self.eval(tree, frame, a))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let args = self.eval_args(tree, frame, args)?;
                 self.call(tree, node, *method, args, s.span, frame)?;
             }
             StmtKind::Let { local, value } => {
