@@ -25,6 +25,15 @@ fn main() {
     if let Err(e) = config.compile(&files, &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
+    // Without the JSON layer: the module needs only `stacker`.
+    let plain = format!("{out}/figure2_plain.tf");
+    std::fs::copy(&files[0], &plain).expect("copy figure2.tf");
+    if let Err(e) = treefuse_codegen::Config::new()
+        .without_json()
+        .compile(&[&plain], &out)
+    {
+        panic!("treefuse code generation failed:\n{e}");
+    }
     // Host functions come from `crate::host`.
     let features = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/features.tf");
     if let Err(e) = treefuse_codegen::Config::new()

@@ -31,6 +31,8 @@ generated! {
     toylang,
     /// `programs/features.tf`: host functions, records, arrays, errors.
     features,
+    /// `examples/figure2/figure2.tf` without the JSON layer.
+    figure2_plain,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),

@@ -452,3 +452,35 @@ fn features() {
         "{ok} runs completed, {failed} failed"
     );
 }
+
+/// A tree built by hand with the generated constructors, run by the module
+/// generated without the JSON layer.
+#[test]
+fn hand_built_tree_without_json() {
+    use g::figure2_plain::*;
+    let mut t = Tree::default();
+    let end = t.push_element(ElementNode::end(0, 0, 0, 0));
+    let b = t.push_element(ElementNode::text_box(
+        0,
+        0,
+        0,
+        0,
+        end,
+        "abcdefghijklmnop".into(),
+    ));
+    let a = t.push_element(ElementNode::text_box(0, 0, 0, 0, b, "xy".into()));
+    t.root = NodeRef::Element(a);
+    let (mut u, mut f) = (t.clone(), t);
+    let (mut gu, mut gf) = (Globals::default(), Globals::default());
+    assert_eq!(run_layout_unfused_counted(&mut u, &mut gu), Ok(6));
+    assert_eq!(run_layout_fused_counted(&mut f, &mut gf), Ok(3));
+    assert_eq!(u, f);
+    assert_eq!(u[a].total_width, 18);
+    assert_eq!(u[b].height, 16 * (16 / 8) + 1);
+    assert_eq!(u[a].max_height, 33);
+    // A runtime error carries the traversal and the position.
+    gu.char_width = 0;
+    let err = run_layout_unfused(&mut u, &mut gu).unwrap_err();
+    assert_eq!(err.context, "TextBox.compute_height");
+    assert_eq!((err.line, err.col), (28, 41));
+}
