@@ -27,7 +27,12 @@
 //! - **Unfused traversals** as written: one function per (type, traversal)
 //!   body and one public dispatching function per traversal (`match` on
 //!   `kind`, no trait objects), and per `fuse` item
-//!   `run_<fuse>_unfused(tree, globals, params..)`.
+//!   `run_<fuse>_unfused(tree, globals, params..)`. Casts `(p as T)` call
+//!   one checked-downcast function per type. All functions live in the
+//!   module `traversals` (re-exported), whose inner `#![allow(..)]` covers
+//!   the lints that users' own code can trigger (`self.x = self.x`, dead
+//!   stores, `x * 1`), so the module compiles warning- and clippy-free
+//!   even under `#[deny(warnings)]`.
 //! - **Fused traversals** from the fused IR: one function per fused
 //!   function, one dispatcher per target list and `run_<fuse>_fused`.
 //!   Participants that can be inactive (they contain `return`, or a caller
@@ -42,8 +47,11 @@
 //! - **JSON** (when [`CodegenOptions::runtime_interop`] and the source are
 //!   given): `json::read_json` / `json::write_json` convert from and to
 //!   `treefuse_runtime::Tree`, whose iterative reader and writer implement
-//!   LANGUAGE.md §4 for every engine. The module then needs the
-//!   `treefuse-sema` and `treefuse-runtime` crates.
+//!   LANGUAGE.md §4 for every engine (10^6-deep documents are fine; no
+//!   recursive serde), and `json::run_by_name` runs a `fuse` item by name
+//!   with interpreter values as arguments (for test harnesses and tools).
+//!   The module then needs the `treefuse-sema` and `treefuse-runtime`
+//!   crates.
 //!
 //! # Node-visit counters
 //!
