@@ -32,9 +32,9 @@ pub struct GenConfig {
     /// budget of such risky sites (0 to 3) lasts.
     pub risk: u32,
     /// Allow `return` inside `for` loops over children. Turning it off
-    /// steers around the open loop-fusion bug of
-    /// `tests/regressions/loop_return_after_loop.tf` so that long runs
-    /// look for other bugs.
+    /// steered around the loop-fusion bug of
+    /// `tests/regressions/loop_return_after_loop.tf` (fixed since) so
+    /// that long runs could look for other bugs.
     pub loop_returns: bool,
 }
 

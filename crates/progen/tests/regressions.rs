@@ -2,18 +2,14 @@
 //! input tree (`NAME.json`) in `tests/regressions/`. Each `fuse` item
 //! whose root type accepts the tree is run unfused and fused.
 //!
-//! Cases whose bug is still open are listed in [`OPEN`] and skipped by the
-//! directory test; each has its own `#[ignore]`d test that fails until the
-//! fusion engine is fixed (then remove it from [`OPEN`] and un-ignore it).
+//! A case whose bug is still open goes in [`OPEN`] (skipped by the
+//! directory test) with its own `#[ignore]`d test that fails until the
+//! fusion engine is fixed; then it leaves [`OPEN`] and is un-ignored.
 
 use std::path::{Path, PathBuf};
 
 /// Regression cases (file stems) whose bug is not fixed yet.
-const OPEN: &[&str] = &[
-    "loop_return_after_loop",
-    "loop_return_no_calls",
-    "fuzz_seed_1000710",
-];
+const OPEN: &[&str] = &[];
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions")
@@ -56,27 +52,25 @@ fn fixed_regressions_stay_fixed() {
         n += check_case(tf);
     }
     eprintln!("{n} regression pairs");
+    assert!(n >= 3);
 }
 
 /// Loop fusion merged two loops over the same list child of one
 /// traversal although the second may `return`: the first loop's calls on
-/// the later elements never ran.
+/// the later elements never ran. Fixed in 81bf41b.
 #[test]
-#[ignore = "open fusion bug: merged loops ignore a later loop's `return` (fix in treefuse-fusion, then un-ignore)"]
 fn loop_return_after_loop() {
     check_case(&dir().join("loop_return_after_loop.tf"));
 }
 
 /// The fuzzer's own minimized reproducer of the same bug.
 #[test]
-#[ignore = "open fusion bug: merged loops ignore a later loop's `return` (fix in treefuse-fusion, then un-ignore)"]
 fn fuzz_seed_1000710() {
     check_case(&dir().join("fuzz_seed_1000710.tf"));
 }
 
 /// The same bug with data writes only: no traversing call is involved.
 #[test]
-#[ignore = "open fusion bug: merged loops ignore a later loop's `return` (fix in treefuse-fusion, then un-ignore)"]
 fn loop_return_no_calls() {
     check_case(&dir().join("loop_return_no_calls.tf"));
 }

@@ -12,7 +12,7 @@
 //! is then 1. A program that does not compile is reported the same way
 //! (exit 2). With `--keep-going` every mismatch is recorded and the run
 //! goes on; the first few are minimized at the end. `--no-loop-returns`
-//! generates no `return` inside `for` loops (steering around a known bug).
+//! generates no `return` inside `for` loops (to steer around a known bug).
 //! `--print SEED` prints a program; `--stats SEED` times and checks one.
 
 use std::io::Write;
