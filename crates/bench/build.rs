@@ -1,0 +1,14 @@
+//! Compiles the render tree and AST case studies to Rust with
+//! treefuse-codegen, the way a user's `build.rs` would.
+
+fn main() {
+    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    let files: Vec<String> = ["render/render.tf", "ast/ast.tf"]
+        .iter()
+        .map(|f| format!("{root}/{f}"))
+        .collect();
+    if let Err(e) = treefuse_codegen::Config::new().compile(&files, &out) {
+        panic!("treefuse code generation failed:\n{e}");
+    }
+}
