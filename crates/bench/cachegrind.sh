@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Instructions (I refs) and simulated last-level cache misses of the
+# generated unfused and fused engines on one input, under valgrind's
+# cachegrind (repeatable from run to run, unlike wall clock).
+#
+#   crates/bench/cachegrind.sh [render|ast] [SIZE] [VARIANT]
+#
+# Cachegrind counts the whole process, so each input is run three times:
+# `--only build` (generate + build the tree, no traversal), `--only unfused`
+# and `--only fused`; the engine's numbers are the difference from `build`.
+# Appends a Markdown row to crates/bench/results/cachegrind.md.
+set -euo pipefail
+case_name=${1:-render}
+size=${2:-1000}
+variant=${3:-1}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target-bench}
+cargo build --release -q -p treefuse-bench --manifest-path "$root/Cargo.toml"
+bin=$CARGO_TARGET_DIR/release/treefuse-bench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Prints "Ir LLmisses" (LL misses = LLi + LLd read + LLd write) of one run.
+measure() {
+    valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file="$tmp/$1.out" \
+        "$bin" --only "$1" --case "$case_name" --variant "$variant" --size "$size" \
+        >/dev/null 2>"$tmp/$1.log"
+    # The summary line of cg_annotate-style output: "summary: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw".
+    awk '/^events:/ { for (i = 2; i <= NF; i++) name[i - 1] = $i }
+         /^summary:/ { for (i = 2; i <= NF; i++) v[name[i - 1]] = $i
+                       print v["Ir"], v["ILmr"] + v["DLmr"] + v["DLmw"] }' "$tmp/$1.out"
+}
+
+read -r b_ir b_ll < <(measure build)
+read -r u_ir u_ll < <(measure unfused)
+read -r f_ir f_ll < <(measure fused)
+u_ir=$((u_ir - b_ir)); u_ll=$((u_ll - b_ll))
+f_ir=$((f_ir - b_ir)); f_ll=$((f_ll - b_ll))
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.3f", a / b }'; }
+ir_ratio=$(ratio "$f_ir" "$u_ir")
+ll_ratio=$(ratio "$f_ll" "$u_ll")
+echo "input: $case_name variant $variant size $size (engine only: whole run minus --only build)"
+echo "unfused: I refs $u_ir, LL misses $u_ll"
+echo "fused:   I refs $f_ir, LL misses $f_ll"
+echo "fused/unfused: I refs $ir_ratio, LL misses $ll_ratio"
+out=$here/results/cachegrind.md
+mkdir -p "$here/results"
+if [ ! -f "$out" ]; then
+    {
+        echo "# Cachegrind: generated unfused vs fused (engine only)"
+        echo
+        echo "Produced by \`crates/bench/cachegrind.sh CASE SIZE VARIANT\` (valgrind --tool=cachegrind, default simulated caches;"
+        echo "each number is the whole run minus a \`--only build\` run of the same input)."
+        echo
+        echo "| input | unfused I refs | fused I refs | fused/unfused I refs | unfused LL misses | fused LL misses | fused/unfused LL misses |"
+        echo "|---|---:|---:|---:|---:|---:|---:|"
+    } >"$out"
+fi
+echo "| $case_name $variant / $size | $u_ir | $f_ir | $ir_ratio | $u_ll | $f_ll | $ll_ratio |" >>"$out"
+echo "appended to $out"
