@@ -241,6 +241,15 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
          median over the iterations; tree construction and cloning excluded. \
          Speedup = unfused time / fused time. Throughput = unfused node visits per second.\n"
     );
+    let cpus = std::thread::available_parallelism().map_or(0, usize::from);
+    let _ = writeln!(
+        s,
+        "Machine: {cpus} CPUs available to the process (`{} {}`); wall-clock numbers from a \
+         shared or loaded machine are noisy: compare the ratios, and see cachegrind.md for \
+         repeatable instruction and cache-miss counts. No hand-fused render version yet.\n",
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    );
     let _ = writeln!(
         s,
         "| input | iters | unfused | fused | speedup | unfused visits | fused visits | fused/unfused visits | unfused throughput (visits/s) |"
