@@ -9,6 +9,7 @@
 //!
 //! Usage:
 //!   treefuse-bench [--quick] [--out DIR] [--iters N]
+//!   treefuse-bench --case render|ast --variant V --sizes A,B,.. [--out DIR]
 //!   treefuse-bench --only unfused|fused|build --case render|ast --variant V --size N
 //!
 //! `--only` runs one engine once on one input (or, with `build`, only builds
@@ -449,6 +450,8 @@ struct Args {
     size: usize,
     out: String,
     iters: usize,
+    /// `--sizes A,B,..`: measure only these sizes of `--case`/`--variant`.
+    sizes: Vec<usize>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -460,6 +463,7 @@ fn parse_args() -> Result<Args, String> {
         size: 1000,
         out: concat!(env!("CARGO_MANIFEST_DIR"), "/results").into(),
         iters: 0,
+        sizes: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -471,10 +475,16 @@ fn parse_args() -> Result<Args, String> {
             "--variant" => a.variant = value()?.parse().map_err(|e| format!("--variant: {e}"))?,
             "--size" => a.size = value()?.parse().map_err(|e| format!("--size: {e}"))?,
             "--out" => a.out = value()?,
+            "--sizes" => {
+                a.sizes = value()?
+                    .split(',')
+                    .map(|x| x.trim().parse().map_err(|e| format!("--sizes: {e}")))
+                    .collect::<Result<_, _>>()?
+            }
             "--iters" => a.iters = value()?.parse().map_err(|e| format!("--iters: {e}"))?,
             "-h" | "--help" => {
                 println!(
-                    "treefuse-bench [--quick] [--out DIR] [--iters N]\n\
+                    "treefuse-bench [--quick] [--out DIR] [--iters N] [--case C --variant V --sizes A,B,..]\n\
                      treefuse-bench --only unfused|fused|build --case render|ast --variant V --size N"
                 );
                 std::process::exit(0);
@@ -511,7 +521,19 @@ fn main() {
         }
         return;
     }
-    let cases = cases(args.quick);
+    let cases = if args.sizes.is_empty() {
+        cases(args.quick)
+    } else {
+        let name = if args.case == "ast" { "ast" } else { "render" };
+        args.sizes
+            .iter()
+            .map(|&size| Case {
+                name,
+                variant: args.variant,
+                size,
+            })
+            .collect()
+    };
     let (min_iters, max_iters, budget) = if args.quick {
         (11, 501, Duration::from_millis(1500))
     } else {
