@@ -417,6 +417,12 @@ fn cases(quick: bool) -> Vec<Case> {
     let variants: &[u8] = if quick { &[1] } else { &[1, 3] };
     for &variant in variants {
         for &size in render_sizes {
+            // Document 3 needs size >= 5 and grows much faster than document
+            // 1: at 1,000 pages it ran out of memory (23 GiB) on the
+            // development box, so the full run stops at 100 pages.
+            if variant == 3 && !(5..=100).contains(&size) {
+                continue;
+            }
             v.push(Case {
                 name: "render",
                 variant,
