@@ -296,36 +296,44 @@ pub fn conflict(
         }
     }
     if same_frame {
-        let fpairs = [
-            (
-                ConflictKind::WriteRead,
-                &first.frame_writes,
-                &second.frame_reads,
-            ),
-            (
-                ConflictKind::ReadWrite,
-                &first.frame_reads,
-                &second.frame_writes,
-            ),
-            (
-                ConflictKind::WriteWrite,
-                &first.frame_writes,
-                &second.frame_writes,
-            ),
-        ];
-        for (kind, a, b) in fpairs {
-            if let Some(&v) = a.intersection(b).next() {
-                let witness = match v {
-                    FrameVar::Local(l) => format!("local#{}", l.0),
-                    FrameVar::Node(n) => format!("node#{}", n.0),
-                };
-                return Some(Conflict {
-                    kind,
-                    location: Location::Frame(v),
-                    word: Vec::new(),
-                    witness,
-                });
-            }
+        return frame_conflict(first, second);
+    }
+    None
+}
+
+/// The first conflict between `first` and `second` on variables of the
+/// frame they share (write/read, read/write, then write/write), for two
+/// accesses of the same activation of the same traversal.
+pub fn frame_conflict(first: &AccessSet, second: &AccessSet) -> Option<Conflict> {
+    let pairs = [
+        (
+            ConflictKind::WriteRead,
+            &first.frame_writes,
+            &second.frame_reads,
+        ),
+        (
+            ConflictKind::ReadWrite,
+            &first.frame_reads,
+            &second.frame_writes,
+        ),
+        (
+            ConflictKind::WriteWrite,
+            &first.frame_writes,
+            &second.frame_writes,
+        ),
+    ];
+    for (kind, a, b) in pairs {
+        if let Some(&v) = a.intersection(b).next() {
+            let witness = match v {
+                FrameVar::Local(l) => format!("local#{}", l.0),
+                FrameVar::Node(n) => format!("node#{}", n.0),
+            };
+            return Some(Conflict {
+                kind,
+                location: Location::Frame(v),
+                word: Vec::new(),
+                witness,
+            });
         }
     }
     None

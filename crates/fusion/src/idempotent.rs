@@ -10,7 +10,7 @@
 //! the same flag fuse.
 
 use std::collections::BTreeSet;
-use treefuse_analysis::{AccessSet, Analysis, Conflict, ConflictKind, FrameVar, Location};
+use treefuse_analysis::{frame_conflict, AccessSet, Analysis, Conflict, ConflictKind, Location};
 use treefuse_automata::{intersection_witness, Nfa, Symbol};
 use treefuse_sema::*;
 
@@ -71,37 +71,7 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
             }
         }
         if same_frame {
-            let pairs = [
-                (
-                    ConflictKind::WriteRead,
-                    &first.frame_writes,
-                    &second.frame_reads,
-                ),
-                (
-                    ConflictKind::ReadWrite,
-                    &first.frame_reads,
-                    &second.frame_writes,
-                ),
-                (
-                    ConflictKind::WriteWrite,
-                    &first.frame_writes,
-                    &second.frame_writes,
-                ),
-            ];
-            for (kind, a, b) in pairs {
-                if let Some(v) = a.intersection(b).next() {
-                    let witness = match v {
-                        FrameVar::Local(l) => format!("local#{}", l.0),
-                        FrameVar::Node(n) => format!("node#{}", n.0),
-                    };
-                    return Some(Conflict {
-                        kind,
-                        location: Location::Frame(*v),
-                        word: Vec::new(),
-                        witness,
-                    });
-                }
-            }
+            return frame_conflict(first, second);
         }
         None
     }

@@ -7,7 +7,7 @@
 //! the callee fused function on the child: one node visit per fused
 //! function invocation (LANGUAGE.md §5).
 
-use crate::{Flow, Frame, Interpreter, Owner, RunStats, RuntimeError, RED_ZONE, STACK_SEGMENT};
+use crate::{Flow, Frame, Interpreter, RunStats, RuntimeError, RED_ZONE, STACK_SEGMENT};
 use treefuse_fusion::{target_for, FusedFnId, FusedProgram, LoopStep, Step};
 use treefuse_runtime::{NodeId, Tree};
 use treefuse_sema::{Fuse, StmtKind, Value};
@@ -24,19 +24,7 @@ impl Interpreter<'_> {
         fuse: &Fuse,
         args: Vec<Value>,
     ) -> Result<RunStats, RuntimeError> {
-        let index = self
-            .program
-            .fuses
-            .iter()
-            .position(|f| f.name == fuse.name)
-            .unwrap_or(0);
-        let mut frame = Frame {
-            owner: Owner::Fuse(index),
-            self_node: tree.root,
-            data: args,
-            nodes: Vec::new(),
-            ret: None,
-        };
+        let mut frame = self.fuse_frame(tree, fuse, args);
         let Some(entry) = fused.entry(&fuse.name) else {
             return Err(self.error(
                 &frame,

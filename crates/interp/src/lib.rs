@@ -156,6 +156,24 @@ impl<'p> Interpreter<'p> {
         self.visits
     }
 
+    /// The frame a `fuse` item's arguments are evaluated in: its extra
+    /// parameters, no node variables.
+    fn fuse_frame(&self, tree: &Tree, fuse: &Fuse, args: Vec<Value>) -> Frame {
+        let index = self
+            .program
+            .fuses
+            .iter()
+            .position(|f| f.name == fuse.name)
+            .unwrap_or(0);
+        Frame {
+            owner: Owner::Fuse(index),
+            self_node: tree.root,
+            data: args,
+            nodes: Vec::new(),
+            ret: None,
+        }
+    }
+
     /// An empty value buffer, recycled when possible.
     fn take_values(&mut self) -> Vec<Value> {
         self.value_pool.pop().unwrap_or_default()
@@ -212,19 +230,7 @@ impl<'p> Interpreter<'p> {
         fuse: &Fuse,
         args: Vec<Value>,
     ) -> Result<RunStats, RuntimeError> {
-        let index = self
-            .program
-            .fuses
-            .iter()
-            .position(|f| f.name == fuse.name)
-            .unwrap_or(0);
-        let mut frame = Frame {
-            owner: Owner::Fuse(index),
-            self_node: tree.root,
-            data: args,
-            nodes: Vec::new(),
-            ret: None,
-        };
+        let mut frame = self.fuse_frame(tree, fuse, args);
         let start = self.visits;
         let mut per_call = Vec::new();
         for call in &fuse.calls {
