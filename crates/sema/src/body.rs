@@ -1105,26 +1105,8 @@ impl<'a> BodyChecker<'a> {
                     self.error("assign-target", e.span, "cannot assign to this");
                     return None;
                 };
-                let DataType::Record(r) = ty else {
-                    self.error(
-                        "unknown-field",
-                        name.span,
-                        format!("`{}` has no field `{}`", self.type_name(&ty), name.name),
-                    );
-                    return None;
-                };
-                let rec = &self.program.records[r.index()];
-                let Some(i) = rec.fields.iter().position(|f| f.name == name.name) else {
-                    let rn = rec.name.clone();
-                    self.error(
-                        "unknown-field",
-                        name.span,
-                        format!("record `{rn}` has no field `{}`", name.name),
-                    );
-                    return None;
-                };
-                let fty = rec.fields[i].ty.clone();
-                place.projections.push(Projection::Member(i as u32));
+                let (i, fty) = self.record_member(&ty, name, "")?;
+                place.projections.push(Projection::Member(i));
                 Some(Target::Place(place, fty))
             }
             ast::ExprKind::Index(base, index) => {
@@ -1183,6 +1165,32 @@ impl<'a> BodyChecker<'a> {
         } else {
             None
         }
+    }
+
+    /// The index and type of member `name` of a record type; reports
+    /// `unknown-field` (describing a non-record as `{what}`T``).
+    fn record_member(
+        &mut self,
+        ty: &DataType,
+        name: &ast::Ident,
+        what: &str,
+    ) -> Option<(u32, DataType)> {
+        let DataType::Record(r) = ty else {
+            let msg = format!(
+                "{what}`{}` has no field `{}`",
+                self.type_name(ty),
+                name.name
+            );
+            self.error("unknown-field", name.span, msg);
+            return None;
+        };
+        let rec = &self.program.records[r.index()];
+        let Some(i) = rec.fields.iter().position(|f| f.name == name.name) else {
+            let msg = format!("record `{}` has no field `{}`", rec.name, name.name);
+            self.error("unknown-field", name.span, msg);
+            return None;
+        };
+        Some((i as u32, rec.fields[i].ty.clone()))
     }
 
     fn unknown_field(&mut self, ty: TypeId, name: &ast::Ident) {
@@ -1330,31 +1338,9 @@ impl<'a> BodyChecker<'a> {
                     None
                 }
                 Resolved::Data(inner) => {
-                    let DataType::Record(r) = inner.ty else {
-                        self.error(
-                            "unknown-field",
-                            name.span,
-                            format!(
-                                "a value of type `{}` has no field `{}`",
-                                self.type_name(&inner.ty),
-                                name.name
-                            ),
-                        );
-                        return None;
-                    };
-                    let rec = &self.program.records[r.index()];
-                    let Some(i) = rec.fields.iter().position(|f| f.name == name.name) else {
-                        let rn = rec.name.clone();
-                        self.error(
-                            "unknown-field",
-                            name.span,
-                            format!("record `{rn}` has no field `{}`", name.name),
-                        );
-                        return None;
-                    };
-                    let ty = rec.fields[i].ty.clone();
+                    let (i, ty) = self.record_member(&inner.ty, name, "a value of type ")?;
                     Some(Resolved::Data(Expr {
-                        kind: ExprKind::Member(Box::new(inner), i as u32),
+                        kind: ExprKind::Member(Box::new(inner), i),
                         ty,
                         span: e.span,
                     }))
