@@ -30,6 +30,8 @@ mod ast {
     include!(concat!(env!("OUT_DIR"), "/ast.rs"));
 }
 
+mod hand_render;
+
 /// Seed of every generated input.
 const SEED: u64 = 7;
 
@@ -37,34 +39,77 @@ const SEED: u64 = 7;
 type RunFn<T, G, E> = fn(&mut T, &mut G) -> Result<(), E>;
 /// One counted engine of a generated module.
 type CountedFn<T, G, E> = fn(&mut T, &mut G) -> Result<u64, E>;
+/// A hand-written engine (its own error type, shown as text).
+type HandFn<T, G> = fn(&mut T, &mut G) -> Result<(), String>;
+
+/// Which code runs the passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Engine {
+    /// Generated code, the passes one after the other.
+    Unfused,
+    /// Generated code from the fused IR.
+    Fused,
+    /// Hand-fused Rust (render tree only).
+    Hand,
+}
+
+impl Engine {
+    fn parse(s: &str) -> Option<Engine> {
+        match s {
+            "unfused" => Some(Engine::Unfused),
+            "fused" => Some(Engine::Fused),
+            "hand" => Some(Engine::Hand),
+            _ => None,
+        }
+    }
+}
 
 /// A built input tree with the engines of its module.
 struct Prepared<T, G, E> {
     tree: T,
     unfused: RunFn<T, G, E>,
     fused: RunFn<T, G, E>,
+    hand: Option<HandFn<T, G>>,
     unfused_counted: CountedFn<T, G, E>,
     fused_counted: CountedFn<T, G, E>,
 }
 
 /// What the driver needs of a prepared input, whatever its module.
 trait Bench {
+    /// Whether this input has a hand-fused engine.
+    fn has_hand(&self) -> bool;
     /// Clones the tree, runs one engine on the clone, returns the time of
     /// the run alone.
-    fn time_once(&self, fused: bool) -> Duration;
-    /// Node visits of one engine.
+    fn time_once(&self, engine: Engine) -> Duration;
+    /// Node visits of the unfused (`false`) or fused (`true`) engine.
     fn visits(&self, fused: bool) -> u64;
     /// Runs one engine once on the tree itself (for cachegrind).
-    fn run_in_place(&mut self, fused: bool);
+    fn run_in_place(&mut self, engine: Engine);
 }
 
-impl<T: Clone, G: Default, E: Display> Bench for Prepared<T, G, E> {
-    fn time_once(&self, fused: bool) -> Duration {
+impl<T: Clone + Default, G: Default, E: Display> Prepared<T, G, E> {
+    fn run(&self, engine: Engine, tree: &mut T, globals: &mut G) -> Result<(), String> {
+        match engine {
+            Engine::Unfused => (self.unfused)(tree, globals).map_err(|e| e.to_string()),
+            Engine::Fused => (self.fused)(tree, globals).map_err(|e| e.to_string()),
+            Engine::Hand => match self.hand {
+                Some(hand) => hand(tree, globals),
+                None => Err("this input has no hand-fused version".into()),
+            },
+        }
+    }
+}
+
+impl<T: Clone + Default, G: Default, E: Display> Bench for Prepared<T, G, E> {
+    fn has_hand(&self) -> bool {
+        self.hand.is_some()
+    }
+
+    fn time_once(&self, engine: Engine) -> Duration {
         let mut tree = self.tree.clone();
         let mut globals = G::default();
-        let f = if fused { self.fused } else { self.unfused };
         let start = Instant::now();
-        let r = f(&mut tree, &mut globals);
+        let r = self.run(engine, &mut tree, &mut globals);
         let elapsed = start.elapsed();
         if let Err(e) = r {
             panic!("runtime error: {e}");
@@ -85,14 +130,15 @@ impl<T: Clone, G: Default, E: Display> Bench for Prepared<T, G, E> {
         f(&mut tree, &mut globals).unwrap_or_else(|e| panic!("runtime error: {e}"))
     }
 
-    fn run_in_place(&mut self, fused: bool) {
+    fn run_in_place(&mut self, engine: Engine) {
+        let mut tree = std::mem::take(&mut self.tree);
         let mut globals = G::default();
-        let f = if fused { self.fused } else { self.unfused };
-        if let Err(e) = f(&mut self.tree, &mut globals) {
+        if let Err(e) = self.run(engine, &mut tree, &mut globals) {
             panic!("runtime error: {e}");
         }
-        std::hint::black_box(&self.tree);
+        std::hint::black_box(&tree);
         std::hint::black_box(&globals);
+        self.tree = tree;
     }
 }
 
@@ -135,6 +181,7 @@ fn prepare(case: Case) -> Result<Box<dyn Bench>, String> {
                 tree,
                 unfused: render::run_render_unfused,
                 fused: render::run_render_fused,
+                hand: Some(|t, g| hand_render::run(t, g).map_err(|e| e.to_string())),
                 unfused_counted: render::run_render_unfused_counted,
                 fused_counted: render::run_render_fused_counted,
             }))
@@ -146,6 +193,7 @@ fn prepare(case: Case) -> Result<Box<dyn Bench>, String> {
                 tree,
                 unfused: ast::run_optimize_unfused,
                 fused: ast::run_optimize_fused,
+                hand: None,
                 unfused_counted: ast::run_optimize_unfused_counted,
                 fused_counted: ast::run_optimize_fused_counted,
             }))
@@ -154,71 +202,223 @@ fn prepare(case: Case) -> Result<Box<dyn Bench>, String> {
     }
 }
 
+/// Instructions and simulated cache misses of one engine on one input, from
+/// cachegrind: the whole run minus a `--only build` run of the same input.
+#[derive(Clone, Copy, Debug, Default)]
+struct CacheCounts {
+    instructions: i64,
+    ll_misses: i64,
+    d1_misses: i64,
+}
+
+/// Cachegrind counts of the engines of one input.
+#[derive(Clone, Copy, Debug)]
+struct CacheRow {
+    unfused: CacheCounts,
+    fused: CacheCounts,
+    hand: Option<CacheCounts>,
+}
+
 /// The measurements of one input.
 struct Row {
     case: Case,
     iters: usize,
     unfused: Duration,
     fused: Duration,
+    hand: Option<Duration>,
     unfused_visits: u64,
     fused_visits: u64,
+    cache: Option<CacheRow>,
+}
+
+/// `a / b` as a float (0 when `b` is 0).
+fn ratio(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
+        0.0
+    } else {
+        a / b
+    }
 }
 
 impl Row {
     fn speedup(&self) -> f64 {
-        self.unfused.as_secs_f64() / self.fused.as_secs_f64().max(1e-12)
+        ratio(self.unfused.as_secs_f64(), self.fused.as_secs_f64())
     }
 
-    fn normalized(&self) -> f64 {
-        self.fused.as_secs_f64() / self.unfused.as_secs_f64().max(1e-12)
+    /// Generated fused time over hand-fused time (1.10 = 10% slower).
+    fn fused_over_hand(&self) -> Option<f64> {
+        self.hand
+            .map(|h| ratio(self.fused.as_secs_f64(), h.as_secs_f64()))
     }
 
     fn throughput(&self) -> f64 {
-        self.unfused_visits as f64 / self.unfused.as_secs_f64().max(1e-12)
+        ratio(self.unfused_visits as f64, self.unfused.as_secs_f64())
+    }
+
+    fn visit_ratio(&self) -> f64 {
+        ratio(self.fused_visits as f64, self.unfused_visits as f64)
+    }
+
+    /// The bars of this row in the figures, each normalized to unfused:
+    /// fused time, hand-fused time, fused visits, fused instructions,
+    /// fused LL misses.
+    fn normalized(&self) -> [Option<f64>; 5] {
+        let u = self.unfused.as_secs_f64();
+        let cache = |f: fn(&CacheCounts) -> i64| {
+            self.cache
+                .map(|c| ratio(f(&c.fused) as f64, f(&c.unfused) as f64))
+        };
+        [
+            Some(ratio(self.fused.as_secs_f64(), u)),
+            self.hand.map(|h| ratio(h.as_secs_f64(), u)),
+            Some(self.visit_ratio()),
+            cache(|c| c.instructions),
+            cache(|c| c.ll_misses),
+        ]
     }
 }
+
+/// The series of the figures, in `Row::normalized` order.
+const SERIES: [(&str, &str); 5] = [
+    ("fused runtime", "#4477aa"),
+    ("hand-fused runtime", "#228833"),
+    ("node visits", "#ccbb44"),
+    ("instructions", "#ee6677"),
+    ("LL misses", "#aa3377"),
+];
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
 }
 
-/// Measures one input: unfused and fused alternately (the order swapped
+/// Measures one input: the engines run alternately (the order rotating
 /// every iteration), at least `min_iters` iterations and until `budget` is
 /// spent, at most `max_iters`.
 fn measure(
+    bench: &dyn Bench,
     case: Case,
     min_iters: usize,
     max_iters: usize,
     budget: Duration,
-) -> Result<Row, String> {
-    let bench = prepare(case)?;
+) -> Row {
     let unfused_visits = bench.visits(false);
     let fused_visits = bench.visits(true);
+    let mut engines = vec![Engine::Unfused, Engine::Fused];
+    if bench.has_hand() {
+        engines.push(Engine::Hand);
+    }
     // One warm-up run of each.
-    bench.time_once(false);
-    bench.time_once(true);
-    let mut us = Vec::new();
-    let mut fs = Vec::new();
+    for &e in &engines {
+        bench.time_once(e);
+    }
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); engines.len()];
     let start = Instant::now();
     let mut i = 0;
     while i < min_iters || (i < max_iters && start.elapsed() < budget) {
-        if i % 2 == 0 {
-            us.push(bench.time_once(false));
-            fs.push(bench.time_once(true));
-        } else {
-            fs.push(bench.time_once(true));
-            us.push(bench.time_once(false));
+        for k in 0..engines.len() {
+            let e = (i + k) % engines.len();
+            times[e].push(bench.time_once(engines[e]));
         }
         i += 1;
     }
-    Ok(Row {
+    let mut medians = times.into_iter().map(median);
+    let unfused = medians.next().unwrap_or_default();
+    let fused = medians.next().unwrap_or_default();
+    Row {
         case,
         iters: i,
-        unfused: median(us),
-        fused: median(fs),
+        unfused,
+        fused,
+        hand: medians.next(),
         unfused_visits,
         fused_visits,
+        cache: None,
+    }
+}
+
+/// The simulated caches: 32 KiB 8-way L1s and an 8 MiB 16-way LL, fixed
+/// so that results do not depend on the host (valgrind otherwise copies
+/// the host's LL, which on some VMs is hundreds of MiB).
+const CACHES: [&str; 3] = [
+    "--I1=32768,8,64",
+    "--D1=32768,8,64",
+    "--LL=8388608,16,64",
+];
+
+/// Runs this binary with `--only what` under cachegrind and returns the
+/// whole-process counts.
+fn cachegrind_run(case: Case, what: &str) -> Result<CacheCounts, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("finding this binary: {e}"))?;
+    let out = std::env::temp_dir().join(format!(
+        "treefuse-bench-cg-{}-{}-{}-{}-{what}.out",
+        std::process::id(),
+        case.name,
+        case.variant,
+        case.size
+    ));
+    let status = std::process::Command::new("valgrind")
+        .args(["--tool=cachegrind", "--cache-sim=yes"])
+        .args(CACHES)
+        .arg(format!("--cachegrind-out-file={}", out.display()))
+        .arg(&exe)
+        .args(["--only", what, "--case", case.name])
+        .args(["--variant", &case.variant.to_string()])
+        .args(["--size", &case.size.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("running valgrind: {e} (is valgrind installed?)"))?;
+    if !status.success() {
+        return Err(format!("valgrind --only {what} failed ({status})"));
+    }
+    let text = std::fs::read_to_string(&out).map_err(|e| format!("reading {}: {e}", out.display()));
+    let _ = std::fs::remove_file(&out);
+    parse_cachegrind(&text?).ok_or_else(|| format!("no summary in {}", out.display()))
+}
+
+/// Reads the `events:` and `summary:` lines of a cachegrind output file.
+fn parse_cachegrind(text: &str) -> Option<CacheCounts> {
+    let events: Vec<&str> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("events:"))?
+        .split_whitespace()
+        .collect();
+    let values: Vec<i64> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("summary:"))?
+        .split_whitespace()
+        .map(|v| v.parse().unwrap_or(0))
+        .collect();
+    let get = |name: &str| {
+        events
+            .iter()
+            .position(|e| *e == name)
+            .and_then(|i| values.get(i).copied())
+            .unwrap_or(0)
+    };
+    Some(CacheCounts {
+        instructions: get("Ir"),
+        ll_misses: get("ILmr") + get("DLmr") + get("DLmw"),
+        d1_misses: get("D1mr") + get("D1mw"),
+    })
+}
+
+/// Cachegrind counts of every engine of `case`, each minus the build.
+fn cachegrind_case(case: Case, hand: bool) -> Result<CacheRow, String> {
+    let build = cachegrind_run(case, "build")?;
+    let engine = |what: &str| -> Result<CacheCounts, String> {
+        let c = cachegrind_run(case, what)?;
+        Ok(CacheCounts {
+            instructions: c.instructions - build.instructions,
+            ll_misses: c.ll_misses - build.ll_misses,
+            d1_misses: c.d1_misses - build.d1_misses,
+        })
+    };
+    Ok(CacheRow {
+        unfused: engine("unfused")?,
+        fused: engine("fused")?,
+        hand: if hand { Some(engine("hand")?) } else { None },
     })
 }
 
@@ -233,43 +433,81 @@ fn fmt_time(d: Duration) -> String {
     }
 }
 
+fn fmt_opt(v: Option<f64>, digits: usize, suffix: &str) -> String {
+    v.map_or_else(|| "–".to_string(), |v| format!("{v:.digits$}{suffix}"))
+}
+
 fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# treefuse-bench results ({mode} mode)\n");
     let _ = writeln!(
         s,
-        "Generated unfused vs generated fused code, measured alternately in one process; \
-         median over the iterations; tree construction and cloning excluded. \
-         Speedup = unfused time / fused time. Throughput = unfused node visits per second.\n"
+        "Generated unfused vs generated fused code (and, for the render tree, the \
+         hand-fused Rust of `crates/bench/src/hand_render.rs` on the same tree layout), \
+         measured alternately in one process; median over the iterations; tree \
+         construction and cloning excluded. Speedup = unfused time / fused time; \
+         fused/hand = fused time / hand-fused time. Throughput = unfused node visits per \
+         second. Instructions and LL misses are cachegrind counts of the engine alone \
+         (fused / unfused; simulated 32 KiB L1s, 8 MiB LL).\n"
     );
     let cpus = std::thread::available_parallelism().map_or(0, usize::from);
     let _ = writeln!(
         s,
         "Machine: {cpus} CPUs available to the process (`{} {}`); wall-clock numbers from a \
-         shared or loaded machine are noisy: compare the ratios, and see cachegrind.md for \
-         repeatable instruction and cache-miss counts. No hand-fused render version yet.\n",
+         shared or loaded machine are noisy: compare the ratios, measured side by side.\n",
         std::env::consts::OS,
         std::env::consts::ARCH
     );
     let _ = writeln!(
         s,
-        "| input | iters | unfused | fused | speedup | unfused visits | fused visits | fused/unfused visits | unfused throughput (visits/s) |"
+        "| input | iters | unfused | fused | speedup | hand-fused | fused/hand | unfused visits | fused visits | visits | instructions | LL misses | unfused throughput (visits/s) |"
     );
-    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in rows {
+        let [_, _, _, instr, ll] = r.normalized();
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {:.2}x | {} | {} | {:.3} | {:.3e} |",
+            "| {} | {} | {} | {} | {:.2}x | {} | {} | {} | {} | {:.3} | {} | {} | {:.3e} |",
             r.case.label(),
             r.iters,
             fmt_time(r.unfused),
             fmt_time(r.fused),
             r.speedup(),
+            r.hand.map_or_else(|| "–".to_string(), fmt_time),
+            fmt_opt(r.fused_over_hand(), 2, ""),
             r.unfused_visits,
             r.fused_visits,
-            r.fused_visits as f64 / r.unfused_visits.max(1) as f64,
+            r.visit_ratio(),
+            fmt_opt(instr, 3, ""),
+            fmt_opt(ll, 3, ""),
             r.throughput(),
         );
+    }
+    if rows.iter().any(|r| r.cache.is_some()) {
+        let _ = writeln!(s, "\nCachegrind counts (engine only):\n");
+        let _ = writeln!(
+            s,
+            "| input | unfused I refs | fused I refs | hand I refs | unfused LL misses | fused LL misses | hand LL misses | unfused D1 misses | fused D1 misses |"
+        );
+        let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for r in rows {
+            if let Some(c) = &r.cache {
+                let hand = |f: fn(&CacheCounts) -> i64| c.hand.map_or("–".into(), |h| f(&h).to_string());
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    r.case.label(),
+                    c.unfused.instructions,
+                    c.fused.instructions,
+                    hand(|h| h.instructions),
+                    c.unfused.ll_misses,
+                    c.fused.ll_misses,
+                    hand(|h| h.ll_misses),
+                    c.unfused.d1_misses,
+                    c.fused.d1_misses,
+                );
+            }
+        }
     }
     if !skipped.is_empty() {
         let _ = writeln!(s, "\nSkipped:\n");
@@ -282,44 +520,59 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
 
 fn csv(rows: &[Row]) -> String {
     let mut s = String::from(
-        "case,variant,size,iters,unfused_ns,fused_ns,speedup,unfused_visits,fused_visits,unfused_visits_per_s\n",
+        "case,variant,size,iters,unfused_ns,fused_ns,hand_ns,speedup,unfused_visits,fused_visits,unfused_visits_per_s,unfused_ir,fused_ir,hand_ir,unfused_ll,fused_ll,hand_ll\n",
     );
+    let opt = |v: Option<i64>| v.map_or(String::new(), |v| v.to_string());
     for r in rows {
+        let c = r.cache;
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{:.4},{},{},{:.0}",
+            "{},{},{},{},{},{},{},{:.4},{},{},{:.0},{},{},{},{},{},{}",
             r.case.name,
             r.case.variant,
             r.case.size,
             r.iters,
             r.unfused.as_nanos(),
             r.fused.as_nanos(),
+            r.hand.map_or(String::new(), |h| h.as_nanos().to_string()),
             r.speedup(),
             r.unfused_visits,
             r.fused_visits,
             r.throughput(),
+            opt(c.map(|c| c.unfused.instructions)),
+            opt(c.map(|c| c.fused.instructions)),
+            opt(c.and_then(|c| c.hand.map(|h| h.instructions))),
+            opt(c.map(|c| c.unfused.ll_misses)),
+            opt(c.map(|c| c.fused.ll_misses)),
+            opt(c.and_then(|c| c.hand.map(|h| h.ll_misses))),
         );
     }
     s
 }
 
-/// A bar plot of fused time normalized to unfused (unfused = 1.0, the
-/// dashed line), one bar per input, like the paper's Figures 8 and 10.
-fn svg(rows: &[Row]) -> String {
-    let bar = 36.0;
-    let gap = 14.0;
-    let left = 60.0;
-    let top = 40.0;
-    let height = 260.0;
-    let width = left + rows.len() as f64 * (bar + gap) + 40.0;
-    let total_h = top + height + 150.0;
+/// A grouped bar chart like the paper's Figures 8 (render tree) and 10
+/// (AST): one group per input size, one bar per measure, each normalized
+/// to unfused (the dashed line at 1.0); lower is better.
+fn figure(title: &str, rows: &[&Row]) -> String {
+    let series: Vec<usize> = (0..SERIES.len())
+        .filter(|&k| rows.iter().any(|r| r.normalized()[k].is_some()))
+        .collect();
+    let bar = 14.0;
+    let group_gap = 22.0;
+    let left = 56.0;
+    let top = 46.0;
+    let height = 240.0;
+    let group_w = series.len() as f64 * bar + group_gap;
+    let width = (left + rows.len() as f64 * group_w + 30.0).max(420.0);
+    let total_h = top + height + 60.0 + 18.0 * series.len() as f64;
     let max = rows
         .iter()
-        .map(Row::normalized)
+        .flat_map(|r| r.normalized())
+        .flatten()
         .fold(1.25_f64, f64::max)
-        .ceil()
-        .max(1.5);
-    let y = |v: f64| top + height - v / max * height;
+        .min(4.0);
+    let max = (max * 4.0).ceil() / 4.0;
+    let y = |v: f64| top + height - v.min(max) / max * height;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -327,9 +580,8 @@ fn svg(rows: &[Row]) -> String {
     );
     let _ = writeln!(
         s,
-        "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{left}\" y=\"20\" font-size=\"14\">Fused runtime normalized to unfused (lower is better)</text>"
+        "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{left}\" y=\"18\" font-size=\"14\">{title}</text>\n<text x=\"{left}\" y=\"34\">normalized to unfused (dashed line = 1.0; lower is better)</text>"
     );
-    // Axis and ticks.
     let _ = writeln!(
         s,
         "<line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{:.1}\" stroke=\"black\"/>",
@@ -339,9 +591,10 @@ fn svg(rows: &[Row]) -> String {
     while t <= max + 1e-9 {
         let _ = writeln!(
             s,
-            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{left}\" y2=\"{:.1}\" stroke=\"black\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{t:.2}</text>",
-            left - 4.0,
+            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#dddddd\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{t:.2}</text>",
+            left,
             y(t),
+            width - 20.0,
             y(t),
             left - 6.0,
             y(t) + 4.0
@@ -349,57 +602,78 @@ fn svg(rows: &[Row]) -> String {
         t += 0.25;
     }
     for (i, r) in rows.iter().enumerate() {
-        let x = left + gap / 2.0 + i as f64 * (bar + gap);
-        let v = r.normalized();
-        let color = if r.case.name == "render" {
-            "#4477aa"
-        } else {
-            "#cc6677"
-        };
+        let x0 = left + group_gap / 2.0 + i as f64 * group_w;
+        let values = r.normalized();
+        for (j, &k) in series.iter().enumerate() {
+            let Some(v) = values[k] else { continue };
+            let x = x0 + j as f64 * bar;
+            let _ = writeln!(
+                s,
+                "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{}\"><title>{} {}: {v:.3}</title></rect>",
+                y(v),
+                bar - 1.0,
+                top + height - y(v),
+                SERIES[k].1,
+                r.case.label(),
+                SERIES[k].0
+            );
+        }
         let _ = writeln!(
             s,
-            "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{bar}\" height=\"{:.1}\" fill=\"{color}\"><title>{}: {v:.3}</title></rect>",
-            y(v),
-            top + height - y(v),
-            r.case.label()
-        );
-        let _ = writeln!(
-            s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"9\">{v:.2}</text>",
-            x + bar / 2.0,
-            y(v) - 3.0
-        );
-        let lx = x + bar / 2.0;
-        let ly = top + height + 8.0;
-        let short = format!(
-            "{} {} / {}",
-            if r.case.name == "render" {
-                "doc"
-            } else {
-                "prog"
-            },
-            r.case.variant,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            x0 + series.len() as f64 * bar / 2.0,
+            top + height + 16.0,
             r.case.size
-        );
-        let _ = writeln!(
-            s,
-            "<text x=\"{lx:.1}\" y=\"{ly:.1}\" transform=\"rotate(60 {lx:.1} {ly:.1})\">{short}</text>"
         );
     }
     let _ = writeln!(
         s,
-        "<line x1=\"{left}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"black\" stroke-dasharray=\"4 3\"/>",
+        "<line x1=\"{left}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"black\" stroke-dasharray=\"5 3\"/>",
         y(1.0),
         width - 20.0,
         y(1.0)
     );
     let _ = writeln!(
         s,
-        "<text x=\"{left}\" y=\"{:.1}\">blue: render tree (pages); red: AST (functions); dashed: unfused = 1</text>",
-        total_h - 10.0
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+        left + (width - left) / 2.0,
+        top + height + 34.0,
+        rows.first().map_or("size", |r| r.case.unit())
     );
+    for (j, &k) in series.iter().enumerate() {
+        let ly = top + height + 52.0 + j as f64 * 18.0;
+        let _ = writeln!(
+            s,
+            "<rect x=\"{left}\" y=\"{:.1}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+            ly - 10.0,
+            SERIES[k].1,
+            left + 18.0,
+            ly,
+            SERIES[k].0
+        );
+    }
     s.push_str("</svg>\n");
     s
+}
+
+/// One figure per (case, variant) present in `rows`: file name and SVG.
+fn figures(rows: &[Row]) -> Vec<(String, String)> {
+    let mut keys: Vec<(&str, u8)> = rows.iter().map(|r| (r.case.name, r.case.variant)).collect();
+    keys.dedup();
+    keys.into_iter()
+        .map(|(name, variant)| {
+            let group: Vec<&Row> = rows
+                .iter()
+                .filter(|r| r.case.name == name && r.case.variant == variant)
+                .collect();
+            let title = if name == "render" {
+                format!("Render tree, document {variant} (cf. Grafter Figure 8)")
+            } else {
+                format!("AST, program {variant} (cf. Grafter Figure 10)")
+            };
+            (format!("{name}{variant}.svg"), figure(&title, &group))
+        })
+        .collect()
 }
 
 fn cases(quick: bool) -> Vec<Case> {
@@ -448,16 +722,41 @@ fn cases(quick: bool) -> Vec<Case> {
     v
 }
 
+const USAGE: &str = "\
+treefuse-bench: generated unfused vs generated fused (vs hand-fused) traversals
+
+Usage:
+  treefuse-bench [--quick] [--out DIR] [--iters N] [--cachegrind] [--cachegrind-max N]
+  treefuse-bench --case render|ast --variant V --sizes A,B,.. [options above]
+  treefuse-bench --only unfused|fused|hand|build --case render|ast --variant V --size N
+
+Options:
+  --quick             render document 1 up to 1,000 pages and AST program 1 up to
+                      1,000 functions, short time budget (under a minute)
+  --out DIR           where results.md, results.csv and the figures go
+                      (default crates/bench/results; quick mode writes to DIR/quick)
+  --iters N           exactly N iterations per input
+  --cachegrind        also count instructions and LL misses of every engine under
+                      valgrind's cachegrind (default in full mode)
+  --no-cachegrind     do not run cachegrind
+  --cachegrind-max N  only inputs of at most N pages/functions under cachegrind
+                      (default 10000)
+  --only ENGINE       run one engine once on one input and print nothing (for
+                      profilers); `build` only builds the tree
+";
+
 struct Args {
     quick: bool,
     only: Option<String>,
     case: String,
     variant: u8,
     size: usize,
-    out: String,
+    out: Option<String>,
     iters: usize,
     /// `--sizes A,B,..`: measure only these sizes of `--case`/`--variant`.
     sizes: Vec<usize>,
+    cachegrind: Option<bool>,
+    cachegrind_max: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -467,9 +766,11 @@ fn parse_args() -> Result<Args, String> {
         case: "render".into(),
         variant: 1,
         size: 1000,
-        out: concat!(env!("CARGO_MANIFEST_DIR"), "/results").into(),
+        out: None,
         iters: 0,
         sizes: Vec::new(),
+        cachegrind: None,
+        cachegrind_max: 10_000,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -480,7 +781,7 @@ fn parse_args() -> Result<Args, String> {
             "--case" => a.case = value()?,
             "--variant" => a.variant = value()?.parse().map_err(|e| format!("--variant: {e}"))?,
             "--size" => a.size = value()?.parse().map_err(|e| format!("--size: {e}"))?,
-            "--out" => a.out = value()?,
+            "--out" => a.out = Some(value()?),
             "--sizes" => {
                 a.sizes = value()?
                     .split(',')
@@ -488,17 +789,32 @@ fn parse_args() -> Result<Args, String> {
                     .collect::<Result<_, _>>()?
             }
             "--iters" => a.iters = value()?.parse().map_err(|e| format!("--iters: {e}"))?,
+            "--cachegrind" => a.cachegrind = Some(true),
+            "--no-cachegrind" => a.cachegrind = Some(false),
+            "--cachegrind-max" => {
+                a.cachegrind_max = value()?
+                    .parse()
+                    .map_err(|e| format!("--cachegrind-max: {e}"))?
+            }
             "-h" | "--help" => {
-                println!(
-                    "treefuse-bench [--quick] [--out DIR] [--iters N] [--case C --variant V --sizes A,B,..]\n\
-                     treefuse-bench --only unfused|fused|build --case render|ast --variant V --size N"
-                );
+                print!("{USAGE}");
                 std::process::exit(0);
             }
-            other => return Err(format!("unknown argument {other}")),
+            other => return Err(format!("unknown argument {other} (see --help)")),
         }
     }
+    if !matches!(a.case.as_str(), "render" | "ast") {
+        return Err(format!("--case {}: expected render or ast", a.case));
+    }
     Ok(a)
+}
+
+fn case_name(s: &str) -> &'static str {
+    if s == "ast" {
+        "ast"
+    } else {
+        "render"
+    }
 }
 
 fn main() {
@@ -508,40 +824,41 @@ fn main() {
     });
     if let Some(only) = &args.only {
         let case = Case {
-            name: if args.case == "ast" { "ast" } else { "render" },
+            name: case_name(&args.case),
             variant: args.variant,
             size: args.size,
+        };
+        let engine = if only == "build" {
+            None
+        } else {
+            Some(Engine::parse(only).unwrap_or_else(|| {
+                eprintln!("treefuse-bench: --only {only}: expected unfused, fused, hand or build");
+                std::process::exit(2);
+            }))
         };
         let mut bench = prepare(case).unwrap_or_else(|e| {
             eprintln!("treefuse-bench: {e}");
             std::process::exit(1);
         });
-        match only.as_str() {
-            "unfused" => bench.run_in_place(false),
-            "fused" => bench.run_in_place(true),
-            "build" => {}
-            other => {
-                eprintln!("treefuse-bench: --only {other}: expected unfused, fused or build");
-                std::process::exit(2);
-            }
+        if let Some(engine) = engine {
+            bench.run_in_place(engine);
         }
         return;
     }
     let cases = if args.sizes.is_empty() {
         cases(args.quick)
     } else {
-        let name = if args.case == "ast" { "ast" } else { "render" };
         args.sizes
             .iter()
             .map(|&size| Case {
-                name,
+                name: case_name(&args.case),
                 variant: args.variant,
                 size,
             })
             .collect()
     };
     let (min_iters, max_iters, budget) = if args.quick {
-        (11, 501, Duration::from_millis(1500))
+        (11, 301, Duration::from_millis(1000))
     } else {
         (7, 1001, Duration::from_secs(3))
     };
@@ -550,6 +867,7 @@ fn main() {
     } else {
         (min_iters, max_iters)
     };
+    let use_cachegrind = args.cachegrind.unwrap_or(!args.quick);
     let bar = ProgressBar::new(cases.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} [{elapsed}] {msg}")
@@ -558,33 +876,57 @@ fn main() {
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
     for case in cases {
-        bar.set_message(case.label());
-        match measure(case, min_iters, max_iters, budget) {
-            Ok(r) => rows.push(r),
+        bar.set_message(format!("{}: building", case.label()));
+        let bench = match prepare(case) {
+            Ok(b) => b,
             Err(e) => {
                 bar.println(format!("skipped {}: {e}", case.label()));
                 skipped.push(format!("{}: {e}", case.label()));
+                bar.inc(1);
+                continue;
+            }
+        };
+        bar.set_message(format!("{}: timing", case.label()));
+        let mut row = measure(bench.as_ref(), case, min_iters, max_iters, budget);
+        let has_hand = bench.has_hand();
+        drop(bench);
+        if use_cachegrind && case.size <= args.cachegrind_max {
+            bar.set_message(format!("{}: cachegrind", case.label()));
+            match cachegrind_case(case, has_hand) {
+                Ok(c) => row.cache = Some(c),
+                Err(e) => {
+                    bar.println(format!("cachegrind skipped for {}: {e}", case.label()));
+                    skipped.push(format!("cachegrind of {}: {e}", case.label()));
+                }
             }
         }
+        rows.push(row);
         bar.inc(1);
     }
     bar.finish_and_clear();
     let mode = if args.quick { "quick" } else { "full" };
     let md = markdown(&rows, mode, &skipped);
     println!("{md}");
+    let out = args.out.clone().unwrap_or_else(|| {
+        let base = concat!(env!("CARGO_MANIFEST_DIR"), "/results");
+        if args.quick {
+            format!("{base}/quick")
+        } else {
+            base.to_string()
+        }
+    });
     let write = |name: &str, text: &str| {
-        let path = format!("{}/{name}", args.out);
-        if let Err(e) =
-            std::fs::create_dir_all(&args.out).and_then(|()| std::fs::write(&path, text))
-        {
+        let path = format!("{out}/{name}");
+        if let Err(e) = std::fs::create_dir_all(&out).and_then(|()| std::fs::write(&path, text)) {
             eprintln!("treefuse-bench: writing {path}: {e}");
         }
     };
     write("results.md", &md);
     write("results.csv", &csv(&rows));
-    write("normalized.svg", &svg(&rows));
-    println!(
-        "written to {}/results.md, results.csv, normalized.svg",
-        args.out
-    );
+    let mut names = vec!["results.md".to_string(), "results.csv".to_string()];
+    for (name, svg) in figures(&rows) {
+        write(&name, &svg);
+        names.push(name);
+    }
+    println!("written to {out}/: {}", names.join(", "));
 }
