@@ -292,13 +292,27 @@ fn ceil_div(a: i64, b: i64) -> Result<i64> {
         return Err(DivisionByZero);
     }
     let q = a.wrapping_div(b);
-    Ok(if a.wrapping_rem(b) != 0 { q.wrapping_add(1) } else { q })
+    Ok(if a.wrapping_rem(b) != 0 {
+        q.wrapping_add(1)
+    } else {
+        q
+    })
 }
 
-fn list_height(items: &[ListItem], size: i64, margin: i64, width: i64, metrics: i64) -> Result<i64> {
+fn list_height(
+    items: &[ListItem],
+    size: i64,
+    margin: i64,
+    width: i64,
+    metrics: i64,
+) -> Result<i64> {
     let mut height: i64 = 0;
     for item in items {
-        let space = item.length.wrapping_mul(size).wrapping_mul(metrics).wrapping_add(margin);
+        let space = item
+            .length
+            .wrapping_mul(size)
+            .wrapping_mul(metrics)
+            .wrapping_add(margin);
         height = height.wrapping_add(ceil_div(space, width)?);
     }
     Ok(height)
@@ -318,7 +332,11 @@ mod tests {
         let unfused = render::run_render_unfused(&mut ut, &mut ug);
         let (mut ht, mut hg) = (tree.clone(), Globals::default());
         let hand = run(&mut ht, &mut hg);
-        assert_eq!(unfused.is_ok(), hand.is_ok(), "{what}: error behaviour differs");
+        assert_eq!(
+            unfused.is_ok(),
+            hand.is_ok(),
+            "{what}: error behaviour differs"
+        );
         if unfused.is_ok() {
             assert!(ut == ht, "{what}: trees differ");
             assert_eq!(ug, hg, "{what}: globals differ");
@@ -333,14 +351,19 @@ mod tests {
             let json = treefuse_casegen::generate_string("render", variant, size, 11)
                 .expect("the generator accepts these sizes");
             let tree = render::read_json(&schema, "Document", &json).expect("generated JSON reads");
-            assert!(agree(&tree, &format!("document {variant} / {size}")), "no runtime error expected");
+            assert!(
+                agree(&tree, &format!("document {variant} / {size}")),
+                "no runtime error expected"
+            );
         }
     }
 
     #[test]
     fn hand_fused_render_matches_unfused_on_random_trees() {
         let schema = render::schema();
-        let root = schema.type_named("Document").expect("render.tf has a Document type");
+        let root = schema
+            .type_named("Document")
+            .expect("render.tf has a Document type");
         let (mut ok, mut failed) = (0, 0);
         for seed in 0..400 {
             let options = treefuse_runtime::GenOptions {
@@ -348,7 +371,8 @@ mod tests {
                 seed,
                 ..Default::default()
             };
-            let rt = treefuse_runtime::random_tree(&schema, root, &options).expect("finite trees exist");
+            let rt =
+                treefuse_runtime::random_tree(&schema, root, &options).expect("finite trees exist");
             let tree = Tree::from_runtime(&rt);
             if agree(&tree, &format!("random tree seed {seed}")) {
                 ok += 1;
@@ -356,6 +380,9 @@ mod tests {
                 failed += 1;
             }
         }
-        assert!(ok > 20 && failed > 20, "both outcomes exercised: {ok} ok, {failed} failed");
+        assert!(
+            ok > 20 && failed > 20,
+            "both outcomes exercised: {ok} ok, {failed} failed"
+        );
     }
 }

@@ -340,11 +340,7 @@ fn measure(
 /// The simulated caches: 32 KiB 8-way L1s and an 8 MiB 16-way LL, fixed
 /// so that results do not depend on the host (valgrind otherwise copies
 /// the host's LL, which on some VMs is hundreds of MiB).
-const CACHES: [&str; 3] = [
-    "--I1=32768,8,64",
-    "--D1=32768,8,64",
-    "--LL=8388608,16,64",
-];
+const CACHES: [&str; 3] = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
 
 /// Runs this binary with `--only what` under cachegrind and returns the
 /// whole-process counts.
@@ -462,7 +458,10 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
         s,
         "| input | iters | unfused | fused | speedup | hand-fused | fused/hand | unfused visits | fused visits | visits | instructions | LL misses | unfused throughput (visits/s) |"
     );
-    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        s,
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
     for r in rows {
         let [_, _, _, instr, ll] = r.normalized();
         let _ = writeln!(
@@ -492,7 +491,8 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
         let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         for r in rows {
             if let Some(c) = &r.cache {
-                let hand = |f: fn(&CacheCounts) -> i64| c.hand.map_or("–".into(), |h| f(&h).to_string());
+                let hand =
+                    |f: fn(&CacheCounts) -> i64| c.hand.map_or("–".into(), |h| f(&h).to_string());
                 let _ = writeln!(
                     s,
                     "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",

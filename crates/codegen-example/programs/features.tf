@@ -1,7 +1,9 @@
 // Features the examples do not use, for the differential tests of the
 // generated code: host functions, strings, nested records and arrays with
 // element writes, fuse parameters, aliases, casts that fail, runtime errors,
-// `return` in traversals that are fused, list children and guarded calls.
+// `return` in traversals that are fused, list children and guarded calls,
+// and arrays lent to pure functions (read-only array parameters are `&[T]`
+// in the generated code, loops over them run in place).
 
 global total: i64 = 0;
 global last: str = "";
@@ -9,6 +11,9 @@ global hist: [i64] = [0, 0, 0];
 
 record Pt { x: i64, y: i64 }
 record Span2 { lo: Pt, hi: Pt, tags: [i64] }
+record Tag { name: str, w: i64 }
+
+global grid: [[i64]] = [[1, 2], [3], []];
 
 // Supplied by the host (`crate::host` in the generated code).
 pure fn scale(a: i64) -> i64;
@@ -22,12 +27,60 @@ pure fn clamp3(a: i64) -> i64 {
     return r;
 }
 
+// Read-only array parameters: lent, iterated in place, copied out, compared.
+pure fn weigh(tags: [Tag], extra: [i64], rows: [[i64]], k: i64) -> i64 {
+    let total: i64 = 0;
+    for t in tags {
+        total = total + t.w * k + len(t.name);
+        if t == tags[0] {
+            total = total + 1;
+        }
+        let again: Tag = t;
+        total = total + again.w;
+    }
+    let copy: [i64] = extra;
+    // The body assigns the local it iterates: the loop sees the old value.
+    for x in copy {
+        copy[0] = copy[0] + x;
+        total = total + x;
+    }
+    if extra == [1, 2, 3] {
+        total = total + 1000;
+    }
+    for row in rows {
+        for x in row {
+            total = total + x * 10;
+        }
+        total = total + sum_all(row);
+    }
+    return total + copy[0] + len(extra) + sum_all(extra);
+}
+
+// A lent parameter passed on to another function.
+pure fn sum_all(xs: [i64]) -> i64 {
+    let s: i64 = 0;
+    for x in xs {
+        s = s + x;
+    }
+    return s;
+}
+
+// An assigned array parameter stays a value.
+pure fn bump(xs: [i64]) -> [i64] {
+    xs[0] = xs[0] + 1;
+    return xs;
+}
+
 abstract tree Node {
     v: i64;
     sp: Span2;
     s: str = "x";
     traversal sum(k: i64) {}
     traversal mark() {}
+    traversal tally() {
+        let tags: [Tag] = [Tag { name: self.s, w: self.v }, Tag { name: "ab", w: 2 }];
+        self.v = weigh(tags, self.sp.tags, grid, self.v % 5) + sum_all(bump(self.sp.tags));
+    }
 }
 
 tree Leaf : Node {
@@ -101,4 +154,5 @@ fuse run(root: Node, k: i64) {
     root.sum(k);
     root.mark();
     root.sum(1);
+    root.tally();
 }

@@ -90,11 +90,31 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether `e` is a whole local held by reference (see `Frame::borrowed`).
+    fn is_lent_local(&self, e: &Expr, fr: &Frame) -> bool {
+        matches!(e.kind, ExprKind::Local(l) if fr.borrowed.borrow().contains(&l.index()))
+    }
+
+    /// `e` as a `&T` argument: the reference itself for a lent local,
+    /// else `&place` or `&value`.
+    fn as_ref_arg(&self, e: &Expr, fr: &Frame) -> TokenStream {
+        let a = self.by_ref(e, fr);
+        if self.is_lent_local(e, fr) {
+            a.ts
+        } else {
+            let a = a.at(UNARY);
+            quote!(&#a)
+        }
+    }
+
     /// An owned value of `e`.
     pub fn expr(&self, e: &Expr, fr: &Frame) -> E {
         if let Some(p) = self.place(e, fr) {
             return if is_copy(&e.ty) {
                 E::atom(p)
+            } else if self.is_lent_local(e, fr) && matches!(e.ty, DataType::Array(_)) {
+                // A lent array parameter (`&[T]`): copy it out.
+                E::atom(quote!(#p.to_vec()))
             } else {
                 E::atom(quote!(#p.clone()))
             };
@@ -112,10 +132,10 @@ impl Gen<'_> {
                 E::atom(quote!(#inner.#name))
             }
             ExprKind::Index(a, i) => {
-                let a = self.by_ref(a, fr).at(UNARY);
+                let a = self.as_ref_arg(a, fr);
                 let i = self.expr(i, fr).ts;
                 let at = self.at(ctx, e.span);
-                E::atom(quote!(checked_index(&#a, #i, #at)?))
+                E::atom(quote!(checked_index(#a, #i, #at)?))
             }
             ExprKind::Unary(op, x) => {
                 let x = self.expr(x, fr);
@@ -144,7 +164,18 @@ impl Gen<'_> {
             ExprKind::Builtin(f, args) => self.builtin(*f, args, fr),
             ExprKind::Call(f, args) => {
                 let pf = &self.p.pure_fns[f.index()];
-                let args: Vec<_> = args.iter().map(|a| self.expr(a, fr).ts).collect();
+                let lent = lent_params(pf);
+                let args: Vec<_> = args
+                    .iter()
+                    .zip(&lent)
+                    .map(|(a, &lent)| {
+                        if lent {
+                            self.as_ref_arg(a, fr)
+                        } else {
+                            self.expr(a, fr).ts
+                        }
+                    })
+                    .collect();
                 let name = &self.pure[f.index()];
                 match &pf.body {
                     PureBody::Host => {
@@ -201,9 +232,22 @@ impl Gen<'_> {
             let m = format_ident!("{m}");
             E::atom(quote!(#x.#m(#y)))
         };
+        // A lent local is a reference: compare what it refers to.
+        let by_ref_deref = |e: &Expr| {
+            let x = self.by_ref(e, fr);
+            if self.is_lent_local(e, fr) {
+                let ts = x.ts;
+                E {
+                    ts: quote!(*#ts),
+                    prec: UNARY,
+                }
+            } else {
+                x
+            }
+        };
         let infix = |sym: TokenStream, prec: u8, by_ref: bool| {
             let (x, y) = if by_ref {
-                (self.by_ref(a, fr), self.by_ref(b, fr))
+                (by_ref_deref(a), by_ref_deref(b))
             } else {
                 (self.expr(a, fr), self.expr(b, fr))
             };
@@ -421,15 +465,34 @@ impl Gen<'_> {
                 })
             }
             StmtKind::ForArray { var, array, body } => {
-                let a = self.expr(array, fr).ts;
                 let v = &fr.locals[var.index()];
-                let m = if fr.mutable.contains(&var.index()) {
-                    quote!(mut)
+                let mutable = fr.mutable.contains(&var.index());
+                let m = if mutable { quote!(mut) } else { quote!() };
+                // The loop runs over the array as it was when it started. An
+                // array held in a local that the body does not assign can be
+                // iterated in place; anything else is copied first.
+                let mut inside = Usage::default();
+                usage(body, &mut inside);
+                let in_place = local_root(array).is_some_and(|l| !inside.assigned.contains(&l));
+                let elem_copy = matches!(&array.ty, DataType::Array(el) if is_copy(el));
+                if !in_place {
+                    let a = self.expr(array, fr).ts;
+                    let b = self.block(body, fr, ret);
+                    quote!(for #m #v in #a { #b })
+                } else if elem_copy {
+                    let a = self.by_ref(array, fr).at(ATOM);
+                    let b = self.block(body, fr, ret);
+                    quote!(for #m #v in #a.iter().copied() { #b })
+                } else if mutable {
+                    let a = self.by_ref(array, fr).at(ATOM);
+                    let b = self.block(body, fr, ret);
+                    quote!(for mut #v in #a.iter().cloned() { #b })
                 } else {
-                    quote!()
-                };
-                let b = self.block(body, fr, ret);
-                quote!(for #m #v in #a { #b })
+                    let a = self.by_ref(array, fr).at(ATOM);
+                    fr.borrowed.borrow_mut().insert(var.index());
+                    let b = self.block(body, fr, ret);
+                    quote!(for #v in #a.iter() { #b })
+                }
             }
             StmtKind::ForRange {
                 var,
@@ -602,5 +665,14 @@ impl Gen<'_> {
                 (quote!(t[#p].#f.clone()), false)
             }
         }
+    }
+}
+
+/// The local at the root of `e` when `e` is a local or a member of one.
+fn local_root(e: &Expr) -> Option<LocalId> {
+    match &e.kind {
+        ExprKind::Local(l) => Some(*l),
+        ExprKind::Member(x, _) => local_root(x),
+        _ => None,
     }
 }

@@ -127,7 +127,7 @@ impl Gen<'_> {
                 let cxp = if uses_cx { quote!(cx) } else { quote!(_cx) };
                 out.extend(quote!(
                     #[doc = #doc_inner]
-                    pub fn #inner<const C: bool>(t: &mut Tree, #cxp: &mut Cx<C> #(, #params)*) -> Result<(), RuntimeError> {
+                    pub fn #inner<const C: bool>(t: &mut Tree, #cxp: &mut Cx<C> #(, #params)*) -> Result<(), Fail> {
                         #check
                         #body
                         #tail
@@ -138,7 +138,7 @@ impl Gen<'_> {
                         let mut cx = Cx::<false>::new(std::mem::take(globals));
                         let r = #inner(tree, &mut cx #(, #pnames)*);
                         *globals = cx.globals;
-                        r
+                        r.map_err(|e| *e)
                     }
 
                     #[doc = #doc_counted]
@@ -146,7 +146,7 @@ impl Gen<'_> {
                         let mut cx = Cx::<true>::new(std::mem::take(globals));
                         let r = #inner(tree, &mut cx #(, #pnames)*);
                         *globals = cx.globals;
-                        r.map(|()| cx.visits)
+                        r.map(|()| cx.visits).map_err(|e| *e)
                     }
                 ));
             }
@@ -181,15 +181,20 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
         impl At {
             /// An error raised here.
             #[cold]
-            pub fn error(&self, message: String) -> RuntimeError {
-                RuntimeError {
+            pub fn error(&self, message: String) -> Fail {
+                Box::new(RuntimeError {
                     message,
                     context: self.context,
                     line: self.line,
                     col: self.col,
-                }
+                })
             }
         }
+
+        /// A runtime error on its way out: boxed, so that the `Result` of
+        /// every traversal and pure function is one register wide (an
+        /// unboxed `RuntimeError` would make each return go through memory).
+        pub type Fail = Box<RuntimeError>;
 
         /// A runtime error of the program (LANGUAGE.md §3): division by zero,
         /// a failed cast, an index out of range.
@@ -213,48 +218,74 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
 
         impl std::error::Error for RuntimeError {}
 
-        /// Traversal calls between two checks of the remaining stack (a power of two).
-        const STACK_CHECK_EVERY: u32 = 32;
-        /// Stack that must remain at a check: room for `STACK_CHECK_EVERY`
-        /// nested calls of up to 32 KiB each.
+        /// Stack that must remain when a node visit starts: room for one
+        /// visit's frame and the pure-function calls it makes, with a wide
+        /// margin.
         const STACK_RED_ZONE: usize = 1 << 20;
         /// Size of each stack segment added when the stack runs low.
         const STACK_SEGMENT: usize = 16 << 20;
 
         /// The state of one run: the globals, the node-visit counter (kept
         /// only when `COUNT` is true; otherwise every update compiles away)
-        /// and the traversal depth, which decides when to check the stack.
+        /// and the stack address below which a visit needs more stack.
         #[derive(Clone, Debug)]
         pub struct Cx<const COUNT: bool> {
             /// The globals.
             pub globals: Globals,
             /// Node visits so far (always 0 unless `COUNT`).
             pub visits: u64,
-            depth: u32,
+            stack_low: usize,
         }
 
         impl<const COUNT: bool> Cx<COUNT> {
-            /// A context with these globals and no visits.
+            /// A context with these globals and no visits, for a run on
+            /// this thread.
             pub fn new(globals: Globals) -> Self {
-                Cx { globals, visits: 0, depth: 0 }
+                Cx { globals, visits: 0, stack_low: stack_low() }
             }
         }
 
-        /// One node visit: counts it and, every `STACK_CHECK_EVERY` levels of
-        /// nesting, makes sure there is stack left (adding a segment with
-        /// `stacker` if not), so that 10^6-deep trees run.
+        /// An address near the top of the current stack (the stack grows
+        /// down on every platform `stacker` supports).
         #[inline(always)]
-        fn enter<const C: bool, R>(cx: &mut Cx<C>, f: impl FnOnce(&mut Cx<C>) -> R) -> R {
+        fn stack_pointer() -> usize {
+            let marker = 0u8;
+            std::ptr::addr_of!(marker) as usize
+        }
+
+        /// The address below which the current stack segment has less than
+        /// `STACK_RED_ZONE` left (0 where `stacker` cannot tell: no checks).
+        fn stack_low() -> usize {
+            match stacker::remaining_stack() {
+                Some(left) => (stack_pointer() - left).saturating_add(STACK_RED_ZONE),
+                None => 0,
+            }
+        }
+
+        /// Starts one node visit: counts it and tells whether the stack is
+        /// running low, in which case the caller runs the visit through
+        /// [`with_more_stack`]. (The visit is written out on both paths, so
+        /// that the common one is straight-line code the compiler inlines;
+        /// the check is one comparison of the stack pointer.)
+        #[inline(always)]
+        fn enter<const C: bool>(cx: &mut Cx<C>) -> bool {
             if C {
                 cx.visits += 1;
             }
-            cx.depth += 1;
-            let r = if cx.depth & (STACK_CHECK_EVERY - 1) == 0 {
-                stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(cx))
-            } else {
+            stack_pointer() < cx.stack_low
+        }
+
+        /// Runs `f` on a new `STACK_SEGMENT` added with `stacker`, so that
+        /// 10^6-deep trees run.
+        #[cold]
+        #[inline(never)]
+        fn with_more_stack<const C: bool, R>(cx: &mut Cx<C>, f: impl FnOnce(&mut Cx<C>) -> R) -> R {
+            let saved = cx.stack_low;
+            let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                cx.stack_low = stack_low();
                 f(cx)
-            };
-            cx.depth -= 1;
+            });
+            cx.stack_low = saved;
             r
         }
     ));
@@ -263,7 +294,7 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
             "div_int",
             quote!(
                 #[inline]
-                fn div_int(a: i64, b: i64, at: &At) -> Result<i64, RuntimeError> {
+                fn div_int(a: i64, b: i64, at: &At) -> Result<i64, Fail> {
                     if b == 0 {
                         return Err(at.error("integer division or remainder by zero".to_string()));
                     }
@@ -275,7 +306,7 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
             "rem_int",
             quote!(
                 #[inline]
-                fn rem_int(a: i64, b: i64, at: &At) -> Result<i64, RuntimeError> {
+                fn rem_int(a: i64, b: i64, at: &At) -> Result<i64, Fail> {
                     if b == 0 {
                         return Err(at.error("integer division or remainder by zero".to_string()));
                     }
@@ -287,7 +318,7 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
             "checked_index",
             quote!(
                 #[inline]
-                fn checked_index<T: Clone>(a: &[T], i: i64, at: &At) -> Result<T, RuntimeError> {
+                fn checked_index<T: Clone>(a: &[T], i: i64, at: &At) -> Result<T, Fail> {
                     match usize::try_from(i).ok().and_then(|k| a.get(k)) {
                         Some(x) => Ok(x.clone()),
                         None => Err(at.error(format!(
@@ -306,7 +337,7 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
                     a: &'a mut [T],
                     i: i64,
                     at: &At,
-                ) -> Result<&'a mut T, RuntimeError> {
+                ) -> Result<&'a mut T, Fail> {
                     let len = a.len();
                     match usize::try_from(i).ok().and_then(|k| a.get_mut(k)) {
                         Some(x) => Ok(x),
@@ -322,7 +353,7 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
             "cast_error",
             quote!(
                 #[cold]
-                fn cast_error(actual: &str, expected: &str, at: &At) -> RuntimeError {
+                fn cast_error(actual: &str, expected: &str, at: &At) -> Fail {
                     at.error(format!(
                         "cast failed: the node is a `{actual}`, not a `{expected}`"
                     ))
@@ -333,13 +364,13 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
             "no_traversal",
             quote!(
                 #[cold]
-                fn no_traversal(traversal: &'static str, ty: &str) -> RuntimeError {
-                    RuntimeError {
+                fn no_traversal(traversal: &'static str, ty: &str) -> Fail {
+                    Box::new(RuntimeError {
                         message: format!("no traversal `{traversal}` for a node of type `{ty}`"),
                         context: traversal,
                         line: 0,
                         col: 0,
-                    }
+                    })
                 }
             ),
         ),

@@ -4,6 +4,7 @@ use crate::names::{ident, snake, Names};
 use crate::CodegenOptions;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashSet};
 use treefuse_fusion::{FusedFnId, FusedProgram};
 use treefuse_sema::*;
@@ -85,6 +86,10 @@ pub(crate) struct Frame {
     pub nodes: Vec<Ident>,
     pub types: Vec<DataType>,
     pub mutable: HashSet<usize>,
+    /// Locals held by reference: array parameters of pure functions that
+    /// the body never assigns (`&[T]`, so callers lend instead of copying)
+    /// and `for` variables over the elements of such arrays (`&T`).
+    pub borrowed: RefCell<HashSet<usize>>,
     /// Locals and node variables bound by top-level statements that were
     /// declared up front (participants that can be inactive).
     pub hoisted: bool,
@@ -153,7 +158,12 @@ impl<'p> Gen<'p> {
             "Cx",
             "At",
             "RuntimeError",
+            "Fail",
             "enter",
+            "stack_pointer",
+            "stack_low",
+            "with_more_stack",
+            "by_kind",
             "div_int",
             "rem_int",
             "checked_index",
@@ -166,7 +176,6 @@ impl<'p> Gen<'p> {
             "write_json",
             "STACK_RED_ZONE",
             "STACK_SEGMENT",
-            "STACK_CHECK_EVERY",
             "Arc",
             "Vec",
             "String",
@@ -639,6 +648,23 @@ pub(crate) fn mentions(ts: &TokenStream, name: &str) -> bool {
 
 // ---------------------------------------------------------------- usage
 
+/// Which parameters of pure function `f` are taken by reference: arrays
+/// its body never assigns (host functions take everything by value).
+pub(crate) fn lent_params(f: &PureFn) -> Vec<bool> {
+    let mut u = Usage::default();
+    match &f.body {
+        PureBody::Host => return vec![false; f.frame.num_params],
+        PureBody::Expr(e) => expr_use(e, &mut u),
+        PureBody::Block(b) => usage(b, &mut u),
+    }
+    (0..f.frame.num_params)
+        .map(|i| {
+            matches!(f.frame.locals[i].1, DataType::Array(_))
+                && !u.assigned.contains(&LocalId(i as u32))
+        })
+        .collect()
+}
+
 pub(crate) fn usage(stmts: &[Stmt], u: &mut Usage) {
     for s in stmts {
         usage_stmt(s, u);
@@ -806,6 +832,7 @@ impl Gen<'_> {
             nodes,
             types: layout.locals.iter().map(|(_, t)| t.clone()).collect(),
             mutable: u.assigned.iter().map(|l| l.index()).collect(),
+            borrowed: RefCell::default(),
             hoisted,
         }
     }

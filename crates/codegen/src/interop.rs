@@ -66,7 +66,10 @@ impl Gen<'_> {
                 DataType::Array(e) => {
                     let (te, fe) = (to(e), from(e));
                     (
-                        quote!(RtValue::Array(Arc::new(v.iter().map(#te).collect()))),
+                        // A closure, not the function itself: the elements of an
+                        // array of arrays are `&Vec<T>`, which coerce to the
+                        // `&[T]` that `to_value` takes only at a call.
+                        quote!(RtValue::Array(Arc::new(v.iter().map(|x| #te(x)).collect()))),
                         quote!(match v {
                             RtValue::Array(items) => items.iter().map(#fe).collect(),
                             _ => Vec::new(),

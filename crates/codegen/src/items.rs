@@ -366,6 +366,11 @@ impl Gen<'_> {
                     .collect::<Vec<_>>(),
             );
             let fr = self.frame(format!("pure fn {}", f.name), &f.frame, &u, &mut ns, false);
+            for (i, lent) in lent_params(f).into_iter().enumerate() {
+                if lent {
+                    fr.borrowed.borrow_mut().insert(i);
+                }
+            }
             let params = self.params(&fr, &f.frame);
             let ret = self.data_type(&f.ret);
             let name = &self.pure[i];
@@ -379,7 +384,7 @@ impl Gen<'_> {
             let doc = format!("`pure fn {}`.", f.name);
             out.extend(quote!(
                 #[doc = #doc]
-                pub fn #name(#(#params),*) -> Result<#ret, RuntimeError> {
+                pub fn #name(#(#params),*) -> Result<#ret, Fail> {
                     #code
                 }
             ));
@@ -391,7 +396,13 @@ impl Gen<'_> {
         (0..layout.num_params)
             .map(|i| {
                 let n = &fr.locals[i];
-                let t = self.data_type(&layout.locals[i].1);
+                let t = match &layout.locals[i].1 {
+                    DataType::Array(el) if fr.borrowed.borrow().contains(&i) => {
+                        let el = self.data_type(el);
+                        quote!(&[#el])
+                    }
+                    ty => self.data_type(ty),
+                };
                 if fr.mutable.contains(&i) {
                     quote!(mut #n: #t)
                 } else {
@@ -459,7 +470,7 @@ impl Gen<'_> {
             let doc = format!("`{ctx}` as written.");
             out.extend(quote!(
                 #[doc = #doc]
-                fn #name<const C: bool>(#base #(, #params)*) -> Result<(), RuntimeError> {
+                fn #name<const C: bool>(#base #(, #params)*) -> Result<(), Fail> {
                     #code
                 }
             ));
@@ -489,7 +500,7 @@ impl Gen<'_> {
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]
-                fn #f(t: &Tree, n: #id, at: &At) -> Result<#id, RuntimeError> {
+                fn #f(t: &Tree, n: #id, at: &At) -> Result<#id, Fail> {
                     #body
                 }
             ));
@@ -534,11 +545,19 @@ impl Gen<'_> {
             );
             out.extend(quote!(
                 #[doc = #doc]
-                pub fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #(, #xs: #tys)*) -> Result<(), RuntimeError> {
-                    enter(cx, |cx| match t[n].kind {
-                        #(#arms_ts)*
-                        #fallback
-                    })
+                pub fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #(, #xs: #tys)*) -> Result<(), Fail> {
+                    #[inline(always)]
+                    fn by_kind<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #(, #xs: #tys)*) -> Result<(), Fail> {
+                        match t[n].kind {
+                            #(#arms_ts)*
+                            #fallback
+                        }
+                    }
+                    if enter(cx) {
+                        with_more_stack(cx, |cx| by_kind(t, cx, n #(, #xs)*))
+                    } else {
+                        by_kind(t, cx, n #(, #xs)*)
+                    }
                 }
             ));
         }
@@ -567,10 +586,10 @@ impl Gen<'_> {
             let xs: Vec<_> = (0..ptys.len()).map(|k| format_ident!("x{k}")).collect();
             let tys: Vec<_> = ptys.iter().map(|t| self.data_type(t)).collect();
             let takes_mask = self.disp_takes_mask(targets);
-            let mask_param = if takes_mask {
-                quote!(, mask: u64)
+            let (mask_param, mask_arg) = if takes_mask {
+                (quote!(, mask: u64), quote!(, mask))
             } else {
-                quote!()
+                (quote!(), quote!())
             };
             let arms = targets.iter().map(|(ty, f)| {
                 let v = &self.variant[ty.index()];
@@ -590,11 +609,20 @@ impl Gen<'_> {
             out.extend(quote!(
                 /// Runs a fused call on node `n`, dispatching on its concrete type (one node visit).
                 #[allow(clippy::too_many_arguments)]
-                fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> Result<(), RuntimeError> {
-                    enter(cx, |cx| match t[n].kind {
-                        #(#arms)*
-                        #fallback
-                    })
+                fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> Result<(), Fail> {
+                    #[inline(always)]
+                    #[allow(clippy::too_many_arguments)]
+                    fn by_kind<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> Result<(), Fail> {
+                        match t[n].kind {
+                            #(#arms)*
+                            #fallback
+                        }
+                    }
+                    if enter(cx) {
+                        with_more_stack(cx, |cx| by_kind(t, cx, n #mask_arg #(, #xs)*))
+                    } else {
+                        by_kind(t, cx, n #mask_arg #(, #xs)*)
+                    }
                 }
             ));
         }
@@ -873,7 +901,7 @@ impl Gen<'_> {
         );
         quote!(
             #[doc = #doc]
-            fn #name<const C: bool>(#base #mask #(, #params)*) -> Result<(), RuntimeError> {
+            fn #name<const C: bool>(#base #mask #(, #params)*) -> Result<(), Fail> {
                 #code
             }
         )

@@ -38,9 +38,11 @@
 //!   Participants that can be inactive (they contain `return`, or a caller
 //!   may pass them switched off by a guard or its own `return`) get an
 //!   `active_N` flag; the others run without any checks.
-//! - **Runtime errors** as `Result<_, RuntimeError>` carrying the
-//!   traversal and the line and column, raised exactly where the
-//!   interpreter raises them.
+//! - **Runtime errors** as `RuntimeError` carrying the traversal and the
+//!   line and column, raised exactly where the interpreter raises them.
+//!   Inside the module they travel as `Fail = Box<RuntimeError>` (so every
+//!   `Result<(), Fail>` is returned in one register, not through memory);
+//!   the `run_*` entry points unbox them.
 //! - **Host functions** (`pure fn f(..) -> T;`) are called as
 //!   `HOST::f(args..)` with [`CodegenOptions::host_module`] as `HOST`,
 //!   taking and returning the generated data types by value.
@@ -64,15 +66,17 @@
 //!
 //! # Deep trees
 //!
-//! Traversals recurse on the Rust stack. A depth counter in `Cx` is
-//! incremented at every node visit; every 32 levels the visit calls
-//! `stacker::maybe_grow(1 MiB, 16 MiB, ..)`, which checks the remaining
-//! stack and, when less than 1 MiB is left, continues on a fresh 16 MiB
-//! segment. Cost: an increment, a decrement and a test per visit, plus one
-//! stack-pointer check per 32 nested visits and a segment allocation per
-//! some 10^4 to 10^5 levels; shallow trees never allocate. 10^6-deep chains
-//! run on any thread. The generated module therefore needs `stacker` as a
-//! dependency.
+//! Traversals recurse on the Rust stack. `Cx` holds the address below
+//! which the current stack segment has less than 1 MiB left (from
+//! `stacker::remaining_stack` when the run starts). Every node visit
+//! compares the address of a local with it; below it, the visit runs
+//! through `stacker::maybe_grow(1 MiB, 16 MiB, ..)` on a fresh 16 MiB
+//! segment (and the bound is recomputed for that segment, then restored).
+//! Cost: one comparison per visit, which does not block inlining (the
+//! visit is written out on the common path and, separately, inside the
+//! cold one), plus a segment allocation per some 10^4 to 10^5 levels;
+//! shallow trees never allocate. 10^6-deep chains run on any thread. The
+//! generated module therefore needs `stacker` as a dependency.
 
 #![warn(missing_docs)]
 
