@@ -1,19 +1,23 @@
 //! `treefuse-bench`: generated unfused vs generated fused traversals on the
 //! case studies (render tree, AST), measured the way the Grafter paper
 //! measured (CASE_STUDIES.md): wall clock around the pass sequence only,
-//! tree construction excluded, node visits from the counted variants.
+//! tree construction excluded, node visits from the counted variants,
+//! instructions and simulated cache misses from cachegrind. The render tree
+//! also runs a hand-fused Rust version (`hand_render.rs`) on the same tree
+//! layout, the bar generated fusion is measured against.
 //!
 //! For each input the tree is built once; every iteration clones it
-//! (outside the timed region) and runs unfused and fused alternately in the
-//! same process; the reported time is the median over the iterations.
+//! (outside the timed region) and runs the engines one after the other, in
+//! an order that rotates every iteration; the reported time is the median
+//! over the iterations. Under `--cachegrind` (the default in full mode) the
+//! binary runs itself under valgrind once per engine with `--only` and
+//! subtracts a `--only build` run, so the counts are the engine's alone.
 //!
-//! Usage:
-//!   treefuse-bench [--quick] [--out DIR] [--iters N]
-//!   treefuse-bench --case render|ast --variant V --sizes A,B,.. [--out DIR]
-//!   treefuse-bench --only unfused|fused|build --case render|ast --variant V --size N
-//!
-//! `--only` runs one engine once on one input (or, with `build`, only builds
-//! the tree) and prints nothing else; `cachegrind.sh` uses it.
+//! Results go to `results.md` (a Markdown table), `results.csv` and one
+//! SVG figure per case and variant (`render1.svg`, `ast1.svg`, ...): bars
+//! of fused time, hand-fused time, visits, instructions and LL misses,
+//! each normalized to unfused, like the paper's Figures 8 and 10. See
+//! `--help` for the options.
 
 use std::fmt::{Display, Write as _};
 use std::time::{Duration, Instant};
@@ -679,7 +683,7 @@ fn figures(rows: &[Row]) -> Vec<(String, String)> {
 fn cases(quick: bool) -> Vec<Case> {
     let mut v = Vec::new();
     let render_sizes: &[usize] = if quick {
-        &[1, 10, 100, 1000]
+        &[1, 10, 100, 1000, 10_000]
     } else {
         &[1, 10, 100, 1000, 10_000, 100_000]
     };
@@ -726,21 +730,25 @@ const USAGE: &str = "\
 treefuse-bench: generated unfused vs generated fused (vs hand-fused) traversals
 
 Usage:
-  treefuse-bench [--quick] [--out DIR] [--iters N] [--cachegrind] [--cachegrind-max N]
+  treefuse-bench [--quick] [--out DIR] [--iters N] [--cachegrind | --no-cachegrind]
   treefuse-bench --case render|ast --variant V --sizes A,B,.. [options above]
   treefuse-bench --only unfused|fused|hand|build --case render|ast --variant V --size N
 
 Options:
-  --quick             render document 1 up to 1,000 pages and AST program 1 up to
-                      1,000 functions, short time budget (under a minute)
+  --quick             render document 1 up to 10,000 pages and AST program 1 up to
+                      1,000 functions, short time budget, no cachegrind (under a
+                      minute)
   --out DIR           where results.md, results.csv and the figures go
                       (default crates/bench/results; quick mode writes to DIR/quick)
   --iters N           exactly N iterations per input
   --cachegrind        also count instructions and LL misses of every engine under
                       valgrind's cachegrind (default in full mode)
   --no-cachegrind     do not run cachegrind
-  --cachegrind-max N  only inputs of at most N pages/functions under cachegrind
-                      (default 10000)
+  --cachegrind-max-pages N
+                      render inputs of at most N pages under cachegrind (default 10000)
+  --cachegrind-max-functions N
+                      AST inputs of at most N functions under cachegrind (default
+                      1000; program 1 at 1,000 functions is 230,000 nodes)
   --only ENGINE       run one engine once on one input and print nothing (for
                       profilers); `build` only builds the tree
 ";
@@ -756,7 +764,8 @@ struct Args {
     /// `--sizes A,B,..`: measure only these sizes of `--case`/`--variant`.
     sizes: Vec<usize>,
     cachegrind: Option<bool>,
-    cachegrind_max: usize,
+    cachegrind_max_pages: usize,
+    cachegrind_max_functions: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -770,7 +779,8 @@ fn parse_args() -> Result<Args, String> {
         iters: 0,
         sizes: Vec::new(),
         cachegrind: None,
-        cachegrind_max: 10_000,
+        cachegrind_max_pages: 10_000,
+        cachegrind_max_functions: 1_000,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -791,10 +801,15 @@ fn parse_args() -> Result<Args, String> {
             "--iters" => a.iters = value()?.parse().map_err(|e| format!("--iters: {e}"))?,
             "--cachegrind" => a.cachegrind = Some(true),
             "--no-cachegrind" => a.cachegrind = Some(false),
-            "--cachegrind-max" => {
-                a.cachegrind_max = value()?
+            "--cachegrind-max-pages" => {
+                a.cachegrind_max_pages = value()?
                     .parse()
-                    .map_err(|e| format!("--cachegrind-max: {e}"))?
+                    .map_err(|e| format!("--cachegrind-max-pages: {e}"))?
+            }
+            "--cachegrind-max-functions" => {
+                a.cachegrind_max_functions = value()?
+                    .parse()
+                    .map_err(|e| format!("--cachegrind-max-functions: {e}"))?
             }
             "-h" | "--help" => {
                 print!("{USAGE}");
@@ -858,7 +873,7 @@ fn main() {
             .collect()
     };
     let (min_iters, max_iters, budget) = if args.quick {
-        (11, 301, Duration::from_millis(1000))
+        (11, 1001, Duration::from_secs(2))
     } else {
         (7, 1001, Duration::from_secs(3))
     };
@@ -890,7 +905,12 @@ fn main() {
         let mut row = measure(bench.as_ref(), case, min_iters, max_iters, budget);
         let has_hand = bench.has_hand();
         drop(bench);
-        if use_cachegrind && case.size <= args.cachegrind_max {
+        let cachegrind_max = if case.name == "render" {
+            args.cachegrind_max_pages
+        } else {
+            args.cachegrind_max_functions
+        };
+        if use_cachegrind && case.size <= cachegrind_max {
             bar.set_message(format!("{}: cachegrind", case.label()));
             match cachegrind_case(case, has_hand) {
                 Ok(c) => row.cache = Some(c),

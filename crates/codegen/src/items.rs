@@ -93,10 +93,22 @@ impl Gen<'_> {
                 .iter()
                 .map(|t| self.p.types[t.index()].name.clone())
                 .collect();
-            let fields: Vec<_> = h.fields.iter().map(|f| &self.field[f.index()]).collect();
-            let ftypes: Vec<_> = h.fields.iter().map(|f| self.field_type(*f)).collect();
-            let fdocs: Vec<_> = h
-                .fields
+            // Layout (`repr(C)`, so the order below is the order in memory):
+            // the kind and the single-child ids first, then the data fields
+            // base type first. Every visit reads the kind and most read child
+            // ids, so they share the node's first cache line with the fields
+            // every type of the hierarchy has; fields only some subtypes have
+            // (often large: strings, arrays) come last, where only visits to
+            // those types touch them. Left to itself rustc would order by
+            // alignment and put the one-byte kind at the very end.
+            let mut layout: Vec<FieldId> = h.fields.clone();
+            layout.sort_by_key(|f| match self.p.fields[f.index()].kind {
+                FieldKind::Child(_) => 0,
+                FieldKind::List(_) | FieldKind::Data(_) => 1,
+            });
+            let fields: Vec<_> = layout.iter().map(|f| &self.field[f.index()]).collect();
+            let ftypes: Vec<_> = layout.iter().map(|f| self.field_type(*f)).collect();
+            let fdocs: Vec<_> = layout
                 .iter()
                 .map(|f| {
                     let fd = &self.p.fields[f.index()];
@@ -167,6 +179,7 @@ impl Gen<'_> {
 
                 #[doc = #node_doc]
                 #[derive(Clone, Debug, PartialEq)]
+                #[repr(C)]
                 pub struct #node {
                     /// The node's concrete type.
                     pub kind: #kind,
@@ -545,6 +558,7 @@ impl Gen<'_> {
             );
             out.extend(quote!(
                 #[doc = #doc]
+                #[inline]
                 pub fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #(, #xs: #tys)*) -> Result<(), Fail> {
                     #[inline(always)]
                     fn by_kind<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #(, #xs: #tys)*) -> Result<(), Fail> {
@@ -609,6 +623,7 @@ impl Gen<'_> {
             out.extend(quote!(
                 /// Runs a fused call on node `n`, dispatching on its concrete type (one node visit).
                 #[allow(clippy::too_many_arguments)]
+                #[inline]
                 fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> Result<(), Fail> {
                     #[inline(always)]
                     #[allow(clippy::too_many_arguments)]
