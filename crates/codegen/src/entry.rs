@@ -179,6 +179,11 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
         }
 
         impl At {
+            /// The position `line:col` in `context`.
+            pub const fn new(context: &'static str, line: u32, col: u32) -> At {
+                At { context, line, col }
+            }
+
             /// An error raised here.
             #[cold]
             pub fn error(&self, message: String) -> Fail {

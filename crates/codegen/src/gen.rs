@@ -468,7 +468,7 @@ impl<'p> Gen<'p> {
         quote!(&#v)
     }
 
-    /// `At { .. }` for an error raised at `span` in `context`.
+    /// `At::new(..)` for an error raised at `span` in `context`.
     pub fn at_value(&self, context: &str, span: Span) -> TokenStream {
         let (line, col) = match &self.lines {
             Some((idx, src)) => {
@@ -477,7 +477,8 @@ impl<'p> Gen<'p> {
             }
             None => (0, span.start),
         };
-        quote!(At { context: #context, line: #line, col: #col })
+        let (line, col) = (Literal::u32_unsuffixed(line), Literal::u32_unsuffixed(col));
+        quote!(At::new(#context, #line, #col))
     }
 
     // ------------------------------------------------------------ fused plan

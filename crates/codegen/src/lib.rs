@@ -22,8 +22,14 @@
 //!   `kind: RootKind` (a fieldless enum of the concrete types) and *every*
 //!   field of every type of the hierarchy, so that any field known
 //!   statically is one indexed load (`t[id].width`), with no dispatch; the
-//!   price is memory for fields a node's type does not have. Records are
-//!   structs, arrays `Vec<T>` (cloned on copy), strings `Arc<str>`.
+//!   price is memory for fields a node's type does not have. The node is
+//!   `repr(C)` with the kind and the child ids first, then the data fields
+//!   base type first, so that a visit's usual reads share the first cache
+//!   lines and subtype-only fields (often strings and arrays) come last.
+//!   Records are structs, arrays `Vec<T>` (cloned on copy; read-only array
+//!   parameters of pure functions are lent as `&[T]`, and loops over an
+//!   array the loop body does not assign iterate it in place), strings
+//!   `Arc<str>`.
 //! - **Unfused traversals** as written: one function per (type, traversal)
 //!   body and one public dispatching function per traversal (`match` on
 //!   `kind`, no trait objects), and per `fuse` item
