@@ -558,6 +558,15 @@ impl Gen {
             "pure fn pf1(a: i64, b: i64) -> i64 {\n    if a > 5 {\n        return b / (a - 6);\n    }\n    let s: i64 = a;\n    for i in 0..2 {\n        s = s + b * i;\n    }\n    return s;\n}\n",
         );
         out.push_str("pure fn pf2(r: R0) -> i64 = if r.b { r.a } else { -r.a };\n");
+        // Array parameters: `pf3` only reads its array (generated Rust lends
+        // it as a slice and loops over it in place), `pf4` assigns its
+        // parameter and the local it loops over (copies) and lends a local.
+        out.push_str(
+            "pure fn pf3(xs: [i64], k: i64) -> i64 {\n    let s: i64 = k;\n    for x in xs {\n        s = s * 3 + x;\n    }\n    if len(xs) > 1 {\n        s = s + xs[1];\n    }\n    return s;\n}\n",
+        );
+        out.push_str(
+            "pure fn pf4(xs: [i64], k: i64) -> i64 {\n    let ys: [i64] = xs;\n    for y in ys {\n        ys = [y + k, y];\n        k = k + y;\n    }\n    xs = ys;\n    return k + len(xs) + pf3(ys, k);\n}\n",
+        );
 
         // Bodies: decide which types define which traversals.
         let nt = self.types.len();
@@ -931,7 +940,7 @@ impl Gen {
         }
         let d = depth - 1;
         match want {
-            DTy::Int => match self.below(14) {
+            DTy::Int => match self.below(15) {
                 0 | 1 => format!("({} + {})", self.expr(cx, want, d), self.expr(cx, want, d)),
                 2 => format!("({} - {})", self.expr(cx, want, d), self.expr(cx, want, d)),
                 3 => format!("({} * {})", self.expr(cx, want, d), self.expr(cx, want, d)),
@@ -986,6 +995,12 @@ impl Gen {
                         format!("(if len({a}) > 0 {{ {a}[abs({i}) % len({a})] }} else {{ 0 }})")
                     }
                 }
+                13 => format!(
+                    "{}({}, {})",
+                    self.pick(&["pf3", "pf4"]),
+                    self.expr(cx, DTy::Arr, 0),
+                    self.expr(cx, DTy::Int, d)
+                ),
                 _ => format!("-{}", self.expr(cx, want, d)),
             },
             DTy::Bool => match self.below(7) {
