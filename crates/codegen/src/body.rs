@@ -573,7 +573,25 @@ impl Gen<'_> {
                 }
             }
         };
-        if place.projections.is_empty() && pre.is_empty() {
+        if pre.is_empty() && place.projections.is_empty() {
+            return quote!(#target = #v;);
+        }
+        // Members of a record held directly in a local, global or field of
+        // `self`: the place cannot fail, so nothing needs ordering.
+        if pre.is_empty()
+            && place
+                .projections
+                .iter()
+                .all(|pr| matches!(pr, Projection::Member(_)))
+        {
+            for pr in &place.projections {
+                let (Projection::Member(m), DataType::Record(r)) = (pr, ty.clone()) else {
+                    break;
+                };
+                let name = &self.rec_fields[r.index()][*m as usize];
+                target = quote!(#target.#name);
+                ty = self.p.records[r.index()].fields[*m as usize].ty.clone();
+            }
             return quote!(#target = #v;);
         }
         // The value first, then the indices, then the place.
