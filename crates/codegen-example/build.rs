@@ -4,8 +4,27 @@
 
 use std::fmt::Write as _;
 
-/// Seeds of the random programs compiled into `random`.
+/// Seeds of the random programs compiled into `random` (the CI batch).
 const RANDOM_SEEDS: std::ops::Range<u64> = 1..17;
+
+/// The seeds to compile: `RANDOM_SEEDS`, or `TREEFUSE_CODEGEN_SEEDS=A..B`
+/// for a longer differential run of the code generator outside CI, e.g.
+/// `TREEFUSE_CODEGEN_SEEDS=100..300 cargo test --release -p
+/// treefuse-codegen-example random_programs` (compile time grows with the
+/// batch: every program is a module of this crate).
+fn random_seeds() -> std::ops::Range<u64> {
+    println!("cargo:rerun-if-env-changed=TREEFUSE_CODEGEN_SEEDS");
+    let Ok(spec) = std::env::var("TREEFUSE_CODEGEN_SEEDS") else {
+        return RANDOM_SEEDS;
+    };
+    let parsed = spec
+        .split_once("..")
+        .and_then(|(a, b)| Some(a.trim().parse().ok()?..b.trim().parse().ok()?));
+    match parsed {
+        Some(range) => range,
+        None => panic!("TREEFUSE_CODEGEN_SEEDS={spec}: expected A..B, e.g. 100..300"),
+    }
+}
 
 fn main() {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
@@ -45,7 +64,7 @@ fn main() {
     // Random programs: written as .tf files, compiled like the examples.
     let mut list = String::new();
     let mut table = String::new();
-    for seed in RANDOM_SEEDS {
+    for seed in random_seeds() {
         let path = format!("{out}/random_{seed}.tf");
         std::fs::write(&path, treefuse_progen::generate(seed)).expect("write a random program");
         if let Err(e) = config.compile(&[&path], &out) {

@@ -483,6 +483,7 @@ impl Gen<'_> {
             let doc = format!("`{ctx}` as written.");
             out.extend(quote!(
                 #[doc = #doc]
+                #[inline]
                 fn #name<const C: bool>(#base #(, #params)*) -> Result<(), Fail> {
                     #code
                 }
@@ -916,6 +917,7 @@ impl Gen<'_> {
         );
         quote!(
             #[doc = #doc]
+            #[inline]
             fn #name<const C: bool>(#base #mask #(, #params)*) -> Result<(), Fail> {
                 #code
             }
