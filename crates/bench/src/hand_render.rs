@@ -158,10 +158,22 @@ fn element_fonts_and_flex(t: &mut Tree, g: &mut Globals, e: ElementId, parent: &
     }
 }
 
-/// `to_i64(rel_width * to_f64(p_width))`.
+/// A box's relative width: `to_i64(rel_width * to_f64(p_width))` when it is
+/// in relative mode and its parent's width is known (`None` below a page
+/// that skipped the pass). Returns the width its children see.
 #[inline]
-fn relative(rel_width: f64, p_width: i64) -> i64 {
-    (rel_width * p_width as f64) as i64
+fn resolve_relative(
+    width: &mut i64,
+    wmode: i64,
+    rel_width: f64,
+    p_width: Option<i64>,
+    g: &Globals,
+) -> Option<i64> {
+    let pw = p_width?;
+    if wmode == g.rel {
+        *width = (rel_width * pw as f64) as i64;
+    }
+    Some(*width)
 }
 
 /// Walk 2 over a horizontal-container list at `(x, y)`; returns its
@@ -197,12 +209,7 @@ fn hc_layout(
     y: i64,
 ) -> Result<()> {
     let node = &mut t[hc];
-    if let Some(pw) = p_width {
-        if node.wmode == g.rel {
-            node.width = relative(node.rel_width, pw);
-        }
-    }
-    let child_width = p_width.map(|_| node.width);
+    let child_width = resolve_relative(&mut node.width, node.wmode, node.rel_width, p_width, g);
     node.pos_x = x;
     node.pos_y = y;
     let list = node.elements_list;
@@ -247,11 +254,7 @@ fn element_layout(
     y: i64,
 ) -> Result<()> {
     let node = &mut t[e];
-    if let Some(pw) = p_width {
-        if node.wmode == g.rel {
-            node.width = relative(node.rel_width, pw);
-        }
-    }
+    let child_width = resolve_relative(&mut node.width, node.wmode, node.rel_width, p_width, g);
     node.pos_x = x;
     node.pos_y = y;
     let metrics = g.font_metrics;
@@ -276,7 +279,6 @@ fn element_layout(
             (node.width as f64 * (node.image_original_height / node.image_original_width)) as i64
         }
         ElementKind::VerticalContainer => {
-            let child_width = p_width.map(|_| node.width);
             let list = node.horiz_list;
             hlist_layout(t, g, list, child_width, x, y)?
         }
