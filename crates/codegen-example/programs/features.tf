@@ -77,6 +77,8 @@ abstract tree Node {
     s: str = "x";
     traversal sum(k: i64) {}
     traversal mark() {}
+    traversal scan() {}
+    traversal scan2() {}
     traversal tally() {
         let tags: [Tag] = [Tag { name: self.s, w: self.v }, Tag { name: "ab", w: 2 }];
         self.v = weigh(tags, self.sp.tags, grid, self.v % 5) + sum_all(bump(self.sp.tags));
@@ -137,6 +139,26 @@ tree Many : Node {
             self.v = self.v + c.v;
         }
     }
+    // Two loops over the same list, fused element by element; `scan` can
+    // stop early (a participant that can be inactive) and binds locals in
+    // its loop body that its later statements use.
+    traversal scan() {
+        for c in self.kids {
+            if c.v > 40 {
+                return;
+            }
+            let w: i64 = c.v * 2;
+            let s: Span2 = c.sp;
+            c.v = w + 1;
+            self.sp.lo.x = s.lo.x + w;
+        }
+    }
+    traversal scan2() {
+        for c in self.kids {
+            let z: i64 = c.v;
+            self.v = self.v + z;
+        }
+    }
     traversal mark() {
         for c in self.kids {
             if c is Leaf {
@@ -154,5 +176,7 @@ fuse run(root: Node, k: i64) {
     root.sum(k);
     root.mark();
     root.sum(1);
+    root.scan();
+    root.scan2();
     root.tally();
 }

@@ -814,7 +814,27 @@ impl Gen<'_> {
                                     label: label.clone(),
                                     flag: Some(flag.clone()),
                                 };
-                                let code_s = self.stmt(s, fr, &ret, false);
+                                // A binding of a participant that can be
+                                // inactive is declared before its guard, for
+                                // the member's later statements (each in its
+                                // own guard) to see, as at the top level.
+                                let hoisted = match &s.kind {
+                                    StmtKind::Let { local, value } => {
+                                        let n = &fr.locals[local.index()];
+                                        let ty = self.data_type(&value.ty);
+                                        let z = self.zero(&value.ty);
+                                        inner.extend(quote!(let mut #n: #ty = #z;));
+                                        true
+                                    }
+                                    StmtKind::Alias { var, path } => {
+                                        let n = &fr.nodes[var.index()];
+                                        let id = &self.hier(path.ty).id;
+                                        inner.extend(quote!(let mut #n: #id = #id(u32::MAX);));
+                                        true
+                                    }
+                                    _ => false,
+                                };
+                                let code_s = self.stmt(s, fr, &ret, hoisted);
                                 if matches!(s.kind, StmtKind::Return(_)) {
                                     inner.extend(quote!(#flag = false;));
                                 } else if contains_return(s) {
