@@ -653,6 +653,27 @@ impl Gen<'_> {
         out
     }
 
+    /// For a `let` or alias of a participant that can be inactive: its
+    /// declaration with a placeholder value, emitted before the guarded
+    /// statements so that each of them (in its own `if active_N`) sees it;
+    /// the statement itself then assigns (`Frame::hoisted`).
+    fn hoisted_declaration(&self, s: &Stmt, fr: &Frame) -> Option<TokenStream> {
+        match &s.kind {
+            StmtKind::Let { local, value } => {
+                let n = &fr.locals[local.index()];
+                let ty = self.data_type(&value.ty);
+                let z = self.zero(&value.ty);
+                Some(quote!(let mut #n: #ty = #z;))
+            }
+            StmtKind::Alias { var, path } => {
+                let n = &fr.nodes[var.index()];
+                let id = &self.hier(path.ty).id;
+                Some(quote!(let mut #n: #id = #id(u32::MAX);))
+            }
+            _ => None,
+        }
+    }
+
     fn fused_fn(&self, fi: usize, f: &treefuse_fusion::FusedFunction) -> TokenStream {
         let np = f.participants.len();
         let bodies: Vec<&[Stmt]> = f
@@ -701,21 +722,9 @@ impl Gen<'_> {
             if !flagged[p] {
                 continue;
             }
-            let layout = &self.p.bodies[f.participants[p].body.index()].frame;
             for s in bodies[p] {
-                match &s.kind {
-                    StmtKind::Let { local, .. } => {
-                        let n = &frames[p].locals[local.index()];
-                        let ty = self.data_type(&layout.locals[local.index()].1);
-                        let z = self.zero(&layout.locals[local.index()].1);
-                        code.extend(quote!(let mut #n: #ty = #z;));
-                    }
-                    StmtKind::Alias { var, path } => {
-                        let n = &frames[p].nodes[var.index()];
-                        let id = &self.hier(path.ty).id;
-                        code.extend(quote!(let mut #n: #id = #id(u32::MAX);));
-                    }
-                    _ => {}
+                if let Some(decl) = self.hoisted_declaration(s, &frames[p]) {
+                    code.extend(decl);
                 }
             }
         }
@@ -818,22 +827,9 @@ impl Gen<'_> {
                                 // inactive is declared before its guard, for
                                 // the member's later statements (each in its
                                 // own guard) to see, as at the top level.
-                                let hoisted = match &s.kind {
-                                    StmtKind::Let { local, value } => {
-                                        let n = &fr.locals[local.index()];
-                                        let ty = self.data_type(&value.ty);
-                                        let z = self.zero(&value.ty);
-                                        inner.extend(quote!(let mut #n: #ty = #z;));
-                                        true
-                                    }
-                                    StmtKind::Alias { var, path } => {
-                                        let n = &fr.nodes[var.index()];
-                                        let id = &self.hier(path.ty).id;
-                                        inner.extend(quote!(let mut #n: #id = #id(u32::MAX);));
-                                        true
-                                    }
-                                    _ => false,
-                                };
+                                let decl = self.hoisted_declaration(s, fr);
+                                let hoisted = decl.is_some();
+                                inner.extend(decl);
                                 let code_s = self.stmt(s, fr, &ret, hoisted);
                                 if matches!(s.kind, StmtKind::Return(_)) {
                                     inner.extend(quote!(#flag = false;));
