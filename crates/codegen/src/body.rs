@@ -164,10 +164,9 @@ impl Gen<'_> {
             ExprKind::Builtin(f, args) => self.builtin(*f, args, fr),
             ExprKind::Call(f, args) => {
                 let pf = &self.p.pure_fns[f.index()];
-                let lent = lent_params(pf);
                 let args: Vec<_> = args
                     .iter()
-                    .zip(&lent)
+                    .zip(&self.pure_lent[f.index()])
                     .map(|(a, &lent)| {
                         if lent {
                             self.as_ref_arg(a, fr)

@@ -117,6 +117,8 @@ pub(crate) struct Gen<'p> {
     pub rec_fields: Vec<Vec<Ident>>,
     pub global: Vec<Ident>,
     pub pure: Vec<Ident>,
+    /// Per pure function, per parameter: lent as a reference (`lent_params`).
+    pub pure_lent: Vec<Vec<bool>>,
     pub method_fn: Vec<Ident>,
     pub body_fn: Vec<Ident>,
     pub fused_fn: Vec<Ident>,
@@ -289,6 +291,7 @@ impl<'p> Gen<'p> {
             .iter()
             .map(|f| top.fresh(&snake(&f.name)))
             .collect();
+        let pure_lent = p.pure_fns.iter().map(lent_params).collect();
         let method_fn = p
             .methods
             .iter()
@@ -330,6 +333,7 @@ impl<'p> Gen<'p> {
             rec_fields,
             global,
             pure,
+            pure_lent,
             method_fn,
             body_fn,
             fused_fn,

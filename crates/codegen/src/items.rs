@@ -379,9 +379,9 @@ impl Gen<'_> {
                     .collect::<Vec<_>>(),
             );
             let fr = self.frame(format!("pure fn {}", f.name), &f.frame, &u, &mut ns, false);
-            for (i, lent) in lent_params(f).into_iter().enumerate() {
+            for (param, &lent) in self.pure_lent[i].iter().enumerate() {
                 if lent {
-                    fr.borrowed.borrow_mut().insert(i);
+                    fr.borrowed.borrow_mut().insert(param);
                 }
             }
             let params = self.params(&fr, &f.frame);
