@@ -8,18 +8,10 @@
 use crate::body::{BodyChecker, BodyKind};
 use crate::consts::const_eval;
 use crate::model::*;
+use crate::names::{resolve_data_type, Names};
 use indexmap::IndexMap;
 use treefuse_syntax::ast;
 use treefuse_syntax::{Diagnostic, Span};
-
-/// Name tables shared by the item and body checkers.
-#[derive(Default)]
-pub(crate) struct Names {
-    pub records: IndexMap<String, RecordId>,
-    pub types: IndexMap<String, TypeId>,
-    pub globals: IndexMap<String, GlobalId>,
-    pub pure_fns: IndexMap<String, PureFnId>,
-}
 
 const BUILTIN_TYPES: [&str; 4] = ["i64", "f64", "bool", "str"];
 
@@ -888,44 +880,5 @@ impl ItemChecker {
                 }
             }
         }
-    }
-}
-
-/// Resolves a written data type.
-pub(crate) fn resolve_data_type(
-    names: &Names,
-    diags: &mut Vec<Diagnostic>,
-    t: &ast::TypeExpr,
-    what: &str,
-) -> Option<DataType> {
-    match t {
-        ast::TypeExpr::Array(inner, _) => {
-            resolve_data_type(names, diags, inner, what).map(|t| DataType::Array(Box::new(t)))
-        }
-        ast::TypeExpr::Named(n) => match n.name.as_str() {
-            "i64" => Some(DataType::Int),
-            "f64" => Some(DataType::Float),
-            "bool" => Some(DataType::Bool),
-            "str" => Some(DataType::Str),
-            other => {
-                if let Some(&r) = names.records.get(other) {
-                    Some(DataType::Record(r))
-                } else if names.types.contains_key(other) {
-                    diags.push(Diagnostic::error(
-                        "data-type",
-                        n.span,
-                        format!("`{other}` is a tree type, but {what} must have a data type (use `child` for subtrees)"),
-                    ));
-                    None
-                } else {
-                    diags.push(Diagnostic::error(
-                        "unknown-type",
-                        n.span,
-                        format!("unknown type `{other}`"),
-                    ));
-                    None
-                }
-            }
-        },
     }
 }

@@ -12,6 +12,7 @@ mod body;
 pub mod consts;
 mod items;
 pub mod model;
+mod names;
 pub mod ops;
 pub mod value;
 pub mod visit;

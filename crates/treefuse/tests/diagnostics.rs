@@ -131,10 +131,14 @@ fn valid_programs_check_cleanly() {
 /// The diagnostic codes used in the `.rs` files of `dir`: every string
 /// literal of lowercase words joined by `-` (such as `"unknown-type"`; no
 /// other literal of the front end has that shape), however it reaches
-/// `Diagnostic::error`.
+/// `Diagnostic::error`. Sub-directories are scanned too.
 fn codes_in_source(dir: &Path, codes: &mut BTreeSet<String>) {
     for entry in fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
+        if path.is_dir() {
+            codes_in_source(&path, codes);
+            continue;
+        }
         if path.extension().is_none_or(|x| x != "rs") {
             continue;
         }

@@ -1,0 +1,274 @@
+//! Tree edits: building subtrees with `new`, moving subtrees, and the
+//! rules that keep a slot's contents well-typed and a moved subtree in one
+//! place.
+
+use super::*;
+
+impl BodyChecker<'_> {
+    pub(super) fn slot_type_error(&mut self, span: Span, found: TypeId, expected: TypeId) {
+        self.error(
+            "type-mismatch",
+            span,
+            format!(
+                "expected a subtree of type `{}`, found `{}`",
+                self.program.type_name(expected),
+                self.program.type_name(found)
+            ),
+        );
+    }
+
+    pub(super) fn move_error(&mut self, span: Span) {
+        self.report(
+            Diagnostic::error(
+                "move-not-descendant",
+                span,
+                "only a descendant of the slot being replaced can be moved into it",
+            )
+            .with_note("moving any other subtree would make it reachable twice; build a copy with `new` instead"),
+        );
+    }
+
+    /// Inside `for x in L`, a write of the slot holding `L`, or of any slot
+    /// above it, would change the list being iterated.
+    pub(super) fn check_for_list_write(&mut self, slot: &ChildSlot, span: Span) -> Option<()> {
+        for (_, list) in self.for_children.clone() {
+            let (lroot, mut lfields) = self.expand(&list.parent);
+            lfields.push(list.field);
+            let (sroot, mut sfields) = self.expand(&slot.parent);
+            sfields.push(slot.field);
+            if lroot == sroot && lfields.starts_with(&sfields) {
+                self.error(
+                    "for-list-write",
+                    span,
+                    "this replaces the list of children (or a node above it) that the enclosing `for` iterates over",
+                );
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    pub(super) fn is_strict_descendant(&self, source: &NodePath, slot: &ChildSlot) -> bool {
+        self.is_descendant(source, slot, false)
+    }
+
+    /// Whether `source` lies below the subtree in `slot` (or is that
+    /// subtree, when `or_self`).
+    pub(super) fn is_descendant(&self, source: &NodePath, slot: &ChildSlot, or_self: bool) -> bool {
+        let (sroot, sfields) = self.expand(source);
+        let (proot, mut pfields) = self.expand(&slot.parent);
+        pfields.push(slot.field);
+        let deeper = sfields.len() > pfields.len() || (or_self && sfields.len() == pfields.len());
+        sroot == proot && deeper && sfields.starts_with(&pfields)
+    }
+
+    pub(super) fn check_overlap(&mut self, moved: &[(NodePath, Option<FieldId>)]) -> Option<()> {
+        let expanded: Vec<(PathRoot, Vec<FieldId>, Span)> = moved
+            .iter()
+            .map(|(p, list)| {
+                let (r, mut f) = self.expand(p);
+                f.extend(list.iter().copied());
+                (r, f, p.span)
+            })
+            .collect();
+        for (i, a) in expanded.iter().enumerate() {
+            for b in &expanded[i + 1..] {
+                if a.0 == b.0 && (a.1.starts_with(&b.1) || b.1.starts_with(&a.1)) {
+                    self.report(
+                        Diagnostic::error(
+                            "move-overlap",
+                            b.2,
+                            "this subtree is moved twice (it overlaps another moved subtree)",
+                        )
+                        .with_label(a.2, "also moved here"),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(())
+    }
+
+    pub(super) fn new_tree(
+        &mut self,
+        ty: &ast::Ident,
+        inits: &[(ast::Ident, ast::Expr)],
+        slot: &ChildSlot,
+        span: Span,
+    ) -> Option<NewTree> {
+        let Some(&t) = self.names.types.get(&ty.name) else {
+            self.error(
+                "unknown-type",
+                ty.span,
+                format!("unknown tree type `{}`", ty.name),
+            );
+            return None;
+        };
+        if self.program.types[t.index()].is_abstract {
+            self.error(
+                "new-abstract",
+                ty.span,
+                format!("`{}` is abstract and cannot be instantiated", ty.name),
+            );
+            return None;
+        }
+        let field_ids = self.program.types[t.index()].fields.clone();
+        let mut given: Vec<Option<NewField>> = vec![None; field_ids.len()];
+        let mut ok = true;
+        for (name, e) in inits {
+            let Some(pos) = field_ids
+                .iter()
+                .position(|f| self.program.fields[f.index()].name == name.name)
+            else {
+                self.error(
+                    "unknown-field",
+                    name.span,
+                    format!("type `{}` has no field `{}`", ty.name, name.name),
+                );
+                ok = false;
+                continue;
+            };
+            if given[pos].is_some() {
+                self.error(
+                    "duplicate-init",
+                    name.span,
+                    format!("the field `{}` is initialized twice", name.name),
+                );
+                ok = false;
+                continue;
+            }
+            let kind = self.program.fields[field_ids[pos].index()].kind.clone();
+            let init = match kind {
+                FieldKind::Data(dt) => self
+                    .expr(e, Some(&dt))
+                    .filter(|x| self.expect_type(x, &dt))
+                    .map(NewField::Data),
+                FieldKind::Child(ct) => self.child_init(e, ct, slot),
+                FieldKind::List(ct) => match &e.kind {
+                    ast::ExprKind::Array(items) => {
+                        let mut out = Vec::new();
+                        for item in items {
+                            match self.child_init(item, ct, slot) {
+                                Some(x) => out.push(x),
+                                None => ok = false,
+                            }
+                        }
+                        Some(NewField::List(out))
+                    }
+                    _ => match self.resolve(e)? {
+                        Resolved::List(src) => {
+                            let list_ty = match self.program.fields[src.field.index()].kind {
+                                FieldKind::List(lt) => lt,
+                                _ => ct,
+                            };
+                            let (sroot, mut sfields) = self.expand(&src.parent);
+                            sfields.push(src.field);
+                            let (proot, mut pfields) = self.expand(&slot.parent);
+                            pfields.push(slot.field);
+                            if !(sroot == proot
+                                && sfields.len() > pfields.len()
+                                && sfields.starts_with(&pfields))
+                            {
+                                self.move_error(e.span);
+                                None
+                            } else if !self.program.is_subtype(list_ty, ct) {
+                                self.slot_type_error(e.span, list_ty, ct);
+                                None
+                            } else {
+                                Some(NewField::MoveList(src))
+                            }
+                        }
+                        _ => {
+                            self.error(
+                                "child-init",
+                                e.span,
+                                "a list child is initialized with `[..]` of `new` nodes or moved subtrees, or with a moved list",
+                            );
+                            None
+                        }
+                    },
+                },
+            };
+            match init {
+                Some(x) => given[pos] = Some(x),
+                None => ok = false,
+            }
+        }
+        let mut missing = Vec::new();
+        let mut fields = Vec::new();
+        for (pos, f) in field_ids.iter().enumerate() {
+            let field = &self.program.fields[f.index()];
+            match given[pos].take() {
+                Some(x) => fields.push(x),
+                None => match &field.kind {
+                    FieldKind::Data(dt) => fields.push(NewField::Data(Expr {
+                        kind: ExprKind::Const(field.default.clone().unwrap_or(Value::Int(0))),
+                        ty: dt.clone(),
+                        span,
+                    })),
+                    _ => missing.push(field.name.clone()),
+                },
+            }
+        }
+        if !missing.is_empty() && ok {
+            self.error(
+                "missing-child-init",
+                span,
+                format!(
+                    "every child of a new node must be initialized; missing: {}",
+                    missing
+                        .iter()
+                        .map(|m| format!("`{m}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+            return None;
+        }
+        ok.then_some(NewTree {
+            ty: t,
+            fields,
+            span,
+        })
+    }
+
+    pub(super) fn child_init(
+        &mut self,
+        e: &ast::Expr,
+        child_ty: TypeId,
+        slot: &ChildSlot,
+    ) -> Option<NewField> {
+        if let ast::ExprKind::New(ty, inits) = &strip_parens(e).kind {
+            let tree = self.new_tree(ty, inits, slot, e.span)?;
+            if !self.program.is_subtype(tree.ty, child_ty) {
+                self.slot_type_error(e.span, tree.ty, child_ty);
+                return None;
+            }
+            return Some(NewField::New(Box::new(tree)));
+        }
+        match self.resolve(e)? {
+            Resolved::Node(src) => {
+                // Inside `new`, the slot's old subtree itself may move down
+                // into the new node (wrapping it): it is dropped from the
+                // slot in the same step, so it stays reachable once.
+                if !self.is_descendant(&src, slot, true) {
+                    self.move_error(e.span);
+                    return None;
+                }
+                if !self.program.is_subtype(src.ty, child_ty) {
+                    self.slot_type_error(e.span, src.ty, child_ty);
+                    return None;
+                }
+                Some(NewField::Move(src))
+            }
+            _ => {
+                self.error(
+                    "child-init",
+                    e.span,
+                    "a child is initialized with `new` or by moving a descendant of the replaced slot",
+                );
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,369 @@
+//! Data expressions: literals, operators, built-ins, pure function calls,
+//! record and array values.
+
+use super::*;
+
+impl BodyChecker<'_> {
+    /// Checks a data expression. `expected` only guides the typing of `[]`.
+    pub(crate) fn expr(&mut self, e: &ast::Expr, expected: Option<&DataType>) -> Option<Expr> {
+        if let ast::ExprKind::Array(items) = &e.kind {
+            if items.is_empty() {
+                if let Some(t @ DataType::Array(_)) = expected {
+                    return Some(Expr {
+                        kind: ExprKind::Array(Vec::new()),
+                        ty: t.clone(),
+                        span: e.span,
+                    });
+                }
+            }
+        }
+        match &e.kind {
+            ast::ExprKind::Paren(_)
+            | ast::ExprKind::SelfRef
+            | ast::ExprKind::Name(_)
+            | ast::ExprKind::Field(..)
+            | ast::ExprKind::As(..) => match self.resolve_expecting(e, expected)? {
+                Resolved::Data(x) => Some(x),
+                Resolved::Node(_) => {
+                    self.report(
+                        Diagnostic::error(
+                            "node-as-value",
+                            e.span,
+                            "a tree node is not a data value",
+                        )
+                        .with_note("read one of its data fields, or test its type with `is`"),
+                    );
+                    None
+                }
+                Resolved::List(_) => {
+                    self.list_misuse(e.span);
+                    None
+                }
+            },
+            _ => self.data_expr(e, expected),
+        }
+    }
+
+    pub(super) fn data_expr(&mut self, e: &ast::Expr, expected: Option<&DataType>) -> Option<Expr> {
+        let span = e.span;
+        let mk = |kind: ExprKind, ty: DataType| Some(Expr { kind, ty, span });
+        match &e.kind {
+            ast::ExprKind::Int(v) => mk(ExprKind::Const(Value::Int(*v)), DataType::Int),
+            ast::ExprKind::Float(v) => mk(ExprKind::Const(Value::Float(*v)), DataType::Float),
+            ast::ExprKind::Bool(v) => mk(ExprKind::Const(Value::Bool(*v)), DataType::Bool),
+            ast::ExprKind::Str(s) => mk(
+                ExprKind::Const(Value::Str(s.as_str().into())),
+                DataType::Str,
+            ),
+            ast::ExprKind::Index(base, index) => {
+                let b = self.expr(base, None)?;
+                let i = self.expr(index, Some(&DataType::Int))?;
+                let DataType::Array(elem) = b.ty.clone() else {
+                    self.error(
+                        "type-mismatch",
+                        base.span,
+                        format!("cannot index a value of type `{}`", self.type_name(&b.ty)),
+                    );
+                    return None;
+                };
+                if !self.expect_type(&i, &DataType::Int) {
+                    return None;
+                }
+                mk(ExprKind::Index(Box::new(b), Box::new(i)), *elem)
+            }
+            ast::ExprKind::Call(name, args) => self.call_expr(name, args, span),
+            ast::ExprKind::Unary(op, inner) => {
+                let x = self.expr(inner, expected)?;
+                let (rop, ty) = match (op, &x.ty) {
+                    (ast::UnaryOp::Neg, DataType::Int) => (UnaryOp::NegInt, DataType::Int),
+                    (ast::UnaryOp::Neg, DataType::Float) => (UnaryOp::NegFloat, DataType::Float),
+                    (ast::UnaryOp::Not, DataType::Bool) => (UnaryOp::Not, DataType::Bool),
+                    _ => {
+                        let sym = if *op == ast::UnaryOp::Neg { "-" } else { "!" };
+                        self.error(
+                            "type-mismatch",
+                            span,
+                            format!(
+                                "cannot apply `{sym}` to a value of type `{}`",
+                                self.type_name(&x.ty)
+                            ),
+                        );
+                        return None;
+                    }
+                };
+                mk(ExprKind::Unary(rop, Box::new(x)), ty)
+            }
+            ast::ExprKind::Binary(op, a, b) => self.binary_expr(*op, a, b, span),
+            ast::ExprKind::Array(items) => {
+                let elem_expected = match expected {
+                    Some(DataType::Array(t)) => Some((**t).clone()),
+                    _ => None,
+                };
+                if items.is_empty() {
+                    self.error("array-type", span, "cannot infer the element type of `[]`; annotate the local, e.g. `let a: [i64] = [];`");
+                    return None;
+                }
+                let mut out = Vec::new();
+                for it in items {
+                    out.push(self.expr(it, elem_expected.as_ref())?);
+                }
+                let t = out[0].ty.clone();
+                for x in &out[1..] {
+                    if !self.expect_type(x, &t) {
+                        return None;
+                    }
+                }
+                mk(ExprKind::Array(out), DataType::Array(Box::new(t)))
+            }
+            ast::ExprKind::Record(name, inits) => {
+                let Some(&r) = self.names.records.get(&name.name) else {
+                    let msg = if self.names.types.contains_key(&name.name) {
+                        format!("`{}` is a tree type; build nodes with `new {} {{ .. }}` as the value of a child slot", name.name, name.name)
+                    } else {
+                        format!("unknown record `{}`", name.name)
+                    };
+                    self.error("unknown-type", name.span, msg);
+                    return None;
+                };
+                let fields = self.program.records[r.index()].fields.clone();
+                let mut vals: Vec<Option<Expr>> = vec![None; fields.len()];
+                for (n, x) in inits {
+                    let Some(i) = fields.iter().position(|f| f.name == n.name) else {
+                        self.error(
+                            "record-init",
+                            n.span,
+                            format!("record `{}` has no field `{}`", name.name, n.name),
+                        );
+                        return None;
+                    };
+                    if vals[i].is_some() {
+                        self.error(
+                            "record-init",
+                            n.span,
+                            format!("the field `{}` is given twice", n.name),
+                        );
+                        return None;
+                    }
+                    let v = self.expr(x, Some(&fields[i].ty))?;
+                    if !self.expect_type(&v, &fields[i].ty) {
+                        return None;
+                    }
+                    vals[i] = Some(v);
+                }
+                let missing: Vec<String> = fields
+                    .iter()
+                    .zip(&vals)
+                    .filter(|(_, v)| v.is_none())
+                    .map(|(f, _)| format!("`{}`", f.name))
+                    .collect();
+                if !missing.is_empty() {
+                    self.error(
+                        "record-init",
+                        span,
+                        format!(
+                            "a record value names every field; missing: {}",
+                            missing.join(", ")
+                        ),
+                    );
+                    return None;
+                }
+                mk(
+                    ExprKind::Record(r, vals.into_iter().flatten().collect()),
+                    DataType::Record(r),
+                )
+            }
+            ast::ExprKind::New(..) => {
+                self.error(
+                    "new-position",
+                    span,
+                    "`new` builds a subtree and may only be assigned to a child slot (or initialize a child in another `new`)",
+                );
+                None
+            }
+            ast::ExprKind::Is(inner, ty) => {
+                let Resolved::Node(p) = self.resolve(inner)? else {
+                    self.error("is-type", inner.span, "`is` tests the type of a tree node");
+                    return None;
+                };
+                let Some(&t) = self.names.types.get(&ty.name) else {
+                    self.error(
+                        "unknown-type",
+                        ty.span,
+                        format!("unknown tree type `{}`", ty.name),
+                    );
+                    return None;
+                };
+                mk(ExprKind::Is(p, t), DataType::Bool)
+            }
+            ast::ExprKind::If(c, a, b) => {
+                let c = self.expr(c, Some(&DataType::Bool))?;
+                if !self.expect_type(&c, &DataType::Bool) {
+                    return None;
+                }
+                let a = self.expr(a, expected)?;
+                let b = self.expr(b, Some(&a.ty))?;
+                if !self.expect_type(&b, &a.ty) {
+                    return None;
+                }
+                let ty = a.ty.clone();
+                mk(ExprKind::If(Box::new(c), Box::new(a), Box::new(b)), ty)
+            }
+            ast::ExprKind::Error => None,
+            ast::ExprKind::Paren(_)
+            | ast::ExprKind::SelfRef
+            | ast::ExprKind::Name(_)
+            | ast::ExprKind::Field(..)
+            | ast::ExprKind::As(..) => self.expr(e, expected),
+        }
+    }
+
+    pub(super) fn binary_expr(
+        &mut self,
+        op: ast::BinaryOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+    ) -> Option<Expr> {
+        use ast::BinaryOp as A;
+        let x = self.expr(a, None)?;
+        let y = self.expr(b, Some(&x.ty))?;
+        let bad = |this: &mut Self, x: &Expr, y: &Expr| {
+            let mut d = Diagnostic::error(
+                "type-mismatch",
+                span,
+                format!(
+                    "`{}` cannot be applied to `{}` and `{}`",
+                    op.as_str(),
+                    this.type_name(&x.ty),
+                    this.type_name(&y.ty)
+                ),
+            );
+            if matches!(
+                (&x.ty, &y.ty),
+                (DataType::Int, DataType::Float) | (DataType::Float, DataType::Int)
+            ) {
+                d = d.with_note("mixing `i64` and `f64` needs an explicit conversion: `to_f64(x)` or `to_i64(x)`");
+            }
+            this.report(d);
+        };
+        let (rop, ty) = match (op, &x.ty, &y.ty) {
+            (A::And, DataType::Bool, DataType::Bool) => (BinaryOp::And, DataType::Bool),
+            (A::Or, DataType::Bool, DataType::Bool) => (BinaryOp::Or, DataType::Bool),
+            (A::Eq, l, r) if l == r => (BinaryOp::Eq, DataType::Bool),
+            (A::Ne, l, r) if l == r => (BinaryOp::Ne, DataType::Bool),
+            (_, DataType::Int, DataType::Int) => match op {
+                A::Add => (BinaryOp::AddInt, DataType::Int),
+                A::Sub => (BinaryOp::SubInt, DataType::Int),
+                A::Mul => (BinaryOp::MulInt, DataType::Int),
+                A::Div => (BinaryOp::DivInt, DataType::Int),
+                A::Rem => (BinaryOp::RemInt, DataType::Int),
+                A::Lt => (BinaryOp::LtInt, DataType::Bool),
+                A::Le => (BinaryOp::LeInt, DataType::Bool),
+                A::Gt => (BinaryOp::GtInt, DataType::Bool),
+                A::Ge => (BinaryOp::GeInt, DataType::Bool),
+                _ => {
+                    bad(self, &x, &y);
+                    return None;
+                }
+            },
+            (_, DataType::Float, DataType::Float) => match op {
+                A::Add => (BinaryOp::AddFloat, DataType::Float),
+                A::Sub => (BinaryOp::SubFloat, DataType::Float),
+                A::Mul => (BinaryOp::MulFloat, DataType::Float),
+                A::Div => (BinaryOp::DivFloat, DataType::Float),
+                A::Rem => (BinaryOp::RemFloat, DataType::Float),
+                A::Lt => (BinaryOp::LtFloat, DataType::Bool),
+                A::Le => (BinaryOp::LeFloat, DataType::Bool),
+                A::Gt => (BinaryOp::GtFloat, DataType::Bool),
+                A::Ge => (BinaryOp::GeFloat, DataType::Bool),
+                _ => {
+                    bad(self, &x, &y);
+                    return None;
+                }
+            },
+            _ => {
+                bad(self, &x, &y);
+                return None;
+            }
+        };
+        Some(Expr {
+            kind: ExprKind::Binary(rop, Box::new(x), Box::new(y)),
+            ty,
+            span,
+        })
+    }
+
+    pub(super) fn call_expr(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Expr> {
+        if let Some(&f) = self.names.pure_fns.get(&name.name) {
+            let params = self.program.pure_fns[f.index()].params.clone();
+            let ret = self.program.pure_fns[f.index()].ret.clone();
+            let args = self.call_args(&name.name, args, &params, span)?;
+            return Some(Expr {
+                kind: ExprKind::Call(f, args),
+                ty: ret,
+                span,
+            });
+        }
+        let mut checked = Vec::new();
+        for a in args {
+            checked.push(self.expr(a, None)?);
+        }
+        let tys: Vec<&DataType> = checked.iter().map(|a| &a.ty).collect();
+        use DataType::*;
+        let resolved = match (name.name.as_str(), tys.as_slice()) {
+            ("to_f64", [Int]) => Some((Builtin::ToF64, Float)),
+            ("to_i64", [Float]) => Some((Builtin::ToI64, Int)),
+            ("abs", [Int]) => Some((Builtin::AbsInt, Int)),
+            ("abs", [Float]) => Some((Builtin::AbsFloat, Float)),
+            ("min", [Int, Int]) => Some((Builtin::MinInt, Int)),
+            ("min", [Float, Float]) => Some((Builtin::MinFloat, Float)),
+            ("max", [Int, Int]) => Some((Builtin::MaxInt, Int)),
+            ("max", [Float, Float]) => Some((Builtin::MaxFloat, Float)),
+            ("sqrt", [Float]) => Some((Builtin::Sqrt, Float)),
+            ("floor", [Float]) => Some((Builtin::Floor, Float)),
+            ("ceil", [Float]) => Some((Builtin::Ceil, Float)),
+            ("len", [Str]) => Some((Builtin::LenStr, Int)),
+            ("len", [Array(_)]) => Some((Builtin::LenArray, Int)),
+            _ => None,
+        };
+        match resolved {
+            Some((b, ty)) => Some(Expr {
+                kind: ExprKind::Builtin(b, checked),
+                ty,
+                span,
+            }),
+            None => {
+                const BUILTINS: [&str; 9] = [
+                    "to_f64", "to_i64", "abs", "min", "max", "sqrt", "floor", "ceil", "len",
+                ];
+                if BUILTINS.contains(&name.name.as_str()) {
+                    let given = tys
+                        .iter()
+                        .map(|t| self.type_name(t))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    self.error(
+                        "call-args",
+                        span,
+                        format!(
+                            "the built-in `{}` cannot be applied to ({given})",
+                            name.name
+                        ),
+                    );
+                } else {
+                    self.error(
+                        "unknown-function",
+                        name.span,
+                        format!("unknown function `{}`", name.name),
+                    );
+                }
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! Checking of bodies: traversals, pure functions, `fuse` items and
+//! constant expressions.
+//!
+//! One checker serves all four, parameterized by [`BodyKind`], because they
+//! share expressions and differ only in what they may touch: a traversal
+//! sees `self`, its descendants and globals; a pure function only its own
+//! locals; a `fuse` item its parameters and globals; a constant only
+//! earlier globals. Every rule violation gets its own diagnostic code.
+//!
+//! This module holds the checker's state (scopes, the frame being laid
+//! out, what kind of body it is); the checks live in submodules by what
+//! they check: [`stmt`] statements, [`path`] places and tree paths,
+//! [`edit`] subtree construction and moves, [`expr`] data expressions.
+
+use crate::model::*;
+use crate::names::{resolve_data_type, Names};
+use crate::ops::{BinaryOp, Builtin, UnaryOp};
+use crate::value::Value;
+use treefuse_syntax::ast;
+use treefuse_syntax::{Diagnostic, Span};
+
+mod edit;
+mod expr;
+mod path;
+mod stmt;
+
+/// What kind of body is being checked.
+#[derive(Clone, Debug)]
+pub(crate) enum BodyKind {
+    /// A traversal on `self_ty`.
+    Traversal { self_ty: TypeId },
+    /// A pure function returning `ret`.
+    Pure { ret: DataType },
+    /// The call list of a `fuse` item.
+    Fuse,
+    /// A global initializer or field default.
+    Const,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Binding {
+    Local(LocalId),
+    Alias(NodeVarId),
+    LoopVar(NodeVarId),
+    /// A name whose `let` or `for` failed to check: uses of it report
+    /// nothing more (the error is already reported), instead of a
+    /// follow-up `unknown-name`.
+    Poisoned,
+}
+
+/// An expression resolved far enough to know whether it denotes a node, a
+/// list of children, or data.
+enum Resolved {
+    Node(NodePath),
+    List(ChildSlot),
+    Data(Expr),
+}
+
+/// The left-hand side of an assignment.
+enum Target {
+    Place(Place, DataType),
+    Slot(ChildSlot),
+}
+
+pub(crate) struct BodyChecker<'a> {
+    program: &'a Program,
+    names: &'a Names,
+    kind: BodyKind,
+    diags: &'a mut Vec<Diagnostic>,
+    frame: FrameLayout,
+    scopes: Vec<Vec<(String, Binding)>>,
+    /// The loop variable and list of the innermost `for` over children.
+    for_children: Vec<(NodeVarId, ChildSlot)>,
+    /// In a `fuse` item, the name of its root parameter.
+    fuse_root: Option<String>,
+}
+
+impl<'a> BodyChecker<'a> {
+    pub(crate) fn new(
+        program: &'a Program,
+        names: &'a Names,
+        kind: BodyKind,
+        diags: &'a mut Vec<Diagnostic>,
+    ) -> BodyChecker<'a> {
+        BodyChecker {
+            program,
+            names,
+            kind,
+            diags,
+            frame: FrameLayout::default(),
+            scopes: vec![Vec::new()],
+            for_children: Vec::new(),
+            fuse_root: None,
+        }
+    }
+
+    /// Installs a frame whose first `num_params` locals are parameters.
+    pub(crate) fn set_frame(&mut self, frame: FrameLayout) {
+        for (i, (name, _)) in frame.locals.iter().enumerate().take(frame.num_params) {
+            self.scopes[0].push((name.clone(), Binding::Local(LocalId(i as u32))));
+        }
+        self.frame = frame;
+    }
+
+    pub(crate) fn into_frame(self) -> FrameLayout {
+        self.frame
+    }
+
+    pub(crate) fn report(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn error(&mut self, code: &'static str, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(code, span, msg));
+    }
+
+    fn type_name(&self, t: &DataType) -> String {
+        self.program.data_type_name(t)
+    }
+
+    /// Reports a mismatch unless `e` has type `ty`.
+    pub(crate) fn expect_type(&mut self, e: &Expr, ty: &DataType) -> bool {
+        if e.ty == *ty {
+            return true;
+        }
+        let mut d = Diagnostic::error(
+            "type-mismatch",
+            e.span,
+            format!(
+                "expected `{}`, found `{}`",
+                self.type_name(ty),
+                self.type_name(&e.ty)
+            ),
+        );
+        if matches!((ty, &e.ty), (DataType::Float, DataType::Int)) {
+            d = d.with_note("convert with `to_f64(...)`");
+        } else if matches!((ty, &e.ty), (DataType::Int, DataType::Float)) {
+            d = d.with_note("convert with `to_i64(...)` (truncates)");
+        }
+        self.diags.push(d);
+        false
+    }
+
+    fn lookup(&self, name: &str) -> Option<Binding> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.iter().rev().find(|(n, _)| n == name).map(|(_, b)| *b))
+    }
+
+    fn new_local(&mut self, name: &str, ty: DataType) -> LocalId {
+        let id = LocalId(self.frame.locals.len() as u32);
+        self.frame.locals.push((name.to_string(), ty));
+        id
+    }
+
+    fn bind(&mut self, name: &str, b: Binding) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push((name.to_string(), b));
+        }
+    }
+
+    fn new_node_var(&mut self, name: &str, ty: TypeId, origin: Option<NodePath>) -> NodeVarId {
+        let id = NodeVarId(self.frame.node_vars.len() as u32);
+        self.frame.node_vars.push(NodeVar {
+            name: name.to_string(),
+            ty,
+            origin,
+        });
+        id
+    }
+
+    /// The path with alias roots replaced by the paths they were bound to,
+    /// as (root, child fields).
+    fn expand(&self, p: &NodePath) -> (PathRoot, Vec<FieldId>) {
+        let mut fields: Vec<FieldId> = p.fields().collect();
+        let mut root = p.root;
+        while let PathRoot::Var(v) = root {
+            match &self.frame.node_vars[v.index()].origin {
+                Some(origin) => {
+                    let mut f: Vec<FieldId> = origin.fields().collect();
+                    f.extend(fields);
+                    fields = f;
+                    root = origin.root;
+                }
+                None => break,
+            }
+        }
+        (root, fields)
+    }
+}
+
+/// Stands for an expression that failed to check, where keeping the
+/// enclosing statement avoids follow-up errors. Only ever part of a model
+/// that is discarded because of the errors already reported.
+fn error_placeholder(span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Const(Value::Bool(false)),
+        ty: DataType::Bool,
+        span,
+    }
+}
+
+/// A short rendering of a path such as `self.stmts` for hints.
+fn span_text_hint(e: &ast::Expr) -> String {
+    match &e.kind {
+        ast::ExprKind::SelfRef => "self".to_string(),
+        ast::ExprKind::Name(n) => n.name.clone(),
+        ast::ExprKind::Field(base, name) => format!("{}.{}", span_text_hint(base), name.name),
+        ast::ExprKind::Paren(inner) => span_text_hint(inner),
+        _ => "...".to_string(),
+    }
+}
+
+/// The span of a call statement without its final `;` (the parser ends
+/// every call statement with one), to point at the call itself.
+fn without_semicolon(span: Span) -> Span {
+    Span {
+        start: span.start,
+        end: span.end.saturating_sub(1).max(span.start),
+    }
+}
+
+/// `e` without the parentheses around it.
+fn strip_parens(mut e: &ast::Expr) -> &ast::Expr {
+    while let ast::ExprKind::Paren(inner) = &e.kind {
+        e = inner;
+    }
+    e
+}
+
+/// Collects the subtrees moved by a `new` tree: (path, list field if a
+/// whole list moves).
+fn collect_moves(tree: &NewTree, f: &mut impl FnMut((NodePath, Option<FieldId>))) {
+    fn field(nf: &NewField, f: &mut impl FnMut((NodePath, Option<FieldId>))) {
+        match nf {
+            NewField::Move(p) => f((p.clone(), None)),
+            NewField::MoveList(slot) => f((slot.parent.clone(), Some(slot.field))),
+            NewField::New(t) => collect_moves(t, f),
+            NewField::List(items) => items.iter().for_each(|i| field(i, f)),
+            NewField::Data(_) => {}
+        }
+    }
+    tree.fields.iter().for_each(|nf| field(nf, f));
+}
+
+/// Whether every path through `stmts` ends in `return`.
+pub(crate) fn always_returns(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => always_returns(then_branch) && always_returns(else_branch),
+        _ => false,
+    })
+}
+
+/// The pure functions called anywhere in `stmts`, with the calls' spans.
+pub(crate) fn called_pure_fns(stmts: &[Stmt], out: &mut Vec<(PureFnId, Span)>) {
+    crate::visit::walk_stmt_exprs(stmts, &mut |e| {
+        if let ExprKind::Call(f, _) = e.kind {
+            out.push((f, e.span));
+        }
+    });
+}
+
+/// The pure functions called in `e`, with the calls' spans.
+pub(crate) fn called_pure_fns_expr(e: &Expr, out: &mut Vec<(PureFnId, Span)>) {
+    crate::visit::walk_expr(e, &mut |x| {
+        if let ExprKind::Call(f, _) = x.kind {
+            out.push((f, x.span));
+        }
+    });
+}

@@ -1,0 +1,581 @@
+//! Statements: calls, `let`, assignments, `for`, `return`, and the call
+//! list of `fuse` items.
+
+use super::*;
+
+impl BodyChecker<'_> {
+    pub(crate) fn block(&mut self, b: &ast::Block) -> Vec<Stmt> {
+        self.scopes.push(Vec::new());
+        let mut out = Vec::new();
+        for s in &b.stmts {
+            self.stmt(s, &mut out);
+        }
+        self.scopes.pop();
+        out
+    }
+
+    pub(super) fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+        let span = s.span;
+        let kind = match &s.kind {
+            ast::StmtKind::Call {
+                receiver,
+                method,
+                args,
+            } => self.call_stmt(receiver, method, args, span),
+            ast::StmtKind::Let { name, ty, init } => self.let_stmt(name, ty.as_ref(), init),
+            ast::StmtKind::Assign { target, value } => self.assign_stmt(target, value),
+            ast::StmtKind::If {
+                cond,
+                then_block,
+                else_block,
+            } => {
+                let cond_span = cond.span;
+                let cond = self
+                    .expr(cond, Some(&DataType::Bool))
+                    .filter(|c| self.expect_type(c, &DataType::Bool));
+                let then_branch = self.block(then_block);
+                let else_branch = else_block
+                    .as_ref()
+                    .map(|b| self.block(b))
+                    .unwrap_or_default();
+                // With a bad condition the program has errors and its model
+                // is discarded; keep the branches anyway so that their
+                // `return`s still count (no spurious `missing-return`).
+                Some(StmtKind::If {
+                    cond: cond.unwrap_or_else(|| error_placeholder(cond_span)),
+                    then_branch,
+                    else_branch,
+                })
+            }
+            ast::StmtKind::For { var, iter, body } => self.for_stmt(var, iter, body),
+            ast::StmtKind::Return(value) => self.return_stmt(value.as_ref(), span),
+        };
+        if let Some(kind) = kind {
+            out.push(Stmt { kind, span });
+        }
+    }
+
+    pub(super) fn call_stmt(
+        &mut self,
+        receiver: &ast::Expr,
+        method: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<StmtKind> {
+        match self.kind {
+            BodyKind::Traversal { .. } => {}
+            BodyKind::Pure { .. } => {
+                self.error(
+                    "pure-fn-effect",
+                    span,
+                    "a pure function cannot call a traversal",
+                );
+                return None;
+            }
+            _ => {
+                self.error(
+                    "fuse-body",
+                    span,
+                    "traversals can only be called from traversals and `fuse` items",
+                );
+                return None;
+            }
+        }
+        let recv = match self.resolve(receiver)? {
+            Resolved::Node(p) => p,
+            Resolved::List(_) => {
+                self.report(
+                    Diagnostic::error(
+                        "call-receiver",
+                        receiver.span,
+                        "a traversal can only be called on a tree node, not on a list of children",
+                    )
+                    .with_note(format!(
+                        "call it on each element: `for x in {} {{ x.{}(..); }}`",
+                        span_text_hint(receiver),
+                        method.name
+                    )),
+                );
+                return None;
+            }
+            Resolved::Data(_) => {
+                self.error(
+                    "call-receiver",
+                    receiver.span,
+                    "a traversal can only be called on a tree node",
+                );
+                return None;
+            }
+        };
+        let receiver_ok = match recv.root {
+            PathRoot::SelfNode => {
+                recv.steps.is_empty() || matches!(recv.steps[..], [PathStep::Child(_)])
+            }
+            PathRoot::Var(v) => {
+                if self.frame.node_vars[v.index()].origin.is_some() {
+                    self.report(
+                        Diagnostic::error(
+                            "alias-call-receiver",
+                            receiver.span,
+                            "a tree alias cannot be the receiver of a traversing call",
+                        )
+                        .with_note("call the traversal on `self`, on a child `self.c`, or on a `for` loop variable"),
+                    );
+                    return None;
+                }
+                recv.steps.is_empty()
+            }
+        };
+        if !receiver_ok {
+            self.report(
+                Diagnostic::error(
+                    "call-receiver",
+                    receiver.span,
+                    "traversing calls are allowed only on `self`, a child of `self` (`self.c`), or a `for` loop variable",
+                )
+                .with_note("to visit deeper nodes, call a traversal on the child that forwards the call"),
+            );
+            return None;
+        }
+        if let Some((var, _)) = self.for_children.last() {
+            if recv.root != PathRoot::Var(*var) || !recv.steps.is_empty() {
+                let name = self.frame.node_vars[var.index()].name.clone();
+                self.error(
+                    "for-body-call",
+                    receiver.span,
+                    format!("inside a `for` over children, traversals can only be called on the loop variable `{name}`"),
+                );
+                return None;
+            }
+        }
+        let Some(m) = self.program.method_named(recv.ty, &method.name) else {
+            let mut d = Diagnostic::error(
+                "unknown-traversal",
+                method.span,
+                format!(
+                    "no traversal `{}` on type `{}`",
+                    method.name,
+                    self.program.type_name(recv.ty)
+                ),
+            );
+            if self.program.methods.iter().any(|m| m.name == method.name) {
+                d = d.with_note("a traversal of that name exists on another type, but not on this receiver's static type");
+            }
+            self.report(d);
+            return None;
+        };
+        let params = self.program.methods[m.index()].params.clone();
+        let args = self.call_args(&method.name, args, &params, without_semicolon(span))?;
+        Some(StmtKind::Call {
+            receiver: recv,
+            method: m,
+            args,
+        })
+    }
+
+    pub(super) fn call_args(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        params: &[DataType],
+        span: Span,
+    ) -> Option<Vec<Expr>> {
+        if args.len() != params.len() {
+            self.error(
+                "call-args",
+                span,
+                format!(
+                    "`{name}` takes {} argument(s) but {} were given",
+                    params.len(),
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut ok = true;
+        for (a, p) in args.iter().zip(params) {
+            match self.expr(a, Some(p)) {
+                Some(e) if self.expect_type(&e, p) => out.push(e),
+                _ => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    pub(super) fn let_stmt(
+        &mut self,
+        name: &ast::Ident,
+        ty: Option<&ast::TypeExpr>,
+        init: &ast::Expr,
+    ) -> Option<StmtKind> {
+        let checked = self.let_binding(name, ty, init);
+        if checked.is_none() {
+            self.bind(&name.name, Binding::Poisoned);
+        }
+        checked
+    }
+
+    /// Checks `let name [: ty] = init;` and binds `name` on success.
+    pub(super) fn let_binding(
+        &mut self,
+        name: &ast::Ident,
+        ty: Option<&ast::TypeExpr>,
+        init: &ast::Expr,
+    ) -> Option<StmtKind> {
+        let annotated_tree = match ty {
+            Some(ast::TypeExpr::Named(n)) => self.names.types.get(&n.name).copied(),
+            _ => None,
+        };
+        // A data annotation guides the typing of the value, as in
+        // `let a: [i64] = [];`.
+        let declared = match ty {
+            Some(t) if annotated_tree.is_none() => {
+                Some(resolve_data_type(self.names, self.diags, t, "a local")?)
+            }
+            _ => None,
+        };
+        let resolved = self.resolve_expecting(init, declared.as_ref())?;
+        match resolved {
+            Resolved::Node(path) => {
+                if !matches!(self.kind, BodyKind::Traversal { .. }) {
+                    self.error(
+                        "pure-fn-tree",
+                        init.span,
+                        "only traversals can refer to tree nodes",
+                    );
+                    return None;
+                }
+                if path.fields().next().is_none() {
+                    self.report(
+                        Diagnostic::error(
+                            "alias-not-descendant",
+                            init.span,
+                            "a tree alias must name a descendant (a path of child fields such as `self.content`)",
+                        ),
+                    );
+                    return None;
+                }
+                let mut var_ty = path.ty;
+                if let Some(t) = ty {
+                    match annotated_tree {
+                        Some(a) if self.program.is_subtype(path.ty, a) => var_ty = a,
+                        Some(a) => {
+                            self.error(
+                                "type-mismatch",
+                                t.span(),
+                                format!(
+                                    "the alias is annotated `{}` but the path has type `{}`",
+                                    self.program.type_name(a),
+                                    self.program.type_name(path.ty)
+                                ),
+                            );
+                            return None;
+                        }
+                        None => {
+                            self.error(
+                                "type-mismatch",
+                                t.span(),
+                                "a tree path cannot be bound to a data local",
+                            );
+                            return None;
+                        }
+                    }
+                }
+                let (root, fields) = self.expand(&path);
+                let origin = NodePath {
+                    root,
+                    steps: fields.into_iter().map(PathStep::Child).collect(),
+                    ty: path.ty,
+                    span: path.span,
+                };
+                let var = self.new_node_var(&name.name, var_ty, Some(origin));
+                self.bind(&name.name, Binding::Alias(var));
+                Some(StmtKind::Alias { var, path })
+            }
+            Resolved::List(_) => {
+                self.list_misuse(init.span);
+                None
+            }
+            Resolved::Data(value) => {
+                if let (Some(t), Some(_)) = (ty, annotated_tree) {
+                    self.error(
+                        "type-mismatch",
+                        t.span(),
+                        "a data value cannot be bound to a tree alias",
+                    );
+                    return None;
+                }
+                if let Some(d) = &declared {
+                    if !self.expect_type(&value, d) {
+                        return None;
+                    }
+                }
+                let local = self.new_local(&name.name, value.ty.clone());
+                self.bind(&name.name, Binding::Local(local));
+                Some(StmtKind::Let { local, value })
+            }
+        }
+    }
+
+    pub(super) fn list_misuse(&mut self, span: Span) {
+        self.report(
+            Diagnostic::error(
+                "list-access",
+                span,
+                "a list of children can only be iterated with `for`, moved whole into a `new` node, or given as `[..]` in `new`",
+            ),
+        );
+    }
+
+    pub(super) fn assign_stmt(
+        &mut self,
+        target: &ast::Expr,
+        value: &ast::Expr,
+    ) -> Option<StmtKind> {
+        match self.target(target)? {
+            Target::Place(place, ty) => {
+                let v = self.expr(value, Some(&ty))?;
+                if !self.expect_type(&v, &ty) {
+                    return None;
+                }
+                Some(StmtKind::Assign { place, value: v })
+            }
+            Target::Slot(slot) => {
+                if !matches!(self.kind, BodyKind::Traversal { .. }) {
+                    self.error(
+                        "pure-fn-tree",
+                        target.span,
+                        "only traversals can change the tree",
+                    );
+                    return None;
+                }
+                self.check_for_list_write(&slot, target.span)?;
+                let FieldKind::Child(child_ty) = self.program.fields[slot.field.index()].kind
+                else {
+                    return None;
+                };
+                if let ast::ExprKind::New(ty, inits) = &strip_parens(value).kind {
+                    let tree = self.new_tree(ty, inits, &slot, value.span)?;
+                    if !self.program.is_subtype(tree.ty, child_ty) {
+                        self.slot_type_error(value.span, tree.ty, child_ty);
+                        return None;
+                    }
+                    let mut moved = Vec::new();
+                    collect_moves(&tree, &mut |p| moved.push(p));
+                    self.check_overlap(&moved)?;
+                    return Some(StmtKind::Replace { slot, tree });
+                }
+                match self.resolve(value)? {
+                    Resolved::Node(source) => {
+                        if !self.is_strict_descendant(&source, &slot) {
+                            self.move_error(value.span);
+                            return None;
+                        }
+                        if !self.program.is_subtype(source.ty, child_ty) {
+                            self.slot_type_error(value.span, source.ty, child_ty);
+                            return None;
+                        }
+                        Some(StmtKind::Move { slot, source })
+                    }
+                    _ => {
+                        self.error(
+                            "slot-assign",
+                            value.span,
+                            "a child slot can only be given a `new` subtree or a descendant subtree of that slot",
+                        );
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn for_stmt(
+        &mut self,
+        var: &ast::Ident,
+        iter: &ast::ForIter,
+        body: &ast::Block,
+    ) -> Option<StmtKind> {
+        match iter {
+            ast::ForIter::Range(a, b) => {
+                let start = self
+                    .expr(a, Some(&DataType::Int))
+                    .filter(|x| self.expect_type(x, &DataType::Int));
+                let end = self
+                    .expr(b, Some(&DataType::Int))
+                    .filter(|x| self.expect_type(x, &DataType::Int));
+                self.scopes.push(Vec::new());
+                let local = self.new_local(&var.name, DataType::Int);
+                self.bind(&var.name, Binding::Local(local));
+                let body = self.block(body);
+                self.scopes.pop();
+                Some(StmtKind::ForRange {
+                    var: local,
+                    start: start?,
+                    end: end?,
+                    body,
+                })
+            }
+            ast::ForIter::Expr(e) => match self.resolve(e) {
+                None => {
+                    self.poisoned_body(var, body);
+                    None
+                }
+                Some(Resolved::List(list)) => {
+                    let FieldKind::List(elem) = self.program.fields[list.field.index()].kind else {
+                        return None;
+                    };
+                    self.scopes.push(Vec::new());
+                    let v = self.new_node_var(&var.name, elem, None);
+                    self.bind(&var.name, Binding::LoopVar(v));
+                    self.for_children.push((v, list.clone()));
+                    let body = self.block(body);
+                    self.for_children.pop();
+                    self.scopes.pop();
+                    Some(StmtKind::ForChildren { var: v, list, body })
+                }
+                Some(Resolved::Data(array)) => {
+                    let DataType::Array(elem) = array.ty.clone() else {
+                        self.error(
+                            "for-iter",
+                            e.span,
+                            format!(
+                                "`for` iterates over a list of children, an array or a range `a..b`, not `{}`",
+                                self.type_name(&array.ty)
+                            ),
+                        );
+                        self.poisoned_body(var, body);
+                        return None;
+                    };
+                    self.scopes.push(Vec::new());
+                    let local = self.new_local(&var.name, *elem);
+                    self.bind(&var.name, Binding::Local(local));
+                    let body = self.block(body);
+                    self.scopes.pop();
+                    Some(StmtKind::ForArray {
+                        var: local,
+                        array,
+                        body,
+                    })
+                }
+                Some(Resolved::Node(_)) => {
+                    self.error(
+                        "for-iter",
+                        e.span,
+                        "`for` iterates over a list child (`child xs: [T]`), not a single node",
+                    );
+                    self.poisoned_body(var, body);
+                    None
+                }
+            },
+        }
+    }
+
+    /// Checks the body of a `for` whose iteration failed to check, for its
+    /// own errors, with the loop variable [`Binding::Poisoned`].
+    pub(super) fn poisoned_body(&mut self, var: &ast::Ident, body: &ast::Block) {
+        self.scopes.push(Vec::new());
+        self.bind(&var.name, Binding::Poisoned);
+        self.block(body);
+        self.scopes.pop();
+    }
+
+    pub(super) fn return_stmt(
+        &mut self,
+        value: Option<&ast::Expr>,
+        span: Span,
+    ) -> Option<StmtKind> {
+        match (&self.kind.clone(), value) {
+            (BodyKind::Traversal { .. }, None) => Some(StmtKind::Return(None)),
+            (BodyKind::Traversal { .. }, Some(v)) => {
+                self.error(
+                    "return-value",
+                    v.span,
+                    "a traversal returns nothing; write `return;`",
+                );
+                None
+            }
+            // A `return` whose value is wrong is still a `return` (the
+            // program has errors and its model is discarded): it must not
+            // also cause a `missing-return`.
+            (BodyKind::Pure { ret }, Some(v)) => {
+                let e = self
+                    .expr(v, Some(ret))
+                    .filter(|e| self.expect_type(e, ret))
+                    .unwrap_or_else(|| error_placeholder(v.span));
+                Some(StmtKind::Return(Some(e)))
+            }
+            (BodyKind::Pure { ret }, None) => {
+                let ret = self.type_name(ret);
+                self.error(
+                    "return-value",
+                    span,
+                    format!("a pure function must return a value of type `{ret}`"),
+                );
+                Some(StmtKind::Return(Some(error_placeholder(span))))
+            }
+            _ => {
+                self.error("fuse-body", span, "`return` is not allowed here");
+                None
+            }
+        }
+    }
+
+    /// Checks the body of a `fuse` item: calls on the root, in order.
+    pub(crate) fn fuse_calls(
+        &mut self,
+        body: &ast::Block,
+        root: &str,
+        root_ty: TypeId,
+    ) -> Vec<FuseCall> {
+        self.fuse_root = Some(root.to_string());
+        let mut calls = Vec::new();
+        for s in &body.stmts {
+            let ast::StmtKind::Call {
+                receiver,
+                method,
+                args,
+            } = &s.kind
+            else {
+                self.error(
+                    "fuse-body",
+                    s.span,
+                    "a fuse item may only contain traversal calls on its root, such as `root.f();`",
+                );
+                continue;
+            };
+            if !matches!(&receiver.kind, ast::ExprKind::Name(n) if n.name == root) {
+                self.error(
+                    "fuse-body",
+                    receiver.span,
+                    format!("calls in a fuse item must be on its root `{root}`"),
+                );
+                continue;
+            }
+            let Some(m) = self.program.method_named(root_ty, &method.name) else {
+                self.error(
+                    "unknown-traversal",
+                    method.span,
+                    format!(
+                        "no traversal `{}` on type `{}`",
+                        method.name,
+                        self.program.type_name(root_ty)
+                    ),
+                );
+                continue;
+            };
+            let params = self.program.methods[m.index()].params.clone();
+            if let Some(args) =
+                self.call_args(&method.name, args, &params, without_semicolon(s.span))
+            {
+                calls.push(FuseCall {
+                    method: m,
+                    args,
+                    span: s.span,
+                });
+            }
+        }
+        calls
+    }
+}
