@@ -341,7 +341,23 @@ impl ItemChecker {
                         let kind = if matches!(m, ast::TreeMember::Child { .. }) {
                             self.child_type(ty)
                         } else {
-                            self.data_type(ty, "a data field").map(FieldKind::Data)
+                            let data = self.data_type(ty, "a data field").map(FieldKind::Data);
+                            // A tree type written without `child` was reported
+                            // once (`data-type`); the field is then read as the
+                            // child it was meant to be, so its uses do not
+                            // cascade into unknown-field errors.
+                            let element = match ty {
+                                ast::TypeExpr::Array(inner, _) => &**inner,
+                                named => named,
+                            };
+                            match element {
+                                ast::TypeExpr::Named(n)
+                                    if data.is_none() && self.names.types.contains_key(&n.name) =>
+                                {
+                                    self.child_type(ty)
+                                }
+                                _ => data,
+                            }
                         };
                         let Some(kind) = kind else { continue };
                         let fid = FieldId(self.program.fields.len() as u32);

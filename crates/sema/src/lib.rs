@@ -22,13 +22,24 @@ pub use model::*;
 pub use value::Value;
 
 /// Parses and checks a source text in one step.
+///
+/// With syntax errors, the checker sees a syntax tree with pieces missing
+/// (a statement, a member, an item the parser skipped); its reports of
+/// something unknown or missing (`unknown-field`, `missing-return`, ...)
+/// would then be echoes of the syntax error, so they are left out. Its
+/// other findings are independent mistakes and are reported with the
+/// syntax errors.
 pub fn compile(source: &str) -> Result<Program, Vec<treefuse_syntax::Diagnostic>> {
     let (file, mut diags) = treefuse_syntax::parse(source);
+    let syntax_errors = !diags.is_empty();
     match check(&file) {
-        Ok(program) if diags.is_empty() => Ok(program),
+        Ok(program) if !syntax_errors => Ok(program),
         Ok(_) => Err(diags),
         Err(more) => {
-            diags.extend(more);
+            diags.extend(more.into_iter().filter(|d| {
+                !(syntax_errors
+                    && (d.code.starts_with("unknown-") || d.code.starts_with("missing-")))
+            }));
             diags.sort_by_key(|d| d.span.start);
             Err(diags)
         }

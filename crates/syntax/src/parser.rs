@@ -2,7 +2,11 @@
 //!
 //! Errors do not stop the parse: a failed item is skipped up to the next
 //! item keyword, a failed statement up to the next `;` or closing brace,
-//! so one run reports every independent problem. Nesting is bounded
+//! so one run reports every independent problem. Recovery aims at one
+//! diagnostic per mistake: a keyword written where a name belongs is
+//! reported once (`keyword-as-name`) and then read as that name, and a
+//! block or tree body left unclosed ends where the next member or item
+//! starts, so the declarations after it survive. Nesting is bounded
 //! ([`MAX_NESTING`]) so that hostile input such as ten thousand `(` yields
 //! a diagnostic instead of a stack overflow.
 
@@ -19,7 +23,18 @@ pub const MAX_NESTING: usize = 256;
 pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let tokens = lex(source, &mut diagnostics);
+    let line_break_before = tokens
+        .iter()
+        .scan(0usize, |prev_end, t| {
+            let start = (t.span.start as usize).min(source.len());
+            let gap = source.get(*prev_end..start).unwrap_or("");
+            *prev_end = (t.span.end as usize).min(source.len()).max(start);
+            Some(gap.contains('\n'))
+        })
+        .collect();
     let mut parser = Parser {
+        line_break_before,
+        keywords_as_names: Vec::new(),
         tokens,
         pos: 0,
         diagnostics,
@@ -39,6 +54,10 @@ type PResult<T> = Result<T, Reported>;
 
 struct Parser {
     tokens: Vec<Token>,
+    /// Per token: whether a line break separates it from the previous one.
+    line_break_before: Vec<bool>,
+    /// Keywords already reported as used for names (`keyword-as-name`).
+    keywords_as_names: Vec<Keyword>,
     pos: usize,
     diagnostics: Vec<Diagnostic>,
     depth: usize,
@@ -153,8 +172,73 @@ impl Parser {
                 let span = self.bump().span;
                 Ok(Ident { name, span })
             }
+            TokenKind::Keyword(k) if self.keyword_stands_for_name() => {
+                let span = self.bump().span;
+                // Once per keyword: its later uses as the same name are
+                // not new mistakes.
+                if self.keywords_as_names.contains(&k) {
+                    return Ok(Ident {
+                        name: k.as_str().to_string(),
+                        span,
+                    });
+                }
+                self.keywords_as_names.push(k);
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        "keyword-as-name",
+                        span,
+                        format!("`{}` is a keyword; it cannot be used as a name", k.as_str()),
+                    )
+                    .with_span_label(format!("expected {what}, found a keyword"))
+                    .with_note(format!(
+                        "choose another name, such as `{0}_` or `is_{0}`",
+                        k.as_str()
+                    )),
+                );
+                // Read it as the name it was meant to be, so that the
+                // rest of the declaration parses and nothing cascades.
+                Ok(Ident {
+                    name: k.as_str().to_string(),
+                    span,
+                })
+            }
             _ => Err(self.error_here(what)),
         }
+    }
+
+    /// At a keyword where a name is expected: whether the next token is
+    /// one that follows a name (`pure: bool`, `fn match(`, `let in =`), so
+    /// that the keyword was meant as a name rather than starting the next
+    /// construct after a forgotten name (`global` then `tree A {`).
+    fn keyword_stands_for_name(&self) -> bool {
+        matches!(
+            self.peek_at(1),
+            TokenKind::Punct(
+                Punct::Colon
+                    | Punct::LParen
+                    | Punct::RParen
+                    | Punct::Assign
+                    | Punct::Comma
+                    | Punct::Semi
+                    | Punct::LBrace
+                    | Punct::RBrace
+                    | Punct::RBracket
+            ) | TokenKind::Keyword(Keyword::In)
+        )
+    }
+
+    /// A keyword followed by `:` is a field or parameter named by a
+    /// keyword (`pure: bool;`), not the construct the keyword starts.
+    fn at_keyword_field(&self) -> bool {
+        matches!(self.peek(), TokenKind::Keyword(_))
+            && *self.peek_at(1) == TokenKind::Punct(Punct::Colon)
+    }
+
+    /// At a token that starts a tree member or an item but no statement:
+    /// where a block that was left unclosed ends.
+    fn at_member_or_item_start(&self) -> bool {
+        (self.at_kw(Keyword::Traversal) || self.at_kw(Keyword::Child) || self.at_item_start())
+            && !self.at_keyword_field()
     }
 
     fn enter(&mut self) -> PResult<()> {
@@ -188,6 +272,15 @@ impl Parser {
     fn file(&mut self) -> SourceFile {
         let mut items = Vec::new();
         while *self.peek() != TokenKind::Eof {
+            if (self.at_punct(Punct::RBrace) || self.at_punct(Punct::Semi))
+                && !self.diagnostics.is_empty()
+            {
+                // A `}` or `;` between items after an earlier error ends a
+                // construct whose start that error's recovery skipped: not
+                // a new mistake.
+                self.bump();
+                continue;
+            }
             let start = self.pos;
             match self.item() {
                 Ok(item) => items.push(item),
@@ -321,11 +414,21 @@ impl Parser {
         } else {
             None
         };
-        self.expect_punct(Punct::LBrace)?;
+        let open = self.expect_punct(Punct::LBrace)?;
         let mut members = Vec::new();
         while !self.at_punct(Punct::RBrace) {
-            if *self.peek() == TokenKind::Eof || self.at_item_start() {
-                return Err(self.error_here("`}`"));
+            if *self.peek() == TokenKind::Eof || (self.at_item_start() && !self.at_keyword_field())
+            {
+                // An unclosed body ends where the next item starts; the
+                // tree keeps the members read so far.
+                self.unclosed(open);
+                return Ok(Item::Tree(TreeDecl {
+                    is_abstract,
+                    name,
+                    base,
+                    members,
+                    span: start.to(self.prev_span()),
+                }));
             }
             let before = self.pos;
             match self.tree_member() {
@@ -336,7 +439,7 @@ impl Parser {
                         self.bump();
                     }
                     self.depth = 0;
-                    self.skip_statement();
+                    self.skip_statement(before);
                 }
             }
         }
@@ -352,7 +455,7 @@ impl Parser {
 
     fn tree_member(&mut self) -> PResult<TreeMember> {
         let start = self.span();
-        if self.eat_kw(Keyword::Child) {
+        if !self.at_keyword_field() && self.eat_kw(Keyword::Child) {
             let name = self.ident("a child name")?;
             self.expect_punct(Punct::Colon)?;
             let ty = self.type_expr()?;
@@ -363,7 +466,7 @@ impl Parser {
                 span: start.to(self.prev_span()),
             });
         }
-        if self.eat_kw(Keyword::Traversal) {
+        if !self.at_keyword_field() && self.eat_kw(Keyword::Traversal) {
             let name = self.ident("a traversal name")?;
             self.expect_punct(Punct::LParen)?;
             let params = self.comma_list(Punct::RParen, |p| p.param())?;
@@ -428,13 +531,37 @@ impl Parser {
     // ----- statements --------------------------------------------------
 
     fn block(&mut self) -> PResult<Block> {
-        let start = self.expect_punct(Punct::LBrace)?;
+        let start = self.span();
+        let after_params =
+            self.tokens[self.pos.saturating_sub(1)].kind == TokenKind::Punct(Punct::RParen);
+        if !after_params && !self.line_break_before[self.pos] {
+            self.expect_punct(Punct::LBrace)?;
+        } else if !self.eat_punct(Punct::LBrace) {
+            // A `{` forgotten after a parameter list or at the end of a
+            // line: report it and read the statements that follow as the
+            // block's, up to its `}`. (Elsewhere in an `if` or `for` head
+            // the head itself is likelier wrong; the statement is skipped.)
+            self.error_here("`{`");
+            if *self.peek() == TokenKind::Eof || self.at_member_or_item_start() {
+                return Ok(Block {
+                    stmts: Vec::new(),
+                    span: start,
+                });
+            }
+        }
         self.enter()?;
         let mut stmts = Vec::new();
         while !self.at_punct(Punct::RBrace) {
-            if *self.peek() == TokenKind::Eof {
+            if *self.peek() == TokenKind::Eof || self.at_member_or_item_start() {
+                // An unclosed block ends where the next member or item
+                // starts (or at the end of the file); what follows is
+                // read as the members and items it looks like.
                 self.leave();
-                return Err(self.error_here("`}`"));
+                self.unclosed(start);
+                return Ok(Block {
+                    stmts,
+                    span: start.to(self.prev_span()),
+                });
             }
             let before = self.pos;
             match self.stmt() {
@@ -447,7 +574,7 @@ impl Parser {
                     if self.pos == before {
                         self.bump();
                     }
-                    self.skip_statement();
+                    self.skip_statement(before);
                 }
             }
         }
@@ -459,11 +586,47 @@ impl Parser {
         })
     }
 
+    /// Reports a block or body whose `{` (at `open`) is not closed, once
+    /// per position (nested blocks end at the same token).
+    fn unclosed(&mut self, open: Span) {
+        let here = self.span();
+        let at_end = *self.peek() == TokenKind::Eof;
+        // At the end of the file after an earlier error, that error (an
+        // unterminated string, a skipped statement) likely took the `}`.
+        if self.diagnostics.iter().any(|d| d.span == here)
+            || (at_end && !self.diagnostics.is_empty())
+        {
+            return;
+        }
+        let before = self.diagnostics.len();
+        self.error_here("`}`");
+        if let Some(d) = self.diagnostics.get_mut(before) {
+            d.labels.push(crate::diag::Label {
+                span: open,
+                message: "this `{` is not closed".to_string(),
+            });
+        }
+    }
+
     /// Error recovery inside a block: skip past the next `;` at this
-    /// nesting level, or stop before the `}` that closes the block.
-    fn skip_statement(&mut self) {
+    /// nesting level, or stop before the `}` that closes the block or
+    /// before a token that starts a member or item. The statement started
+    /// at token `from`; braces it opened before the error (a record
+    /// value, an `if` block) are closed first, and a `}` that ends the
+    /// statement takes a following `else` branch and `;` with it.
+    fn skip_statement(&mut self, from: usize) {
         let mut braces = 0usize;
+        for t in &self.tokens[from..self.pos] {
+            match t.kind {
+                TokenKind::Punct(Punct::LBrace) => braces += 1,
+                TokenKind::Punct(Punct::RBrace) => braces = braces.saturating_sub(1),
+                _ => {}
+            }
+        }
         loop {
+            if braces == 0 && self.at_member_or_item_start() {
+                return;
+            }
             match self.peek() {
                 TokenKind::Eof => return,
                 TokenKind::Punct(Punct::LBrace) => braces += 1,
@@ -474,6 +637,10 @@ impl Parser {
                     braces -= 1;
                     if braces == 0 {
                         self.bump();
+                        if self.at_kw(Keyword::Else) {
+                            continue;
+                        }
+                        self.eat_punct(Punct::Semi);
                         return;
                     }
                 }
