@@ -12,8 +12,10 @@
 //! | [`tree`] | [`FlatTree`], validation ([`FlatError`]), conversion to and from the pointer tree [`Node`] |
 //! | [`path`] | the paper's path matrix built from the depth vector, its ancestor-index variant, path operations |
 //! | [`prim`] | parallel primitives, each with a sequential reference |
-//! | [`lift`] | function lifting / expression flattening: the paper's path-based formulation, a sequential and a parallel column algorithm |
+//! | [`lift`] | function lifting / expression flattening: the paper's path-based formulation and the output type |
+//! | [`flatten`] | the column algorithm for flattening: one two-pass kernel, sequential or on chunks in parallel |
 //! | [`baseline`] | the paper's functional and mutation recursive baselines |
+//! | [`scaling`] | the thread-scaling benchmark (`flat-bench --scaling`): flat-seq and flat-par with 1 and all threads, interleaved |
 //! | [`bench`](mod@bench) | complete-tree generator, the benchmark grid, Markdown and SVG output (used by the `flat-bench` binary) |
 //!
 //! ```
@@ -38,9 +40,11 @@
 
 pub mod baseline;
 pub mod bench;
+pub mod flatten;
 pub mod lift;
 pub mod path;
 pub mod prim;
+pub mod scaling;
 pub mod tree;
 
 pub use tree::{FlatError, FlatTree, Node, NONE};

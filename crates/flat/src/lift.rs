@@ -16,18 +16,12 @@
 //! * [`lift_paper`] follows the paper step by step on path vectors (path
 //!   matrix, `∧.(=∨0=⊢)` inner product, `⌈.×`, Key). It exists to reproduce
 //!   the paper's printed tables and costs `O(N·D + N·T)`.
-//! * [`flatten_seq`] is the column algorithm on the parent vector, run
-//!   sequentially: one pass for keys and group sizes, a scan for group
-//!   offsets, one scatter pass. No recursion.
-//! * [`flatten_par`] is the same algorithm made parallel with the blocked
-//!   pattern of [`crate::prim`]: per chunk, keys (a down-sweep) and each
-//!   node's rank within its group are computed locally; the only cross-chunk
-//!   information is the member counts of the at most `depth` groups that
-//!   span a chunk boundary, combined in a short sequential step; a parallel
-//!   scan gives group offsets; an atomic scatter writes each row's origin
-//!   and one parallel gather pass builds the other columns. Relative to
-//!   `flatten_seq` it touches about 1.5x as much memory (rank and origin
-//!   columns), so on one thread it is slower; it wins with more threads.
+//! * [`flatten_seq`] and [`flatten_par`] are the column algorithm (in
+//!   [`crate::flatten`], re-exported here): one sequential two-pass kernel
+//!   (count the members of every group with a stack of open groups, then
+//!   write headers and members at their offsets), run on the whole tree or
+//!   on contiguous chunks in parallel. The parallel version does the same
+//!   work plus `O(chunks * depth)`, so it scales with the cores.
 //!
 //! The recursive baselines live in [`crate::baseline`].
 //!
@@ -37,12 +31,13 @@
 //! reference row refers to an existing group; on trees where every target
 //! has a child, like the paper's, the two agree.
 
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, Ordering};
-
 use crate::path::{last_match_index, parent_paths, path_matrix_seq, prefix_match, Matrix};
-use crate::prim::{default_grain, key_seq, scan_exclusive_seq, split_by_lengths};
-use crate::tree::{FlatTree, NONE};
+use crate::prim::key_seq;
+use crate::tree::FlatTree;
+
+pub use crate::flatten::{
+    flatten_par, flatten_par_grain, flatten_par_profiled, flatten_seq, Phases,
+};
 
 /// What to lift and how to write the result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -171,294 +166,6 @@ impl<K: Clone, V: Clone> Flattened<K, V> {
             .expect("lifting produces a valid pre-order forest");
         (tree, self.origin)
     }
-}
-
-fn is_key<K: PartialEq, V>(tree: &FlatTree<K, V>, target: &K, i: usize) -> bool {
-    tree.depth()[i] == 0 || tree.kind()[i] == *target
-}
-
-/// Flattening on the columns, sequentially and without recursion.
-pub fn flatten_seq<K, V>(tree: &FlatTree<K, V>, spec: &LiftSpec<K, V>) -> Flattened<K, V>
-where
-    K: Clone + PartialEq,
-    V: Clone,
-{
-    let n = tree.len();
-    let (parent, depth) = (tree.parent(), tree.depth());
-    let key_of = |i: usize| is_key(tree, &spec.target, i);
-    // Pass 1: nearest key ancestor and group sizes.
-    let mut key = vec![NONE; n];
-    let mut count = vec![0u32; n];
-    for i in 0..n {
-        let p = parent[i];
-        if p != NONE {
-            let k = if key_of(p as usize) {
-                p
-            } else {
-                key[p as usize]
-            };
-            key[i] = k;
-            count[k as usize] += 1;
-        }
-    }
-    // Offsets of the groups (a scan), reusing `count` as the write cursor.
-    let mut group_start = Vec::new();
-    let mut total = 0u32;
-    for (i, c) in count.iter_mut().enumerate() {
-        if key_of(i) {
-            group_start.push(total);
-            let size = 1 + *c;
-            *c = total;
-            total += size;
-        }
-    }
-    let total = total as usize;
-    let mut out = Flattened {
-        depth: vec![0; total],
-        kind: vec![spec.target.clone(); total],
-        value: vec![spec.header_value.clone(); total],
-        origin: vec![0; total],
-        group_start,
-    };
-    // Pass 2: scatter headers and members.
-    for i in 0..n {
-        let me_key = key_of(i);
-        if me_key {
-            let h = count[i] as usize;
-            out.origin[h] = i as u32;
-            count[i] += 1;
-        }
-        let k = key[i];
-        if k != NONE {
-            let pos = count[k as usize] as usize;
-            count[k as usize] += 1;
-            out.depth[pos] = depth[i] - depth[k as usize];
-            out.kind[pos] = if me_key {
-                spec.reference.clone()
-            } else {
-                tree.kind()[i].clone()
-            };
-            out.value[pos] = tree.value()[i].clone();
-            out.origin[pos] = i as u32;
-        }
-    }
-    out
-}
-
-/// Flattening on the columns, in parallel (see the module documentation).
-pub fn flatten_par<K, V>(tree: &FlatTree<K, V>, spec: &LiftSpec<K, V>) -> Flattened<K, V>
-where
-    K: Clone + PartialEq + Send + Sync,
-    V: Clone + Send + Sync,
-{
-    flatten_par_grain(tree, spec, default_grain(tree.len()))
-}
-
-/// [`flatten_par`] with an explicit chunk length.
-pub fn flatten_par_grain<K, V>(
-    tree: &FlatTree<K, V>,
-    spec: &LiftSpec<K, V>,
-    grain: usize,
-) -> Flattened<K, V>
-where
-    K: Clone + PartialEq + Send + Sync,
-    V: Clone + Send + Sync,
-{
-    let n = tree.len();
-    let g = grain.max(1);
-    let (parent, depth) = (tree.parent(), tree.depth());
-    let key_of = |i: usize| is_key(tree, &spec.target, i);
-
-    // Phase 1 (parallel per chunk): key, rank within the group, and member
-    // counts of groups whose key lies in the chunk. Groups whose key lies
-    // before the chunk are ancestors of the chunk's first node; their counts
-    // are kept per depth and returned.
-    let mut key = vec![NONE; n];
-    let mut rank = vec![0u32; n];
-    let mut count = vec![0u32; n];
-    let spans: Vec<Vec<(u32, u32)>> = key
-        .par_chunks_mut(g)
-        .zip(rank.par_chunks_mut(g))
-        .zip(count.par_chunks_mut(g))
-        .enumerate()
-        .map(|(c, ((kk, rr), cc))| {
-            let s = c * g;
-            let mut chain = Vec::new();
-            let mut v = parent[s];
-            while v != NONE {
-                chain.push(v);
-                v = parent[v as usize];
-            }
-            chain.reverse();
-            // nearest[d]: nearest key ancestor-or-self of chain[d].
-            let mut nearest: Vec<u32> = Vec::with_capacity(chain.len());
-            for (d, &a) in chain.iter().enumerate() {
-                let k = if key_of(a as usize) {
-                    a
-                } else {
-                    nearest[d - 1]
-                };
-                nearest.push(k);
-            }
-            let mut outside = vec![0u32; chain.len()];
-            for j in 0..kk.len() {
-                let p = parent[s + j];
-                if p == NONE {
-                    continue;
-                }
-                let pu = p as usize;
-                let k = if pu >= s {
-                    if key_of(pu) {
-                        p
-                    } else {
-                        kk[pu - s]
-                    }
-                } else {
-                    nearest[depth[pu] as usize]
-                };
-                kk[j] = k;
-                let ku = k as usize;
-                if ku >= s {
-                    rr[j] = cc[ku - s];
-                    cc[ku - s] += 1;
-                } else {
-                    let d = depth[ku] as usize;
-                    rr[j] = outside[d];
-                    outside[d] += 1;
-                }
-            }
-            chain
-                .iter()
-                .zip(&outside)
-                .filter(|(_, &cnt)| cnt > 0)
-                .map(|(&a, &cnt)| (a, cnt))
-                .collect()
-        })
-        .collect();
-
-    // Phase 2 (sequential, at most `depth` entries per chunk): members of a
-    // spanning group that precede each chunk, and the groups' total sizes.
-    let mut carries: Vec<Vec<u32>> = Vec::with_capacity(spans.len());
-    for span in &spans {
-        let mut carry = Vec::new();
-        for &(k, cnt) in span {
-            let d = depth[k as usize] as usize;
-            if carry.len() <= d {
-                carry.resize(d + 1, 0);
-            }
-            carry[d] = count[k as usize];
-            count[k as usize] += cnt;
-        }
-        carries.push(carry);
-    }
-
-    // Phase 3: group offsets, by a blocked exclusive scan of the group sizes
-    // done in place on `count`.
-    let sums: Vec<(u32, usize)> = count
-        .par_chunks(g)
-        .enumerate()
-        .map(|(c, cc)| {
-            let s = c * g;
-            cc.iter().enumerate().fold((0, 0), |(size, keys), (j, &x)| {
-                if key_of(s + j) {
-                    (size + 1 + x, keys + 1)
-                } else {
-                    (size, keys)
-                }
-            })
-        })
-        .collect();
-    let sizes: Vec<u32> = sums.iter().map(|x| x.0).collect();
-    let key_counts: Vec<usize> = sums.iter().map(|x| x.1).collect();
-    let bases = scan_exclusive_seq(&sizes, 0u32, |a, b| a + b);
-    let total = sizes.iter().sum::<u32>() as usize;
-    let mut group_start = vec![0u32; key_counts.iter().sum()];
-    let mut offset = count;
-    offset
-        .par_chunks_mut(g)
-        .zip(bases.par_iter())
-        .zip(split_by_lengths(&mut group_start, &key_counts))
-        .enumerate()
-        .for_each(|(c, ((cc, &base), starts))| {
-            let s = c * g;
-            let mut acc = base;
-            let mut next = 0;
-            for (j, x) in cc.iter_mut().enumerate() {
-                let size = if key_of(s + j) {
-                    starts[next] = acc;
-                    next += 1;
-                    1 + *x
-                } else {
-                    0
-                };
-                *x = acc;
-                acc += size;
-            }
-        });
-
-    // Phase 4: scatter each input row's index to its output row. The
-    // destinations are distinct, so relaxed atomic stores suffice (no
-    // `unsafe`); headers are recognised later by `offset[i] == row`.
-    let origin: Vec<AtomicU32> = (0..total)
-        .into_par_iter()
-        .map(|_| AtomicU32::new(0))
-        .collect();
-    key.par_chunks(g)
-        .zip(rank.par_chunks(g))
-        .zip(carries.par_iter())
-        .enumerate()
-        .for_each(|(c, ((kk, rr), carry))| {
-            let s = c * g;
-            for (j, (&k, &r)) in kk.iter().zip(rr).enumerate() {
-                let i = s + j;
-                if key_of(i) {
-                    origin[offset[i] as usize].store(i as u32, Ordering::Relaxed);
-                }
-                if k != NONE {
-                    let ku = k as usize;
-                    let before = if ku < s { carry[depth[ku] as usize] } else { 0 };
-                    let pos = offset[ku] + 1 + before + r;
-                    origin[pos as usize].store(i as u32, Ordering::Relaxed);
-                }
-            }
-        });
-    drop(rank);
-    // Same size and alignment: collected in place, no new allocation.
-    let origin: Vec<u32> = origin.into_iter().map(AtomicU32::into_inner).collect();
-
-    // Phase 5: one parallel pass builds the other three columns, each task
-    // writing its own contiguous pieces.
-    let mut out = Flattened {
-        depth: vec![0u32; total],
-        kind: vec![spec.target.clone(); total],
-        value: vec![spec.header_value.clone(); total],
-        origin,
-        group_start,
-    };
-    out.depth
-        .par_chunks_mut(g)
-        .zip(out.kind.par_chunks_mut(g))
-        .zip(out.value.par_chunks_mut(g))
-        .zip(out.origin.par_chunks(g))
-        .enumerate()
-        .for_each(|(c, (((dd, kk), vv), oo))| {
-            let base = c * g;
-            for (q, (((d, k), v), &i)) in dd.iter_mut().zip(kk).zip(vv).zip(oo).enumerate() {
-                let i = i as usize;
-                let me_key = key_of(i);
-                if me_key && offset[i] as usize == base + q {
-                    continue; // a header: already (0, target, header value)
-                }
-                *d = depth[i] - depth[key[i] as usize];
-                *k = if me_key {
-                    spec.reference.clone()
-                } else {
-                    tree.kind()[i].clone()
-                };
-                *v = tree.value()[i].clone();
-            }
-        });
-    out
 }
 
 /// A row of the paper's lifted tables: depth, kind, value and path vector.

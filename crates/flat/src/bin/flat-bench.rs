@@ -1,14 +1,25 @@
 //! `flat-bench`: the paper's Figure 1 benchmark on this CPU.
 //!
 //! ```text
-//! cargo run --release -p treefuse-flat --bin flat-bench -- [--quick]
-//!     [--max-nodes N] [--min-time SECS] [--out DIR] [--no-hugepages]
+//! cargo run --release -p treefuse-flat --bin flat-bench -- [--quick | --scaling]
+//!     [--max-nodes N] [--min-time SECS] [--reps N] [--out DIR] [--no-hugepages]
 //! ```
 //!
 //! Unless `--no-hugepages` is given or `GLIBC_TUNABLES` is already set, the
-//! program re-runs itself with `GLIBC_TUNABLES=glibc.malloc.hugetlb=1`, so
-//! that malloc backs large allocations with transparent huge pages for all
-//! contenders alike (page faults otherwise dominate on these VMs).
+//! program re-runs itself with [`TUNABLES`]: malloc backs large allocations
+//! with transparent huge pages, keeps freed memory instead of returning it
+//! to the kernel, and serves all threads from one arena. Page faults on
+//! fresh memory otherwise dominate on these VMs, and glibc would treat the
+//! contenders differently: flat-seq allocates on the main thread, whose
+//! arena reuses freed memory, while flat-par allocates on pool threads,
+//! whose arenas unmap it and fault it in again on every call.
+//!
+//! `--scaling` runs only the thread-scaling benchmark of
+//! [`treefuse_flat::scaling`]: flat-seq and flat-par with 1 and all threads
+//! on the grid's trees of 10^6 to `--max-nodes` (default 5·10^6) nodes,
+//! `--reps` (default 9) interleaved repetitions each, writing
+//! `scaling.md`; its last line is
+//! `1->all threads = R1, par-all/seq = R2`.
 //!
 //! Times flat-seq, flat-par with 1 and all threads, functional and mutation
 //! flattening on complete trees over the depth x branching grid, and writes
@@ -21,20 +32,25 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use treefuse_flat::bench::{self, Measurement};
+use treefuse_flat::scaling;
 
 struct Args {
     quick: bool,
+    scaling: bool,
+    reps: Option<usize>,
     max_nodes: Option<u64>,
     min_time: Option<f64>,
     out: Option<PathBuf>,
 }
 
-const USAGE: &str =
-    "usage: flat-bench [--quick] [--max-nodes N] [--min-time SECS] [--out DIR] [--no-hugepages]";
+const USAGE: &str = "usage: flat-bench [--quick | --scaling] [--max-nodes N] [--min-time SECS] \
+     [--reps N] [--out DIR] [--no-hugepages]";
 
 fn parse() -> Result<Args, String> {
     let mut a = Args {
         quick: false,
+        scaling: false,
+        reps: None,
         max_nodes: None,
         min_time: None,
         out: None,
@@ -44,6 +60,11 @@ fn parse() -> Result<Args, String> {
         let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--quick" => a.quick = true,
+            "--scaling" => a.scaling = true,
+            "--reps" => {
+                let v = value("--reps")?;
+                a.reps = Some(v.parse().map_err(|e| format!("--reps {v}: {e}"))?);
+            }
             "--no-hugepages" => {}
             "--max-nodes" => {
                 let v = value("--max-nodes")?;
@@ -62,18 +83,24 @@ fn parse() -> Result<Args, String> {
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
     }
+    if a.quick && a.scaling {
+        return Err(format!("--quick and --scaling exclude each other\n{USAGE}"));
+    }
     Ok(a)
 }
 
-/// Environment variable that asks glibc's malloc to back its large
-/// allocations with transparent huge pages.
-const TUNABLE: &str = "glibc.malloc.hugetlb=1";
+/// The `GLIBC_TUNABLES` the benchmark runs with: transparent huge pages for
+/// large allocations, freed memory kept (no trimming; blocks up to 32 MiB,
+/// the largest threshold glibc accepts, come from the heap rather than
+/// fresh mappings) and one arena for all threads.
+const TUNABLES: &str = "glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1:\
+     glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=17179869184";
 
-/// Re-runs this program with `GLIBC_TUNABLES` set to [`TUNABLE`] unless it
+/// Re-runs this program with `GLIBC_TUNABLES` set to [`TUNABLES`] unless it
 /// is set already or `--no-hugepages` was given. On this kind of VM, page
 /// faults on freshly allocated memory dominate every contender's time
-/// (they all allocate their output); huge pages cut that cost for all of
-/// them alike. Returns only when no re-run happened.
+/// (they all allocate their output); these settings cut that cost for all
+/// of them alike. Returns only when no re-run happened.
 fn rerun_with_hugepages() {
     let argv: Vec<String> = std::env::args().collect();
     if std::env::var_os("GLIBC_TUNABLES").is_some() || argv.iter().any(|a| a == "--no-hugepages") {
@@ -84,11 +111,11 @@ fn rerun_with_hugepages() {
     };
     match std::process::Command::new(exe)
         .args(&argv[1..])
-        .env("GLIBC_TUNABLES", TUNABLE)
+        .env("GLIBC_TUNABLES", TUNABLES)
         .status()
     {
         Ok(st) => std::process::exit(st.code().unwrap_or(1)),
-        Err(e) => eprintln!("flat-bench: could not re-run with {TUNABLE}: {e}"),
+        Err(e) => eprintln!("flat-bench: could not re-run with {TUNABLES}: {e}"),
     }
 }
 
@@ -102,6 +129,10 @@ fn main() {
         }
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if args.scaling {
+        run_scaling(&args, threads);
+        return;
+    }
     let (max_nodes, min_time, branchings, depths): (u64, f64, Vec<u32>, Vec<u32>) = if args.quick {
         (
             args.max_nodes.unwrap_or(300_000),
@@ -125,12 +156,6 @@ fn main() {
             base
         }
     });
-    let pool = |n| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .expect("thread pool")
-    };
     let (one, all) = (pool(1), pool(threads));
     let configs = bench::grid(max_nodes, &branchings, &depths);
     let work: u64 = configs.iter().map(|c| c.nodes + 20_000).sum();
@@ -205,6 +230,80 @@ fn main() {
         println!("{line}");
     }
     println!("wrote {}", out_dir.display());
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool")
+}
+
+/// Stop starting new configurations after this long, so that a run on a
+/// loaded machine still ends in under two minutes.
+const SCALING_BUDGET: Duration = Duration::from_secs(100);
+
+/// `--scaling`: prints a Markdown table (also written to `scaling.md`) and,
+/// as the last line, the summary.
+fn run_scaling(args: &Args, threads: usize) {
+    let max_nodes = args.max_nodes.unwrap_or(5_000_000);
+    let reps = args.reps.unwrap_or(9);
+    let out_dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench-results"));
+    let configs = scaling::configs(max_nodes);
+    let (one, all) = (pool(1), pool(threads));
+    let load_before = loadavg();
+    eprintln!(
+        "flat-bench --scaling: {} configurations of 10^6..{max_nodes} nodes, 1 and {threads} \
+         threads, {reps} interleaved repetitions; load average {load_before}",
+        configs.len()
+    );
+    println!("{}", scaling::table_header(threads));
+    let start = Instant::now();
+    let mut rows = Vec::with_capacity(configs.len());
+    for c in &configs {
+        if start.elapsed() > SCALING_BUDGET {
+            eprintln!(
+                "flat-bench: time budget spent, skipping the remaining {} configurations",
+                configs.len() - rows.len()
+            );
+            break;
+        }
+        let r = scaling::measure(*c, &one, &all, reps);
+        println!("{}", scaling::table_row(&r));
+        rows.push(r);
+    }
+    let context = format!(
+        "Command: `cargo run --release -p treefuse-flat --bin flat-bench -- --scaling{}{}`. \
+         {} of {} configurations (10^6..{max_nodes} nodes), {threads} hardware threads, \
+         {reps} interleaved repetitions, medians; the run took {:.0} s. Load average (1, 5, \
+         15 min) before: {load_before}; after: {}. GLIBC_TUNABLES={}.",
+        if max_nodes != 5_000_000 {
+            format!(" --max-nodes {max_nodes}")
+        } else {
+            String::new()
+        },
+        if reps != 9 {
+            format!(" --reps {reps}")
+        } else {
+            String::new()
+        },
+        rows.len(),
+        configs.len(),
+        start.elapsed().as_secs_f64(),
+        loadavg(),
+        std::env::var("GLIBC_TUNABLES").unwrap_or_else(|_| "(unset)".to_string())
+    );
+    let path = out_dir.join("scaling.md");
+    let written = std::fs::create_dir_all(&out_dir)
+        .and_then(|()| std::fs::write(&path, scaling::markdown(&rows, threads, &context)));
+    match written {
+        Ok(()) => eprintln!("{context}\nwrote {}", path.display()),
+        Err(e) => eprintln!("cannot write {}: {e}", path.display()),
+    }
+    println!("{}", scaling::summary_line(&rows));
 }
 
 /// What the report needs to know about the run.
