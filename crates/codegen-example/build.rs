@@ -61,6 +61,11 @@ fn main() {
     {
         panic!("treefuse code generation failed:\n{e}");
     }
+    // The data-construct cases (maps, enums, bits, strings).
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/data.tf");
+    if let Err(e) = config.compile(&[data], &out) {
+        panic!("treefuse code generation failed:\n{e}");
+    }
     // Random programs: written as .tf files, compiled like the examples.
     let mut list = String::new();
     let mut table = String::new();

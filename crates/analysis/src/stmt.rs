@@ -439,7 +439,11 @@ impl<'a> BodyCtx<'a> {
                 self.expr(a, acc);
                 self.expr(b, acc);
             }
-            ExprKind::Builtin(_, args) | ExprKind::Array(args) | ExprKind::Record(_, args) => {
+            ExprKind::Builtin(b, args) => {
+                acc.may_fail |= b.can_fail();
+                args.iter().for_each(|a| self.expr(a, acc))
+            }
+            ExprKind::Array(args) | ExprKind::Record(_, args) => {
                 args.iter().for_each(|a| self.expr(a, acc))
             }
             ExprKind::Call(f, args) => {
@@ -705,6 +709,7 @@ pub(crate) fn pure_fails(program: &Program) -> Vec<bool> {
     for (i, f) in program.pure_fns.iter().enumerate() {
         let mut visit = |e: &Expr| match &e.kind {
             ExprKind::Binary(op, ..) if op.can_fail() => direct[i] = true,
+            ExprKind::Builtin(b, _) if b.can_fail() => direct[i] = true,
             ExprKind::Index(..) => direct[i] = true,
             ExprKind::Call(g, _) => callees[i].push(g.index()),
             _ => {}

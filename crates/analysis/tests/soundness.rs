@@ -415,7 +415,10 @@ impl<'a> Tracer<'a> {
             }
             ExprKind::Builtin(b, args) => {
                 let vs = self.eval_all(args)?;
-                ops::builtin(*b, &vs)
+                match ops::builtin(*b, &vs) {
+                    Ok(v) => v,
+                    Err(_) => return Err(self.fail()),
+                }
             }
             ExprKind::Call(f, args) => {
                 let vs = self.eval_all(args)?;

@@ -33,6 +33,8 @@ generated! {
     features,
     /// `examples/figure2/figure2.tf` without the JSON layer.
     figure2_plain,
+    /// `programs/data.tf`: maps, enums and `match`, bits and strings.
+    data,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),

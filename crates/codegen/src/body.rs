@@ -6,6 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use treefuse_sema::ops::{BinaryOp, Builtin, UnaryOp};
 use treefuse_sema::*;
+use treefuse_syntax::Span;
 
 impl Gen<'_> {
     /// The node a path reaches, as an expression of the hierarchy's id type.
@@ -151,7 +152,7 @@ impl Gen<'_> {
                             prec: UNARY,
                         }
                     }
-                    UnaryOp::Not => {
+                    UnaryOp::Not | UnaryOp::NotInt => {
                         let x = x.at(UNARY);
                         E {
                             ts: quote!(!#x),
@@ -161,7 +162,7 @@ impl Gen<'_> {
                 }
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e, fr),
-            ExprKind::Builtin(f, args) => self.builtin(*f, args, fr),
+            ExprKind::Builtin(f, args) => self.builtin(*f, args, e.span, fr),
             ExprKind::Call(f, args) => {
                 let pf = &self.p.pure_fns[f.index()];
                 let args: Vec<_> = args
@@ -279,6 +280,37 @@ impl Gen<'_> {
                 };
                 E::atom(quote!(#f(#x, #y, #at)?))
             }
+            ShlInt | ShrInt => {
+                let x = self.expr(a, fr).ts;
+                let y = self.expr(b, fr).ts;
+                let at = self.at(&fr.context, e.span);
+                let left = op == ShlInt;
+                E::atom(quote!(shift_int(#x, #y, #left, #at)?))
+            }
+            BitAndInt | BitXorInt | BitOrInt => {
+                // Operands that are operations themselves get parentheses,
+                // so that clippy's `precedence` lint has nothing to say.
+                let x = self.expr(a, fr).at(UNARY);
+                let y = self.expr(b, fr).at(UNARY);
+                let (sym, prec) = match op {
+                    BitAndInt => (quote!(&), BIT_AND),
+                    BitXorInt => (quote!(^), BIT_XOR),
+                    _ => (quote!(|), BIT_OR),
+                };
+                E {
+                    ts: quote!(#x #sym #y),
+                    prec,
+                }
+            }
+            ConcatStr => {
+                let x = self.as_ref_arg(a, fr);
+                let y = self.as_ref_arg(b, fr);
+                E::atom(quote!(concat_str(#x, #y)))
+            }
+            LtStr => infix(quote!(<), CMP, true),
+            LeStr => infix(quote!(<=), CMP, true),
+            GtStr => infix(quote!(>), CMP, true),
+            GeStr => infix(quote!(>=), CMP, true),
             AddFloat => infix(quote!(+), ADD, false),
             SubFloat => infix(quote!(-), ADD, false),
             MulFloat => infix(quote!(*), MUL, false),
@@ -295,7 +327,7 @@ impl Gen<'_> {
         }
     }
 
-    fn builtin(&self, f: Builtin, args: &[Expr], fr: &Frame) -> E {
+    fn builtin(&self, f: Builtin, args: &[Expr], span: Span, fr: &Frame) -> E {
         let arg = |i: usize| self.expr(&args[i], fr);
         let m1 = |m: &str| {
             let x = arg(0).at(ATOM);
@@ -330,6 +362,16 @@ impl Gen<'_> {
             Builtin::Sqrt => m1("sqrt"),
             Builtin::Floor => m1("floor"),
             Builtin::Ceil => m1("ceil"),
+            Builtin::ToStrInt | Builtin::ToStrBool | Builtin::ToStrFloat => {
+                let x = arg(0).at(ATOM);
+                E::atom(quote!(Arc::<str>::from(#x.to_string())))
+            }
+            Builtin::Substr => {
+                let s = self.as_ref_arg(&args[0], fr);
+                let (from, to) = (arg(1).ts, arg(2).ts);
+                let at = self.at(&fr.context, span);
+                E::atom(quote!(substr_checked(#s, #from, #to, #at)?))
+            }
             Builtin::LenStr | Builtin::LenArray => {
                 let x = self.by_ref(&args[0], fr).at(ATOM);
                 E {

@@ -320,6 +320,54 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
             ),
         ),
         (
+            "shift_int",
+            quote!(
+                #[inline]
+                fn shift_int(a: i64, b: i64, left: bool, at: &At) -> Result<i64, Fail> {
+                    if !(0..=63).contains(&b) {
+                        return Err(at.error(format!("shift amount {b} is outside 0..=63")));
+                    }
+                    Ok(if left { a << b } else { a >> b })
+                }
+            ),
+        ),
+        (
+            "concat_str",
+            quote!(
+                #[inline]
+                fn concat_str(a: &str, b: &str) -> Arc<str> {
+                    let mut out = String::with_capacity(a.len() + b.len());
+                    out.push_str(a);
+                    out.push_str(b);
+                    Arc::from(out)
+                }
+            ),
+        ),
+        (
+            "substr_checked",
+            quote!(
+                #[inline]
+                fn substr_checked(
+                    s: &str,
+                    start: i64,
+                    end: i64,
+                    at: &At,
+                ) -> Result<Arc<str>, Fail> {
+                    match usize::try_from(start)
+                        .ok()
+                        .zip(usize::try_from(end).ok())
+                        .and_then(|(a, b)| s.get(a..b))
+                    {
+                        Some(part) => Ok(Arc::from(part)),
+                        None => Err(at.error(format!(
+                            "substr({start}, {end}) is out of range or not on a character boundary of a string of {} bytes",
+                            s.len()
+                        ))),
+                    }
+                }
+            ),
+        ),
+        (
             "checked_index",
             quote!(
                 #[inline]

@@ -14,14 +14,17 @@ use treefuse_syntax::{LineIndex, Span};
 pub(crate) type Targets<'a> = &'a [(TypeId, FusedFnId)];
 
 /// Expression precedence levels (higher binds tighter).
-pub(crate) const ATOM: u8 = 10;
-pub(crate) const UNARY: u8 = 9;
-pub(crate) const CAST: u8 = 8;
-pub(crate) const MUL: u8 = 7;
-pub(crate) const ADD: u8 = 6;
-pub(crate) const CMP: u8 = 4;
-pub(crate) const AND: u8 = 3;
-pub(crate) const OR: u8 = 2;
+pub(crate) const ATOM: u8 = 14;
+pub(crate) const UNARY: u8 = 13;
+pub(crate) const CAST: u8 = 12;
+pub(crate) const MUL: u8 = 11;
+pub(crate) const ADD: u8 = 10;
+pub(crate) const BIT_AND: u8 = 8;
+pub(crate) const BIT_XOR: u8 = 7;
+pub(crate) const BIT_OR: u8 = 6;
+pub(crate) const CMP: u8 = 5;
+pub(crate) const AND: u8 = 4;
+pub(crate) const OR: u8 = 3;
 pub(crate) const LOW: u8 = 1;
 
 /// A generated expression and how tightly it binds.
@@ -170,6 +173,9 @@ impl<'p> Gen<'p> {
             "rem_int",
             "checked_index",
             "checked_index_mut",
+            "shift_int",
+            "concat_str",
+            "substr_checked",
             "cast_error",
             "no_traversal",
             "SOURCE",

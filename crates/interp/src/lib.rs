@@ -612,7 +612,7 @@ impl<'p> Interpreter<'p> {
                     .iter()
                     .map(|a| self.eval(tree, frame, a))
                     .collect::<Result<Vec<_>, _>>()?;
-                ops::builtin(*b, &args)
+                ops::builtin(*b, &args).map_err(|err| self.op_error(frame, e.span, err))?
             }
             ExprKind::Call(f, args) => {
                 let args = args

@@ -57,6 +57,7 @@ pub fn const_eval(program: &Program, e: &Expr) -> Result<Value, Diagnostic> {
                 .map(|x| const_eval(program, x))
                 .collect::<Result<Vec<_>, _>>()?;
             ops::builtin(*b, &args)
+                .map_err(|err| Diagnostic::error("const-expr", e.span, err.to_string()))?
         }
         ExprKind::If(c, a, b) => {
             if const_eval(program, c)?.as_bool() {

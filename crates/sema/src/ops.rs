@@ -18,6 +18,8 @@ pub enum UnaryOp {
     NegFloat,
     /// Boolean not.
     Not,
+    /// Bitwise not of an `i64` (`!x`).
+    NotInt,
 }
 
 /// A binary operation, resolved by operand type. `And`/`Or` are listed for
@@ -49,12 +51,29 @@ pub enum BinaryOp {
     Ne,
     And,
     Or,
+    BitAndInt,
+    BitOrInt,
+    BitXorInt,
+    /// `<<`; an amount outside `0..=63` is an error.
+    ShlInt,
+    /// Arithmetic `>>`; an amount outside `0..=63` is an error.
+    ShrInt,
+    /// String concatenation.
+    ConcatStr,
+    LtStr,
+    LeStr,
+    GtStr,
+    GeStr,
 }
 
 impl BinaryOp {
-    /// Whether evaluating the operation can fail (division by zero).
+    /// Whether evaluating the operation can fail (division by zero, a
+    /// shift amount out of range).
     pub fn can_fail(self) -> bool {
-        matches!(self, BinaryOp::DivInt | BinaryOp::RemInt)
+        matches!(
+            self,
+            BinaryOp::DivInt | BinaryOp::RemInt | BinaryOp::ShlInt | BinaryOp::ShrInt
+        )
     }
 }
 
@@ -75,6 +94,20 @@ pub enum Builtin {
     Ceil,
     LenStr,
     LenArray,
+    ToStrInt,
+    ToStrBool,
+    /// As Rust's `Display` writes an `f64`.
+    ToStrFloat,
+    /// `substr(s, start, end)` by byte offsets; out of range or not on a
+    /// character boundary is an error.
+    Substr,
+}
+
+impl Builtin {
+    /// Whether evaluating the built-in can fail.
+    pub fn can_fail(self) -> bool {
+        matches!(self, Builtin::Substr)
+    }
 }
 
 /// An error raised while evaluating an operation.
@@ -89,6 +122,17 @@ pub enum OpError {
         /// The array's length.
         len: usize,
     },
+    /// A shift amount outside `0..=63`.
+    ShiftOutOfRange(i64),
+    /// `substr` with offsets out of range or not on character boundaries.
+    Substr {
+        /// The start offset.
+        start: i64,
+        /// The end offset.
+        end: i64,
+        /// The string's length in bytes.
+        len: usize,
+    },
 }
 
 impl std::fmt::Display for OpError {
@@ -98,6 +142,13 @@ impl std::fmt::Display for OpError {
             OpError::IndexOutOfRange { index, len } => {
                 write!(f, "index {index} out of range for array of length {len}")
             }
+            OpError::ShiftOutOfRange(n) => {
+                write!(f, "shift amount {n} is outside 0..=63")
+            }
+            OpError::Substr { start, end, len } => write!(
+                f,
+                "substr({start}, {end}) is out of range or not on a character boundary of a string of {len} bytes"
+            ),
         }
     }
 }
@@ -108,6 +159,7 @@ pub fn unary(op: UnaryOp, v: &Value) -> Value {
         UnaryOp::NegInt => Value::Int(v.as_int().wrapping_neg()),
         UnaryOp::NegFloat => Value::Float(-v.as_float()),
         UnaryOp::Not => Value::Bool(!v.as_bool()),
+        UnaryOp::NotInt => Value::Int(!v.as_int()),
     }
 }
 
@@ -149,13 +201,52 @@ pub fn binary(op: BinaryOp, a: &Value, b: &Value) -> Result<Value, OpError> {
         Ne => Value::Bool(a != b),
         And => Value::Bool(a.as_bool() && b.as_bool()),
         Or => Value::Bool(a.as_bool() || b.as_bool()),
+        BitAndInt => Value::Int(i & j),
+        BitOrInt => Value::Int(i | j),
+        BitXorInt => Value::Int(i ^ j),
+        ShlInt => Value::Int(i << shift_amount(j)?),
+        ShrInt => Value::Int(i >> shift_amount(j)?),
+        ConcatStr => {
+            let (s, t) = (a.as_str(), b.as_str());
+            let mut out = String::with_capacity(s.len() + t.len());
+            out.push_str(s);
+            out.push_str(t);
+            Value::Str(out.into())
+        }
+        LtStr => Value::Bool(a.as_str() < b.as_str()),
+        LeStr => Value::Bool(a.as_str() <= b.as_str()),
+        GtStr => Value::Bool(a.as_str() > b.as_str()),
+        GeStr => Value::Bool(a.as_str() >= b.as_str()),
     })
 }
 
+/// A checked shift amount: `0..=63`.
+pub fn shift_amount(n: i64) -> Result<u32, OpError> {
+    if (0..=63).contains(&n) {
+        Ok(n as u32)
+    } else {
+        Err(OpError::ShiftOutOfRange(n))
+    }
+}
+
+/// `substr(s, start, end)`: the bytes `start..end` of `s`, which must be in
+/// range and on character boundaries.
+pub fn substr(s: &str, start: i64, end: i64) -> Result<&str, OpError> {
+    usize::try_from(start)
+        .ok()
+        .zip(usize::try_from(end).ok())
+        .and_then(|(a, b)| s.get(a..b))
+        .ok_or(OpError::Substr {
+            start,
+            end,
+            len: s.len(),
+        })
+}
+
 /// Applies a built-in function to already-checked arguments.
-pub fn builtin(f: Builtin, args: &[Value]) -> Value {
+pub fn builtin(f: Builtin, args: &[Value]) -> Result<Value, OpError> {
     let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Int(0));
-    match f {
+    Ok(match f {
         Builtin::ToF64 => Value::Float(arg(0).as_int() as f64),
         // `as` truncates toward zero and saturates; NaN becomes 0.
         Builtin::ToI64 => Value::Int(arg(0).as_float() as i64),
@@ -176,7 +267,14 @@ pub fn builtin(f: Builtin, args: &[Value]) -> Value {
             Value::Array(a) => Value::Int(a.len() as i64),
             _ => Value::Int(0),
         },
-    }
+        Builtin::ToStrInt => Value::Str(arg(0).as_int().to_string().into()),
+        Builtin::ToStrBool => Value::Str(arg(0).as_bool().to_string().into()),
+        Builtin::ToStrFloat => Value::Str(arg(0).as_float().to_string().into()),
+        Builtin::Substr => {
+            let s = arg(0);
+            Value::Str(substr(s.as_str(), arg(1).as_int(), arg(2).as_int())?.into())
+        }
+    })
 }
 
 /// Reads `array[index]`.

@@ -45,6 +45,14 @@ impl Value {
         }
     }
 
+    /// The string inside, `""` otherwise.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Value::Str(s) => s,
+            _ => "",
+        }
+    }
+
     /// The boolean inside, `false` otherwise.
     pub fn as_bool(&self) -> bool {
         matches!(self, Value::Bool(true))

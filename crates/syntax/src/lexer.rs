@@ -54,6 +54,9 @@ pub enum Keyword {
     SelfKw,
     True,
     False,
+    Enum,
+    Match,
+    While,
 }
 
 impl Keyword {
@@ -81,6 +84,9 @@ impl Keyword {
             "self" => SelfKw,
             "true" => True,
             "false" => False,
+            "enum" => Enum,
+            "match" => Match,
+            "while" => While,
             _ => return None,
         })
     }
@@ -110,6 +116,9 @@ impl Keyword {
             SelfKw => "self",
             True => "true",
             False => "false",
+            Enum => "enum",
+            Match => "match",
+            While => "while",
         }
     }
 }
@@ -145,6 +154,13 @@ pub enum Punct {
     Bang,
     AndAnd,
     OrOr,
+    Amp,
+    Pipe,
+    Caret,
+    Shl,
+    Shr,
+    FatArrow,
+    ColonColon,
 }
 
 impl Punct {
@@ -179,6 +195,13 @@ impl Punct {
             Bang => "!",
             AndAnd => "&&",
             OrOr => "||",
+            Amp => "&",
+            Pipe => "|",
+            Caret => "^",
+            Shl => "<<",
+            Shr => ">>",
+            FatArrow => "=>",
+            ColonColon => "::",
         }
     }
 }
@@ -441,6 +464,10 @@ impl Lexer<'_, '_> {
             b">=" => (Ge, 2),
             b"&&" => (AndAnd, 2),
             b"||" => (OrOr, 2),
+            b"<<" => (Shl, 2),
+            b">>" => (Shr, 2),
+            b"=>" => (FatArrow, 2),
+            b"::" => (ColonColon, 2),
             _ => {
                 let p = match c {
                     b'{' => LBrace,
@@ -462,6 +489,9 @@ impl Lexer<'_, '_> {
                     b'/' => Slash,
                     b'%' => Percent,
                     b'!' => Bang,
+                    b'&' => Amp,
+                    b'|' => Pipe,
+                    b'^' => Caret,
                     _ => {
                         let ch = self.src[start..].chars().next().unwrap_or('?');
                         self.pos += ch.len_utf8();

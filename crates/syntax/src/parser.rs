@@ -15,6 +15,11 @@ use crate::diag::Diagnostic;
 use crate::lexer::{lex, Keyword, Punct, Token, TokenKind};
 use crate::span::Span;
 
+/// Binding power of the comparison operators, which do not chain. As in
+/// Rust: `||` 1, `&&` 2, comparisons 3, `|` 4, `^` 5, `&` 6, `<< >>` 7,
+/// `+ -` 8, `* / %` 9.
+const COMPARISON: u8 = 3;
+
 /// The deepest nesting of expressions, blocks and types the parser accepts.
 pub const MAX_NESTING: usize = 256;
 
@@ -804,17 +809,22 @@ impl Parser {
             TokenKind::Punct(p) => match p {
                 Punct::OrOr => (Or, 1),
                 Punct::AndAnd => (And, 2),
-                Punct::EqEq => (Eq, 3),
-                Punct::NotEq => (Ne, 3),
-                Punct::Lt => (Lt, 3),
-                Punct::Le => (Le, 3),
-                Punct::Gt => (Gt, 3),
-                Punct::Ge => (Ge, 3),
-                Punct::Plus => (Add, 4),
-                Punct::Minus => (Sub, 4),
-                Punct::Star => (Mul, 5),
-                Punct::Slash => (Div, 5),
-                Punct::Percent => (Rem, 5),
+                Punct::EqEq => (Eq, COMPARISON),
+                Punct::NotEq => (Ne, COMPARISON),
+                Punct::Lt => (Lt, COMPARISON),
+                Punct::Le => (Le, COMPARISON),
+                Punct::Gt => (Gt, COMPARISON),
+                Punct::Ge => (Ge, COMPARISON),
+                Punct::Pipe => (BitOr, 4),
+                Punct::Caret => (BitXor, 5),
+                Punct::Amp => (BitAnd, 6),
+                Punct::Shl => (Shl, 7),
+                Punct::Shr => (Shr, 7),
+                Punct::Plus => (Add, 8),
+                Punct::Minus => (Sub, 8),
+                Punct::Star => (Mul, 9),
+                Punct::Slash => (Div, 9),
+                Punct::Percent => (Rem, 9),
                 _ => return None,
             },
             _ => return None,
@@ -850,7 +860,7 @@ impl Parser {
                 break;
             }
             let op_span = self.bump().span;
-            if prec == 3 && last_comparison {
+            if prec == COMPARISON && last_comparison {
                 self.diagnostics.push(
                     Diagnostic::error("syntax", op_span, "comparison operators cannot be chained")
                         .with_note("use `&&` to combine comparisons, or parentheses"),
@@ -861,7 +871,7 @@ impl Parser {
             let rhs = self.binary(prec + 1, r);
             self.leave();
             let rhs = rhs?;
-            last_comparison = prec == 3;
+            last_comparison = prec == COMPARISON;
             let span = lhs.span.to(rhs.span);
             let left = std::mem::replace(
                 lhs,

@@ -78,6 +78,7 @@ impl BodyChecker<'_> {
                     (ast::UnaryOp::Neg, DataType::Int) => (UnaryOp::NegInt, DataType::Int),
                     (ast::UnaryOp::Neg, DataType::Float) => (UnaryOp::NegFloat, DataType::Float),
                     (ast::UnaryOp::Not, DataType::Bool) => (UnaryOp::Not, DataType::Bool),
+                    (ast::UnaryOp::Not, DataType::Int) => (UnaryOp::NotInt, DataType::Int),
                     _ => {
                         let sym = if *op == ast::UnaryOp::Neg { "-" } else { "!" };
                         self.error(
@@ -261,6 +262,11 @@ impl BodyChecker<'_> {
                 A::Le => (BinaryOp::LeInt, DataType::Bool),
                 A::Gt => (BinaryOp::GtInt, DataType::Bool),
                 A::Ge => (BinaryOp::GeInt, DataType::Bool),
+                A::BitAnd => (BinaryOp::BitAndInt, DataType::Int),
+                A::BitOr => (BinaryOp::BitOrInt, DataType::Int),
+                A::BitXor => (BinaryOp::BitXorInt, DataType::Int),
+                A::Shl => (BinaryOp::ShlInt, DataType::Int),
+                A::Shr => (BinaryOp::ShrInt, DataType::Int),
                 _ => {
                     bad(self, &x, &y);
                     return None;
@@ -276,6 +282,17 @@ impl BodyChecker<'_> {
                 A::Le => (BinaryOp::LeFloat, DataType::Bool),
                 A::Gt => (BinaryOp::GtFloat, DataType::Bool),
                 A::Ge => (BinaryOp::GeFloat, DataType::Bool),
+                _ => {
+                    bad(self, &x, &y);
+                    return None;
+                }
+            },
+            (_, DataType::Str, DataType::Str) => match op {
+                A::Add => (BinaryOp::ConcatStr, DataType::Str),
+                A::Lt => (BinaryOp::LtStr, DataType::Bool),
+                A::Le => (BinaryOp::LeStr, DataType::Bool),
+                A::Gt => (BinaryOp::GtStr, DataType::Bool),
+                A::Ge => (BinaryOp::GeStr, DataType::Bool),
                 _ => {
                     bad(self, &x, &y);
                     return None;
@@ -329,6 +346,10 @@ impl BodyChecker<'_> {
             ("ceil", [Float]) => Some((Builtin::Ceil, Float)),
             ("len", [Str]) => Some((Builtin::LenStr, Int)),
             ("len", [Array(_)]) => Some((Builtin::LenArray, Int)),
+            ("to_str", [Int]) => Some((Builtin::ToStrInt, Str)),
+            ("to_str", [Bool]) => Some((Builtin::ToStrBool, Str)),
+            ("to_str", [Float]) => Some((Builtin::ToStrFloat, Str)),
+            ("substr", [Str, Int, Int]) => Some((Builtin::Substr, Str)),
             _ => None,
         };
         match resolved {
@@ -338,8 +359,9 @@ impl BodyChecker<'_> {
                 span,
             }),
             None => {
-                const BUILTINS: [&str; 9] = [
+                const BUILTINS: [&str; 11] = [
                     "to_f64", "to_i64", "abs", "min", "max", "sqrt", "floor", "ceil", "len",
+                    "to_str", "substr",
                 ];
                 if BUILTINS.contains(&name.name.as_str()) {
                     let given = tys
