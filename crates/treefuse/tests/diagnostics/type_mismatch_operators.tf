@@ -8,8 +8,11 @@ tree Leaf {
         self.x = self.x + self.n;
         self.b = self.b + self.b;
         self.b = -self.b;
-        self.n = !self.n;
-        self.b = self.s < self.s;
+        self.n = !self.x;
+        self.b = self.s < self.n;
+        self.n = self.n & self.b;
+        self.n = self.x << 2;
+        self.s = self.s - self.s;
         self.b = self.n && self.b;
     }
 }
