@@ -2,6 +2,7 @@
 // generated code: host functions, strings, nested records and arrays with
 // element writes, fuse parameters, aliases, casts that fail, runtime errors,
 // `return` in traversals that are fused, list children and guarded calls,
+// `while` loops and global assignments in fuse items,
 // and arrays lent to pure functions (read-only array parameters are `&[T]`
 // in the generated code, loops over them run in place).
 
@@ -179,4 +180,17 @@ fuse run(root: Node, k: i64) {
     root.scan();
     root.scan2();
     root.tally();
+}
+
+// A fixpoint loop and global assignments in a fuse item: the condition
+// reads a global the traversals write and a parameter.
+fuse settle(root: Node, k: i64) {
+    total = k;
+    while total < 40 && k != 3 limit 3 {
+        last = "round";
+        root.sum(k);
+        root.mark();
+    }
+    hist = [total, k, 0];
+    root.scan();
 }

@@ -419,11 +419,16 @@ fn features() {
         )
         .unwrap();
         let k = seed as i64 % 7 - 2;
-        for (engine, is_fused) in [(Engine::Unfused, false), (Engine::Fused(&fused), true)] {
-            let what = format!("features seed {seed} (fused: {is_fused})");
+        for (fuse, engine, is_fused) in [
+            ("run", Engine::Unfused, false),
+            ("run", Engine::Fused(&fused), true),
+            ("settle", Engine::Unfused, false),
+            ("settle", Engine::Fused(&fused), true),
+        ] {
+            let what = format!("features `{fuse}` seed {seed} (fused: {is_fused})");
             let mut t = input.clone();
             let interp =
-                match program.run_tree_with("run", &mut t, vec![Value::Int(k)], &host, engine) {
+                match program.run_tree_with(fuse, &mut t, vec![Value::Int(k)], &host, engine) {
                     Ok((stats, globals)) => Ok((
                         write_tree(&program.model, &t, Some(&globals), Default::default()),
                         stats.node_visits,
@@ -432,7 +437,7 @@ fn features() {
                     Err(e) => panic!("{what}: {e}"),
                 };
             let generated =
-                g::features::run_by_name(&schema, "run", is_fused, &input, &[Value::Int(k)])
+                g::features::run_by_name(&schema, fuse, is_fused, &input, &[Value::Int(k)])
                     .unwrap();
             match (&interp, &generated) {
                 (Ok(a), Ok(b)) => {

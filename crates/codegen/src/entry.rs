@@ -5,8 +5,44 @@ use crate::gen::*;
 use crate::names::{snake, Names};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use treefuse_fusion::{FuseLevel, FuseLevelStmt};
 
 impl Gen<'_> {
+    /// The statements of a `fuse` item, unfused or fused: `unit` writes
+    /// one call or one chunk; global assignments and `while` loops
+    /// (LANGUAGE §7.7) are written the same way for both.
+    fn fuse_level<S: FuseLevelStmt>(
+        &self,
+        stmts: &[S],
+        fr: &Frame,
+        unit: &mut dyn FnMut(usize) -> TokenStream,
+    ) -> TokenStream {
+        let mut out = TokenStream::new();
+        for s in stmts {
+            match s.level() {
+                FuseLevel::Unit(u) => out.extend(unit(u)),
+                FuseLevel::SetGlobal { global, value } => {
+                    let n = &self.global[global.index()];
+                    let v = self.expr(value, fr).ts;
+                    out.extend(quote!(cx.globals.#n = #v;));
+                }
+                FuseLevel::While { cond, limit, body } => {
+                    let c = self.expr(cond, fr).ts;
+                    let b = self.fuse_level(body, fr, unit);
+                    out.extend(quote! {
+                        for _ in 0..#limit {
+                            if !(#c) {
+                                break;
+                            }
+                            #b
+                        }
+                    });
+                }
+            }
+        }
+        out
+    }
+
     pub fn entries(&self) -> TokenStream {
         let mut out = TokenStream::new();
         for fuse in &self.p.fuses {
@@ -14,6 +50,7 @@ impl Gen<'_> {
             for c in &fuse.calls {
                 c.args.iter().for_each(|a| expr_use(a, &mut u));
             }
+            fuse_stmt_exprs(&fuse.body, &mut |e| expr_use(e, &mut u));
             let mut ns = Names::with_reserved(
                 &reserved_locals()
                     .iter()
@@ -49,24 +86,24 @@ impl Gen<'_> {
                 None => quote!(return Err(#at.error(#msg.to_string()));),
             };
             // Unfused: the calls in order.
-            let mut unfused = TokenStream::new();
-            for c in &fuse.calls {
+            let unfused = self.fuse_level(&fuse.body, &fr, &mut |c| {
+                let c = &fuse.calls[c];
                 let f = &self.method_fn[c.method.index()];
                 let args: Vec<_> = c.args.iter().map(|a| self.expr(a, &fr).ts).collect();
                 let names: Vec<_> = (0..args.len()).map(|j| format_ident!("arg{j}")).collect();
                 if args.is_empty() {
-                    unfused.extend(quote!(#f(t, cx, root)?;));
+                    quote!(#f(t, cx, root)?;)
                 } else {
-                    unfused.extend(quote!({
+                    quote!({
                         #(let #names = #args;)*
                         #f(t, cx, root #(, #names)*)?;
-                    }));
+                    })
                 }
-            }
+            });
             // Fused: the entry's chunks.
-            let mut fused = TokenStream::new();
-            if let Some(entry) = self.fused.entry(&fuse.name) {
-                for chunk in &entry.chunks {
+            let fused = if let Some(entry) = self.fused.entry(&fuse.name) {
+                self.fuse_level(&entry.body, &fr, &mut |c| {
+                    let chunk = &entry.chunks[c];
                     let mut pre = TokenStream::new();
                     let mut args = Vec::new();
                     for (k, &ci) in chunk.calls.iter().enumerate() {
@@ -78,7 +115,7 @@ impl Gen<'_> {
                         }
                     }
                     let Some(disp) = self.fused_disp.get(&chunk.targets) else {
-                        continue;
+                        return TokenStream::new();
                     };
                     let mask = if self.disp_takes_mask(&chunk.targets) {
                         let bits = if chunk.calls.len() >= 64 {
@@ -91,18 +128,18 @@ impl Gen<'_> {
                         quote!()
                     };
                     if pre.is_empty() {
-                        fused.extend(quote!(#disp(t, cx, root #mask)?;));
+                        quote!(#disp(t, cx, root #mask)?;)
                     } else {
-                        fused.extend(quote!({
+                        quote!({
                             #pre
                             #disp(t, cx, root #mask #(, #args)*)?;
-                        }));
+                        })
                     }
-                }
+                })
             } else {
                 let msg = format!("no fused schedule for `fuse {}`", fuse.name);
-                fused.extend(quote!(return Err(#at.error(#msg.to_string()));));
-            }
+                quote!(return Err(#at.error(#msg.to_string()));)
+            };
             let base = snake(&fuse.name);
             for (kind, body) in [("unfused", unfused), ("fused", fused)] {
                 let inner = format_ident!("{base}_{kind}");
@@ -434,4 +471,19 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
         }
     }
     out
+}
+
+/// Calls `f` on every expression of the global assignments and loop
+/// conditions of a `fuse` item (call arguments are in `Fuse::calls`).
+fn fuse_stmt_exprs(stmts: &[treefuse_sema::FuseStmt], f: &mut impl FnMut(&treefuse_sema::Expr)) {
+    for s in stmts {
+        match s {
+            treefuse_sema::FuseStmt::Call(_) => {}
+            treefuse_sema::FuseStmt::SetGlobal { value, .. } => f(value),
+            treefuse_sema::FuseStmt::While { cond, body, .. } => {
+                f(cond);
+                fuse_stmt_exprs(body, f);
+            }
+        }
+    }
 }

@@ -281,47 +281,155 @@ impl Builder<'_, '_> {
     }
 
     fn entry(&mut self, fuse: &Fuse) -> FusedEntry {
-        let mut chunks: Vec<Vec<usize>> = Vec::new();
+        let mut chunks = Vec::new();
+        let body = self.entry_stmts(fuse, &fuse.body, &mut chunks);
+        FusedEntry {
+            fuse: fuse.name.clone(),
+            chunks,
+            body,
+        }
+    }
+
+    /// The entry statements of one statement list of a `fuse` item:
+    /// maximal runs of consecutive calls are cut into chunks; global
+    /// assignments and loops stay statements (a chunk never crosses them,
+    /// so every call sees the globals as the unfused run does).
+    fn entry_stmts(
+        &mut self,
+        fuse: &Fuse,
+        stmts: &[FuseStmt],
+        chunks: &mut Vec<EntryChunk>,
+    ) -> Vec<EntryStmt> {
+        let mut out = Vec::new();
+        let mut run: Vec<usize> = Vec::new();
+        for s in stmts {
+            match s {
+                FuseStmt::Call(c) => {
+                    run.push(*c);
+                    continue;
+                }
+                FuseStmt::SetGlobal {
+                    global,
+                    value,
+                    span,
+                } => {
+                    self.flush_calls(fuse, &mut run, chunks, &mut out);
+                    out.push(EntryStmt::SetGlobal {
+                        global: *global,
+                        value: value.clone(),
+                        span: *span,
+                    });
+                }
+                FuseStmt::While {
+                    cond,
+                    limit,
+                    body,
+                    span,
+                } => {
+                    self.flush_calls(fuse, &mut run, chunks, &mut out);
+                    let body = self.entry_stmts(fuse, body, chunks);
+                    out.push(EntryStmt::While {
+                        cond: cond.clone(),
+                        limit: *limit,
+                        body,
+                        span: *span,
+                    });
+                }
+            }
+        }
+        self.flush_calls(fuse, &mut run, chunks, &mut out);
+        out
+    }
+
+    /// Cuts a run of consecutive calls into chunks, each one fused call on
+    /// the root, and records why each chunk after the first is separate.
+    fn flush_calls(
+        &mut self,
+        fuse: &Fuse,
+        run: &mut Vec<usize>,
+        chunks: &mut Vec<EntryChunk>,
+        out: &mut Vec<EntryStmt>,
+    ) {
         let mut current: Vec<usize> = Vec::new();
-        for (j, call) in fuse.calls.iter().enumerate() {
-            let mut methods: Vec<MethodId> =
-                current.iter().map(|&c| fuse.calls[c].method).collect();
-            methods.push(call.method);
-            // Arguments are evaluated when the call runs; if they read a
-            // global that an earlier call in the chunk may write, the call
-            // must start a new chunk.
-            let reads_global = call.args.iter().any(|a| {
-                let mut found = false;
-                visit::walk_expr(a, &mut |e| found |= matches!(e.kind, ExprKind::Global(_)));
-                found
-            });
-            let earlier_writes_global = current.iter().any(|&c| {
-                self.analysis
-                    .static_summary(fuse.root_type, fuse.calls[c].method)
-                    .is_some_and(|s| !s.global_writes.is_empty())
-            });
-            if !current.is_empty()
-                && (!self.within_cutoffs(&methods) || (reads_global && earlier_writes_global))
-            {
-                chunks.push(std::mem::take(&mut current));
+        let mut split = None;
+        for j in std::mem::take(run) {
+            if !current.is_empty() {
+                if let Some(why) = self.chunk_split(fuse, &current, j) {
+                    self.push_chunk(
+                        fuse,
+                        std::mem::take(&mut current),
+                        split.take(),
+                        chunks,
+                        out,
+                    );
+                    split = Some(why);
+                }
             }
             current.push(j);
         }
         if !current.is_empty() {
-            chunks.push(current);
+            self.push_chunk(fuse, current, split, chunks, out);
         }
-        let chunks = chunks
-            .into_iter()
-            .map(|calls| {
-                let methods: Vec<MethodId> = calls.iter().map(|&c| fuse.calls[c].method).collect();
-                let targets = self.targets(fuse.root_type, &methods);
-                EntryChunk { calls, targets }
-            })
-            .collect();
-        FusedEntry {
-            fuse: fuse.name.clone(),
-            chunks,
+    }
+
+    fn push_chunk(
+        &mut self,
+        fuse: &Fuse,
+        calls: Vec<usize>,
+        split: Option<ChunkSplit>,
+        chunks: &mut Vec<EntryChunk>,
+        out: &mut Vec<EntryStmt>,
+    ) {
+        let methods: Vec<MethodId> = calls.iter().map(|&c| fuse.calls[c].method).collect();
+        let targets = self.targets(fuse.root_type, &methods);
+        out.push(EntryStmt::Chunk(chunks.len()));
+        chunks.push(EntryChunk {
+            calls,
+            targets,
+            split,
+        });
+    }
+
+    /// Why call `next` cannot join the chunk `current`, if it cannot.
+    fn chunk_split(&self, fuse: &Fuse, current: &[usize], next: usize) -> Option<ChunkSplit> {
+        let mut methods: Vec<MethodId> = current.iter().map(|&c| fuse.calls[c].method).collect();
+        methods.push(fuse.calls[next].method);
+        if methods.len() > self.options.max_group {
+            return Some(ChunkSplit::MaxGroup(self.options.max_group));
         }
+        if !self.within_cutoffs(&methods) {
+            return Some(ChunkSplit::MaxRepeat(self.options.max_repeat));
+        }
+        // Arguments are evaluated when the fused call starts, before any
+        // call of the chunk runs; a global they read must not be written by
+        // an earlier call of the chunk. Checked per global.
+        let mut read = BTreeSet::new();
+        for a in &fuse.calls[next].args {
+            visit::walk_expr(a, &mut |e| {
+                if let ExprKind::Global(g) = e.kind {
+                    read.insert(g);
+                }
+            });
+        }
+        for &g in &read {
+            let global =
+                treefuse_automata::Nfa::label(self.analysis.labels().global(g)).with_any_suffix();
+            for &c in current {
+                let writes = self
+                    .analysis
+                    .static_summary(fuse.root_type, fuse.calls[c].method)
+                    .map(|s| &s.global_writes);
+                if writes
+                    .is_some_and(|w| treefuse_automata::intersection_witness(w, &global).is_some())
+                {
+                    return Some(ChunkSplit::ArgumentReadsGlobal {
+                        writer: c,
+                        global: self.program.globals[g.index()].name.clone(),
+                    });
+                }
+            }
+        }
+        None
     }
 
     fn targets(&mut self, static_ty: TypeId, methods: &[MethodId]) -> Vec<(TypeId, FusedFnId)> {

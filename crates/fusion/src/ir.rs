@@ -11,7 +11,7 @@
 //! flags of its calls down as a mask. Both engines (the interpreter and
 //! generated Rust) execute exactly this structure.
 
-use treefuse_sema::{BodyId, FieldId, MethodId, TypeId};
+use treefuse_sema::{BodyId, Expr, FieldId, GlobalId, MethodId, TypeId};
 use treefuse_syntax::Span;
 
 /// Index of a fused function in [`FusedProgram::functions`].
@@ -36,13 +36,44 @@ pub struct FusedProgram {
 }
 
 /// How one `fuse` item runs: its calls, split into chunks that each run as
-/// one fused call on the root.
+/// one fused call on the root, and the item's statements around them.
 #[derive(Clone, Debug)]
 pub struct FusedEntry {
     /// The `fuse` item's name.
     pub fuse: String,
-    /// Consecutive runs of the item's calls (indices into `Fuse::calls`).
+    /// Every chunk of the item, in written order (indexed by
+    /// [`EntryStmt::Chunk`]). A chunk never spans a global assignment or a
+    /// loop boundary.
     pub chunks: Vec<EntryChunk>,
+    /// The item's statements with consecutive calls replaced by chunks.
+    pub body: Vec<EntryStmt>,
+}
+
+/// A statement of a fused `fuse` item.
+#[derive(Clone, Debug)]
+pub enum EntryStmt {
+    /// Run a chunk: index into [`FusedEntry::chunks`].
+    Chunk(usize),
+    /// `g = e;` (index path of the statement is not needed: it is copied).
+    SetGlobal {
+        /// The global.
+        global: GlobalId,
+        /// The new value.
+        value: Expr,
+        /// The statement.
+        span: Span,
+    },
+    /// `while cond limit N { body }`; the calls of one iteration are fused.
+    While {
+        /// Read before each iteration.
+        cond: Expr,
+        /// At least 1.
+        limit: u64,
+        /// The loop body.
+        body: Vec<EntryStmt>,
+        /// The whole loop.
+        span: Span,
+    },
 }
 
 /// Calls of a `fuse` item run together as one fused call on the root.
@@ -52,6 +83,47 @@ pub struct EntryChunk {
     pub calls: Vec<usize>,
     /// The fused function to run, per concrete type of the root.
     pub targets: Vec<(TypeId, FusedFnId)>,
+    /// Why this chunk was not merged into the chunk of the call just before
+    /// it, when a call comes just before it in the same statement list.
+    pub split: Option<ChunkSplit>,
+}
+
+/// Why two consecutive calls of a `fuse` item run as separate fused calls
+/// on the root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChunkSplit {
+    /// Merging would exceed `--max-group` (calls in one fused call).
+    MaxGroup(usize),
+    /// Merging would run a traversal more than `--max-repeat` times in one
+    /// fused call.
+    MaxRepeat(usize),
+    /// The call's arguments read a global that an earlier call of the chunk
+    /// may write; arguments are evaluated before the fused call starts.
+    ArgumentReadsGlobal {
+        /// The earlier call (index into the item's calls).
+        writer: usize,
+        /// The global's name.
+        global: String,
+    },
+}
+
+impl std::fmt::Display for ChunkSplit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ChunkSplit::MaxGroup(n) => {
+                write!(f, "cut-off: at most {n} calls per fused call (--max-group)")
+            }
+            ChunkSplit::MaxRepeat(n) => write!(
+                f,
+                "cut-off: at most {n} calls of one traversal per fused call (--max-repeat)"
+            ),
+            ChunkSplit::ArgumentReadsGlobal { writer, global } => write!(
+                f,
+                "its arguments read global `{global}`, which call {} may write",
+                writer + 1
+            ),
+        }
+    }
 }
 
 /// One participant of a fused function: a traversal and the body that
@@ -186,4 +258,75 @@ impl FusedProgram {
 /// Looks up the target for a concrete type in a dispatch list.
 pub fn target_for(targets: &[(TypeId, FusedFnId)], ty: TypeId) -> Option<FusedFnId> {
     targets.iter().find(|(t, _)| *t == ty).map(|(_, f)| *f)
+}
+
+/// One statement of a `fuse` item, seen the same way whether it comes from
+/// the checked item ([`FuseStmt`], whose units are single calls) or from
+/// its fused entry ([`EntryStmt`], whose units are chunks), so that each
+/// engine has one walker for both runs.
+#[derive(Clone, Copy, Debug)]
+pub enum FuseLevel<'a, S> {
+    /// A call (unfused) or a chunk (fused), by index.
+    Unit(usize),
+    /// `g = e;`
+    SetGlobal {
+        /// The global.
+        global: GlobalId,
+        /// The new value.
+        value: &'a Expr,
+    },
+    /// `while cond limit N { body }`
+    While {
+        /// Read before each iteration.
+        cond: &'a Expr,
+        /// At least 1.
+        limit: u64,
+        /// The loop body.
+        body: &'a [S],
+    },
+}
+
+/// Statements of a `fuse` item, unfused or fused (see [`FuseLevel`]).
+pub trait FuseLevelStmt: Sized {
+    /// This statement as a [`FuseLevel`].
+    fn level(&self) -> FuseLevel<'_, Self>;
+}
+
+impl FuseLevelStmt for treefuse_sema::FuseStmt {
+    fn level(&self) -> FuseLevel<'_, Self> {
+        use treefuse_sema::FuseStmt;
+        match self {
+            FuseStmt::Call(c) => FuseLevel::Unit(*c),
+            FuseStmt::SetGlobal { global, value, .. } => FuseLevel::SetGlobal {
+                global: *global,
+                value,
+            },
+            FuseStmt::While {
+                cond, limit, body, ..
+            } => FuseLevel::While {
+                cond,
+                limit: *limit,
+                body,
+            },
+        }
+    }
+}
+
+impl FuseLevelStmt for EntryStmt {
+    fn level(&self) -> FuseLevel<'_, Self> {
+        match self {
+            EntryStmt::Chunk(c) => FuseLevel::Unit(*c),
+            EntryStmt::SetGlobal { global, value, .. } => FuseLevel::SetGlobal {
+                global: *global,
+                value,
+            },
+            EntryStmt::While {
+                cond, limit, body, ..
+            } => FuseLevel::While {
+                cond,
+                limit: *limit,
+                body,
+            },
+        }
+    }
 }

@@ -49,6 +49,64 @@ fn stmt_span(program: &Program, f: &FusedFunction, participant: usize, stmt: usi
         .map_or(Span::default(), |s| s.span)
 }
 
+/// The statements of a fused `fuse` item, one per line, indented by
+/// nesting; each chunk after a split says why it is separate.
+fn entry_text(
+    program: &Program,
+    fuse: &treefuse_sema::Fuse,
+    entry: &FusedEntry,
+    stmts: &[EntryStmt],
+    src: &Source,
+    depth: usize,
+    out: &mut String,
+) {
+    let pad = "  ".repeat(depth);
+    for st in stmts {
+        match st {
+            EntryStmt::Chunk(i) => {
+                let chunk = &entry.chunks[*i];
+                let names: Vec<&str> = chunk
+                    .calls
+                    .iter()
+                    .map(|&c| program.methods[fuse.calls[c].method.index()].name.as_str())
+                    .collect();
+                let fns: Vec<String> = chunk
+                    .targets
+                    .iter()
+                    .map(|(_, f)| format!("F{}", f.0))
+                    .collect();
+                if let Some(why) = &chunk.split {
+                    out.push_str(&format!(
+                        "{pad}not merged with the call before: {} `{}`: {why}\n",
+                        src.at(fuse.calls[chunk.calls[0]].span),
+                        src.snippet(fuse.calls[chunk.calls[0]].span),
+                    ));
+                }
+                out.push_str(&format!(
+                    "{pad}fused call {} on the root runs {} as {}\n",
+                    i + 1,
+                    names.join(", "),
+                    fns.join(" | ")
+                ));
+            }
+            EntryStmt::SetGlobal { span, .. } => {
+                out.push_str(&format!("{pad}{}  {}\n", src.at(*span), src.snippet(*span)));
+            }
+            EntryStmt::While {
+                limit, body, span, ..
+            } => {
+                let head = src.snippet(*span);
+                let head = head.split('{').next().unwrap_or("").trim();
+                out.push_str(&format!(
+                    "{pad}{}  {head} (at most {limit} iterations; the calls of one iteration are fused):\n",
+                    src.at(*span)
+                ));
+                entry_text(program, fuse, entry, body, src, depth + 1, out);
+            }
+        }
+    }
+}
+
 /// A text report.
 pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> String {
     let src = Source {
@@ -56,35 +114,22 @@ pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> Str
         lines: LineIndex::new(source),
     };
     let mut out = String::new();
+    let mut splits_total = 0;
     for e in &fused.entries {
         out.push_str(&format!("fuse {}:\n", e.fuse));
         let Some(fuse) = program.fuse_named(&e.fuse) else {
             continue;
         };
-        for (i, chunk) in e.chunks.iter().enumerate() {
-            let names: Vec<&str> = chunk
-                .calls
-                .iter()
-                .map(|&c| program.methods[fuse.calls[c].method.index()].name.as_str())
-                .collect();
-            let fns: Vec<String> = chunk
-                .targets
-                .iter()
-                .map(|(_, f)| format!("F{}", f.0))
-                .collect();
-            out.push_str(&format!(
-                "  fused call {} on the root runs {} as {}\n",
-                i + 1,
-                names.join(", "),
-                fns.join(" | ")
-            ));
-        }
+        splits_total += e.chunks.iter().filter(|c| c.split.is_some()).count();
+        entry_text(program, fuse, e, &e.body, &src, 1, &mut out);
     }
     let blocked_total: usize = fused.functions.iter().map(|f| f.blocked.len()).sum();
     out.push_str(&format!(
-        "\n{} fused functions, {} call pairs left unmerged\n",
+        "\n{} fused functions, {} call pairs left unmerged ({} inside fused functions, {} between calls on the root)\n",
         fused.functions.len(),
-        blocked_total
+        blocked_total + splits_total,
+        blocked_total,
+        splits_total
     ));
     for (i, f) in fused.functions.iter().enumerate() {
         out.push_str(&format!("\nF{i}: {}\n", function_name(program, f)));
@@ -210,6 +255,10 @@ pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> ser
             "fuse": e.fuse,
             "chunks": e.chunks.iter().map(|c| serde_json::json!({
                 "calls": c.calls,
+                "split": c.split.as_ref().map(|why| serde_json::json!({
+                    "at": src.at(program.fuse_named(&e.fuse).map_or(Span::default(), |f| f.calls[c.calls[0]].span)),
+                    "reason": why.to_string(),
+                })),
                 "targets": c.targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
@@ -243,6 +292,37 @@ pub fn dot(program: &Program, fused: &FusedProgram, source: &str) -> String {
                 "    f{i}_{u} -> f{i}_{v} [label=\"{}\"];\n",
                 esc(why)
             ));
+        }
+        out.push_str("  }\n");
+    }
+    // Each fuse item's fused calls on the root, in order; an edge between
+    // two chunks that were kept apart carries the reason.
+    for (e_i, e) in fused.entries.iter().enumerate() {
+        let Some(fuse) = program.fuse_named(&e.fuse) else {
+            continue;
+        };
+        out.push_str(&format!(
+            "  subgraph cluster_entry_{e_i} {{\n    label=\"fuse {}\";\n",
+            esc(&e.fuse)
+        ));
+        for (c, chunk) in e.chunks.iter().enumerate() {
+            let names: Vec<&str> = chunk
+                .calls
+                .iter()
+                .map(|&k| program.methods[fuse.calls[k].method.index()].name.as_str())
+                .collect();
+            out.push_str(&format!(
+                "    e{e_i}_{c} [label=\"fused call {}: {}\"];\n",
+                c + 1,
+                esc(&names.join(", "))
+            ));
+            if let (Some(why), true) = (&chunk.split, c > 0) {
+                out.push_str(&format!(
+                    "    e{e_i}_{} -> e{e_i}_{c} [label=\"not merged: {}\"];\n",
+                    c - 1,
+                    esc(&why.to_string())
+                ));
+            }
         }
         out.push_str("  }\n");
     }

@@ -32,37 +32,40 @@ impl Interpreter<'_> {
                 "the fused program has no entry for this fuse item",
             ));
         };
+        let mut stats = RunStats::default();
         let start = self.visits;
-        let mut per_call = Vec::new();
-        for chunk in &entry.chunks {
-            let before = self.visits;
-            let mut call_args = Vec::with_capacity(chunk.calls.len());
-            for &c in &chunk.calls {
-                let call = &fuse.calls[c];
-                let values = call
-                    .args
-                    .iter()
-                    .map(|a| self.eval(tree, &mut frame, a))
-                    .collect::<Result<Vec<_>, _>>()?;
-                call_args.push(values);
-            }
-            let root = tree.root;
-            let span = fuse.calls[chunk.calls[0]].span;
-            let Some(target) = target_for(&chunk.targets, tree.type_of(root)) else {
-                return Err(self.error(&frame, span, "no fused function for the root's type"));
-            };
-            let mask = if chunk.calls.len() >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << chunk.calls.len()) - 1
-            };
-            self.call_fused(tree, fused, target, root, mask, call_args)?;
-            per_call.push(self.visits - before);
-        }
-        Ok(RunStats {
-            node_visits: self.visits - start,
-            visits_per_call: per_call,
-        })
+        self.run_fuse_level(
+            tree,
+            &mut frame,
+            &entry.body,
+            &mut stats,
+            &mut |this, tree, frame, c| {
+                let chunk = &entry.chunks[c];
+                let mut call_args = Vec::with_capacity(chunk.calls.len());
+                for &c in &chunk.calls {
+                    let call = &fuse.calls[c];
+                    let values = call
+                        .args
+                        .iter()
+                        .map(|a| this.eval(tree, frame, a))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    call_args.push(values);
+                }
+                let root = tree.root;
+                let span = fuse.calls[chunk.calls[0]].span;
+                let Some(target) = target_for(&chunk.targets, tree.type_of(root)) else {
+                    return Err(this.error(frame, span, "no fused function for the root's type"));
+                };
+                let mask = if chunk.calls.len() >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << chunk.calls.len()) - 1
+                };
+                this.call_fused(tree, fused, target, root, mask, call_args)
+            },
+        )?;
+        stats.node_visits = self.visits - start;
+        Ok(stats)
     }
 
     fn call_fused(

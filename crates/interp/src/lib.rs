@@ -14,6 +14,7 @@ mod fused;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
+use treefuse_fusion::{FuseLevel, FuseLevelStmt};
 use treefuse_runtime::{NodeId, Slot, Tree};
 use treefuse_sema::ops::{self, BinaryOp, OpError};
 use treefuse_sema::*;
@@ -89,8 +90,13 @@ impl std::error::Error for RuntimeError {}
 pub struct RunStats {
     /// Traversal invocations (LANGUAGE.md §5).
     pub node_visits: u64,
-    /// Visits made by each call of the `fuse` item, in order.
+    /// Visits made by each call of the `fuse` item (each fused call on the
+    /// root, for a fused run), in the order they ran: a call inside a
+    /// `while` loop appears once per iteration.
     pub visits_per_call: Vec<u64>,
+    /// The iterations each `while` loop of the item took, in the order the
+    /// loops ended (LANGUAGE §7.7).
+    pub loop_iterations: Vec<u64>,
 }
 
 /// What a frame belongs to, for error messages.
@@ -231,23 +237,69 @@ impl<'p> Interpreter<'p> {
         args: Vec<Value>,
     ) -> Result<RunStats, RuntimeError> {
         let mut frame = self.fuse_frame(tree, fuse, args);
+        let mut stats = RunStats::default();
         let start = self.visits;
-        let mut per_call = Vec::new();
-        for call in &fuse.calls {
-            let before = self.visits;
-            let args = call
-                .args
-                .iter()
-                .map(|a| self.eval(tree, &mut frame, a))
-                .collect::<Result<Vec<_>, _>>()?;
-            let root = tree.root;
-            self.call(tree, root, call.method, args, call.span, &frame)?;
-            per_call.push(self.visits - before);
+        self.run_fuse_level(
+            tree,
+            &mut frame,
+            &fuse.body,
+            &mut stats,
+            &mut |this, tree, frame, c| {
+                let call = &fuse.calls[c];
+                let args = call
+                    .args
+                    .iter()
+                    .map(|a| this.eval(tree, frame, a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let root = tree.root;
+                this.call(tree, root, call.method, args, call.span, frame)
+            },
+        )?;
+        stats.node_visits = self.visits - start;
+        Ok(stats)
+    }
+
+    /// Runs the statements of a `fuse` item, unfused or fused: `run_unit`
+    /// runs one call or one chunk (by index); global assignments and
+    /// `while` loops are the same in both runs.
+    pub(crate) fn run_fuse_level<S: FuseLevelStmt>(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        stmts: &[S],
+        stats: &mut RunStats,
+        run_unit: &mut dyn FnMut(
+            &mut Self,
+            &mut Tree,
+            &mut Frame,
+            usize,
+        ) -> Result<(), RuntimeError>,
+    ) -> Result<(), RuntimeError> {
+        for s in stmts {
+            match s.level() {
+                FuseLevel::Unit(u) => {
+                    let before = self.visits;
+                    run_unit(self, tree, frame, u)?;
+                    stats.visits_per_call.push(self.visits - before);
+                }
+                FuseLevel::SetGlobal { global, value } => {
+                    let v = self.eval(tree, frame, value)?;
+                    self.globals[global.index()] = v;
+                }
+                FuseLevel::While { cond, limit, body } => {
+                    let mut iterations = 0;
+                    while iterations < limit {
+                        if !matches!(self.eval(tree, frame, cond)?, Value::Bool(true)) {
+                            break;
+                        }
+                        iterations += 1;
+                        self.run_fuse_level(tree, frame, body, stats, run_unit)?;
+                    }
+                    stats.loop_iterations.push(iterations);
+                }
+            }
         }
-        Ok(RunStats {
-            node_visits: self.visits - start,
-            visits_per_call: per_call,
-        })
+        Ok(())
     }
 
     fn context(&self, owner: Owner) -> String {

@@ -667,7 +667,43 @@ impl Gen {
                 self.types[root].name,
                 if lim { ", lim: i64" } else { "" }
             ));
-            for _ in 0..n {
+            // Sometimes a `while` loop (LANGUAGE §7.7) around some of the
+            // calls, counting in `g0` or stopped only by its limit, and
+            // global assignments between calls.
+            let looped = if self.chance(3) {
+                let from = self.below(n);
+                Some((from, from + 1 + self.below(n - from)))
+            } else {
+                None
+            };
+            for k in 0..n {
+                let mut pad = "    ";
+                if let Some((from, to)) = looped {
+                    if k == from {
+                        let limit = 1 + self.below(4);
+                        let cond = match self.below(3) {
+                            0 => format!("g0 < {}", self.below(8)),
+                            1 => "true".to_string(),
+                            _ => format!("g0 != {}", self.below(4)),
+                        };
+                        out.push_str(&format!("    while {cond} limit {limit} {{\n"));
+                        if self.chance(2) {
+                            out.push_str("        g0 = g0 + 1;\n");
+                        }
+                    }
+                    if (from..to).contains(&k) {
+                        pad = "        ";
+                    }
+                }
+                if self.chance(6) {
+                    let (g, t, _) = self.pick(&self.globals.clone());
+                    let value = if t == DTy::Int && self.chance(2) {
+                        format!("{g} + {}", self.below(3))
+                    } else {
+                        self.const_value(t)
+                    };
+                    out.push_str(&format!("{pad}{g} = {value};\n"));
+                }
                 let m = self.pick(&ms);
                 let args: Vec<String> = self.methods[m]
                     .params
@@ -682,10 +718,13 @@ impl Gen {
                     })
                     .collect();
                 out.push_str(&format!(
-                    "    root.{}({});\n",
+                    "{pad}root.{}({});\n",
                     self.methods[m].name,
                     args.join(", ")
                 ));
+                if looped.is_some_and(|(_, to)| k + 1 == to) {
+                    out.push_str("    }\n");
+                }
             }
             out.push_str("}\n");
         }

@@ -828,11 +828,11 @@ impl ItemChecker {
                 locals: params,
                 node_vars: Vec::new(),
             };
-            let calls = {
+            let (calls, body) = {
                 let mut bc =
                     BodyChecker::new(&self.program, &self.names, BodyKind::Fuse, &mut self.diags);
                 bc.set_frame(frame.clone());
-                bc.fuse_calls(&f.body, &root.name.name, root_type)
+                bc.fuse_body(&f.body, &root.name.name, root_type)
             };
             self.program.fuses.push(Fuse {
                 name: f.name.name.clone(),
@@ -841,6 +841,7 @@ impl ItemChecker {
                 root_type,
                 frame,
                 calls,
+                body,
             });
         }
     }

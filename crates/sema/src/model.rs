@@ -259,8 +259,48 @@ pub struct Fuse {
     pub root_type: TypeId,
     /// Extra parameters (data locals `0..n` of the fuse frame).
     pub frame: FrameLayout,
-    /// The calls, in order.
+    /// Every call of the item, in the order written (indexed by
+    /// [`FuseStmt::Call`]).
     pub calls: Vec<FuseCall>,
+    /// What the item runs: calls, global assignments and `while` loops
+    /// (LANGUAGE §7.7). An item of calls only is `[Call(0), Call(1), ..]`.
+    pub body: Vec<FuseStmt>,
+}
+
+/// A statement of a `fuse` item.
+#[derive(Clone, Debug)]
+pub enum FuseStmt {
+    /// `root.f(args);`: index into [`Fuse::calls`].
+    Call(usize),
+    /// `g = e;` on a global.
+    SetGlobal {
+        /// The global.
+        global: GlobalId,
+        /// The new value (reads parameters and globals).
+        value: Expr,
+        /// The statement.
+        span: Span,
+    },
+    /// `while cond limit N { body }`: runs `body` while `cond` holds,
+    /// at most `limit` times; reaching the limit is not an error.
+    While {
+        /// Read before each iteration.
+        cond: Expr,
+        /// At least 1.
+        limit: u64,
+        /// The loop body.
+        body: Vec<FuseStmt>,
+        /// The whole loop.
+        span: Span,
+    },
+}
+
+impl Fuse {
+    /// Whether the item is a plain sequence of calls (no global
+    /// assignment, no loop).
+    pub fn is_call_sequence(&self) -> bool {
+        self.body.iter().all(|s| matches!(s, FuseStmt::Call(_)))
+    }
 }
 
 /// One call of a `fuse` item.

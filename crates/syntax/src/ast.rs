@@ -250,6 +250,16 @@ pub enum StmtKind {
     },
     /// `return;` or `return e;` (pure functions).
     Return(Option<Expr>),
+    /// `while COND limit N { }` (only in `fuse` items; LANGUAGE §7.7).
+    While {
+        /// Condition, read before each iteration.
+        cond: Expr,
+        /// The iteration limit as written (`None` when `limit N` is
+        /// missing, which the checker reports).
+        limit: Option<(i64, Span)>,
+        /// Body.
+        body: Block,
+    },
 }
 
 /// What a `for` loop iterates over.

@@ -246,6 +246,31 @@ impl Parser {
             && !self.at_keyword_field()
     }
 
+    /// `limit N` after a `while` condition (`limit` is an ordinary name
+    /// everywhere else). A missing `limit` is left to the checker, which
+    /// explains it; a negative literal is kept so the checker can say why
+    /// it is wrong.
+    fn while_limit(&mut self) -> PResult<Option<(i64, Span)>> {
+        if !matches!(self.peek(), TokenKind::Ident(n) if n == "limit") {
+            return Ok(None);
+        }
+        self.bump();
+        let start = self.span();
+        let negative = self.eat_punct(Punct::Minus);
+        match *self.peek() {
+            TokenKind::Int(v) => {
+                let end = self.bump().span;
+                let v = i64::try_from(v).unwrap_or(i64::MAX);
+                let span = Span {
+                    start: start.start,
+                    end: end.end,
+                };
+                Ok(Some((if negative { -v } else { v }, span)))
+            }
+            _ => Err(self.error_here("an integer literal (the iteration limit)")),
+        }
+    }
+
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
@@ -688,6 +713,13 @@ impl Parser {
                 };
                 let body = self.block()?;
                 StmtKind::For { var, iter, body }
+            }
+            TokenKind::Keyword(Keyword::While) => {
+                self.bump();
+                let cond = self.expr(Restriction::NoRecord)?;
+                let limit = self.while_limit()?;
+                let body = self.block()?;
+                StmtKind::While { cond, limit, body }
             }
             TokenKind::Keyword(Keyword::Return) => {
                 self.bump();

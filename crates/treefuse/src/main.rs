@@ -330,6 +330,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     "engine": if fused.is_some() { "fused" } else { "unfused" },
                     "node_visits": run_stats.node_visits,
                     "visits_per_call": run_stats.visits_per_call,
+                    "loop_iterations": run_stats.loop_iterations,
                     "run_seconds": elapsed.as_secs_f64(),
                 });
                 eprintln!("{line}");

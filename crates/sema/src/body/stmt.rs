@@ -49,6 +49,17 @@ impl BodyChecker<'_> {
             }
             ast::StmtKind::For { var, iter, body } => self.for_stmt(var, iter, body),
             ast::StmtKind::Return(value) => self.return_stmt(value.as_ref(), span),
+            ast::StmtKind::While { cond, .. } => {
+                self.error(
+                    "while-outside-fuse",
+                    Span {
+                        start: span.start,
+                        end: cond.span.end,
+                    },
+                    "`while` loops are allowed only in `fuse` items",
+                );
+                None
+            }
         };
         if let Some(kind) = kind {
             out.push(Stmt { kind, span });
@@ -522,60 +533,186 @@ impl BodyChecker<'_> {
         }
     }
 
-    /// Checks the body of a `fuse` item: calls on the root, in order.
-    pub(crate) fn fuse_calls(
+    /// Checks the body of a `fuse` item: calls on the root, global
+    /// assignments and `while` loops (LANGUAGE §7.7). Returns every call in
+    /// written order and the statement tree indexing them.
+    pub(crate) fn fuse_body(
         &mut self,
         body: &ast::Block,
         root: &str,
         root_ty: TypeId,
-    ) -> Vec<FuseCall> {
+    ) -> (Vec<FuseCall>, Vec<FuseStmt>) {
         self.fuse_root = Some(root.to_string());
         let mut calls = Vec::new();
+        let stmts = self.fuse_stmts(body, root, root_ty, &mut calls);
+        (calls, stmts)
+    }
+
+    fn fuse_stmts(
+        &mut self,
+        body: &ast::Block,
+        root: &str,
+        root_ty: TypeId,
+        calls: &mut Vec<FuseCall>,
+    ) -> Vec<FuseStmt> {
+        let mut out = Vec::new();
         for s in &body.stmts {
-            let ast::StmtKind::Call {
-                receiver,
-                method,
-                args,
-            } = &s.kind
-            else {
-                self.error(
+            match &s.kind {
+                ast::StmtKind::Call {
+                    receiver,
+                    method,
+                    args,
+                } => {
+                    if let Some(call) = self.fuse_call(receiver, method, args, s.span, root, root_ty)
+                    {
+                        out.push(FuseStmt::Call(calls.len()));
+                        calls.push(call);
+                    }
+                }
+                ast::StmtKind::Assign { target, value } => {
+                    if let Some(stmt) = self.fuse_set_global(target, value, s.span) {
+                        out.push(stmt);
+                    }
+                }
+                ast::StmtKind::While { cond, limit, body } => {
+                    let head = Span {
+                        start: s.span.start,
+                        end: cond.span.end,
+                    };
+                    let cond = self
+                        .expr(cond, Some(&DataType::Bool))
+                        .filter(|c| self.expect_type(c, &DataType::Bool));
+                    let limit = match *limit {
+                        Some((n, _)) if n >= 1 => Some(n as u64),
+                        Some((n, span)) => {
+                            self.error(
+                                "while-limit",
+                                span,
+                                format!("the iteration limit must be at least 1, not {n}"),
+                            );
+                            None
+                        }
+                        None => {
+                            self.report(
+                                Diagnostic::error(
+                                    "while-limit",
+                                    head,
+                                    "a `while` loop in a fuse item needs an iteration limit",
+                                )
+                                .with_note("write `while COND limit N { ... }` with N >= 1"),
+                            );
+                            None
+                        }
+                    };
+                    let body = self.fuse_stmts(body, root, root_ty, calls);
+                    if let (Some(cond), Some(limit)) = (cond, limit) {
+                        out.push(FuseStmt::While {
+                            cond,
+                            limit,
+                            body,
+                            span: s.span,
+                        });
+                    }
+                }
+                _ => self.error(
                     "fuse-body",
                     s.span,
-                    "a fuse item may only contain traversal calls on its root, such as `root.f();`",
-                );
-                continue;
-            };
-            if !matches!(&receiver.kind, ast::ExprKind::Name(n) if n.name == root) {
-                self.error(
-                    "fuse-body",
-                    receiver.span,
-                    format!("calls in a fuse item must be on its root `{root}`"),
-                );
-                continue;
-            }
-            let Some(m) = self.program.method_named(root_ty, &method.name) else {
-                self.error(
-                    "unknown-traversal",
-                    method.span,
-                    format!(
-                        "no traversal `{}` on type `{}`",
-                        method.name,
-                        self.program.type_name(root_ty)
-                    ),
-                );
-                continue;
-            };
-            let params = self.program.methods[m.index()].params.clone();
-            if let Some(args) =
-                self.call_args(&method.name, args, &params, without_semicolon(s.span))
-            {
-                calls.push(FuseCall {
-                    method: m,
-                    args,
-                    span: s.span,
-                });
+                    "a fuse item may only contain traversal calls on its root (`root.f();`), global assignments (`g = e;`) and `while` loops",
+                ),
             }
         }
-        calls
+        out
+    }
+
+    fn fuse_call(
+        &mut self,
+        receiver: &ast::Expr,
+        method: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        root: &str,
+        root_ty: TypeId,
+    ) -> Option<FuseCall> {
+        if !matches!(&receiver.kind, ast::ExprKind::Name(n) if n.name == root) {
+            self.error(
+                "fuse-body",
+                receiver.span,
+                format!("calls in a fuse item must be on its root `{root}`"),
+            );
+            return None;
+        }
+        let Some(m) = self.program.method_named(root_ty, &method.name) else {
+            self.error(
+                "unknown-traversal",
+                method.span,
+                format!(
+                    "no traversal `{}` on type `{}`",
+                    method.name,
+                    self.program.type_name(root_ty)
+                ),
+            );
+            return None;
+        };
+        let params = self.program.methods[m.index()].params.clone();
+        let args = self.call_args(&method.name, args, &params, without_semicolon(span))?;
+        Some(FuseCall {
+            method: m,
+            args,
+            span,
+        })
+    }
+
+    /// `g = e;` in a fuse item: only whole globals may be assigned.
+    fn fuse_set_global(
+        &mut self,
+        target: &ast::Expr,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<FuseStmt> {
+        let global = match &strip_parens(target).kind {
+            ast::ExprKind::Name(n) => match self.lookup(&n.name) {
+                Some(Binding::Local(_)) => {
+                    self.error(
+                        "fuse-assign",
+                        target.span,
+                        format!("`{}` is a parameter of the fuse item; a fuse item assigns globals only", n.name),
+                    );
+                    return None;
+                }
+                Some(_) => {
+                    self.error(
+                        "fuse-assign",
+                        target.span,
+                        "a fuse item assigns globals only",
+                    );
+                    return None;
+                }
+                None => match self.names.globals.get(&n.name) {
+                    Some(&g) => g,
+                    None => {
+                        self.error("unknown-name", n.span, format!("unknown name `{}`", n.name));
+                        return None;
+                    }
+                },
+            },
+            _ => {
+                self.error(
+                    "fuse-assign",
+                    target.span,
+                    "a fuse item assigns whole globals only (`g = e;`)",
+                );
+                return None;
+            }
+        };
+        let ty = self.program.globals[global.index()].ty.clone();
+        let value = self.expr(value, Some(&ty))?;
+        if !self.expect_type(&value, &ty) {
+            return None;
+        }
+        Some(FuseStmt::SetGlobal {
+            global,
+            value,
+            span,
+        })
     }
 }

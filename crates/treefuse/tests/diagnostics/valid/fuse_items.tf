@@ -19,3 +19,18 @@ fuse with_params(r: Root, limit: i64, name: str, opt: Opt, flags: [bool]) {
     r.a(len(flags));
 }
 fuse empty(root: Root) {}
+
+// Global assignments and fixpoint loops (`limit` is an ordinary name
+// elsewhere).
+global changed: bool = false;
+global limit: i64 = 2;
+fuse settle(root: Root, rounds: i64) {
+    changed = true;
+    while changed && limit < rounds limit 8 {
+        changed = false;
+        limit = limit + 1;
+        root.a(limit);
+        while false limit 1 { root.c(); }
+    }
+    root.c();
+}
