@@ -1,29 +1,34 @@
 //! `#[derive(Rewritable)]` for `treefuse-rewrite`.
 //!
-//! The derive implements `treefuse_rewrite::Rewritable` for an enum or a
-//! struct by looking at the *syntax* of each field's type. A field is a child
-//! when its type is the type being derived (its own name, with any generic
-//! arguments, or `Self`) wrapped in any nesting of `Box<_>`, `Vec<_>` and
-//! `Option<_>` (for example `Box<Expr>`, `Vec<Expr>`, `Option<Box<Expr>>`,
-//! `Vec<Box<Expr>>`). Every other field is moved through unchanged.
+//! The derive implements `treefuse_rewrite::Node` for an enum or a struct
+//! that belongs to a *family* of mutually recursive node types (`Program`,
+//! `Function`, `Stmt`, `Expr`, ...). It looks at the *syntax* of each
+//! field's type. A field is a child when its type is a node type of the
+//! family wrapped in any nesting of `Box<_>`, `Vec<_>` and `Option<_>`
+//! (`Box<Expr>`, `Vec<Stmt>`, `Option<Box<Expr>>`, ...). The family is the
+//! type itself (`Self` or its name) plus the types listed in a container
+//! attribute:
+//!
+//! ```text
+//! #[derive(Rewritable)]
+//! #[rewrite(family(Program, Function, Stmt, Expr))]
+//! enum Stmt { ... }
+//! ```
+//!
+//! Types are matched by their last path segment. Every other field is left
+//! alone. `#[rewrite(skip)]` on a field leaves it alone even when its type
+//! looks like a child. Type aliases are not seen through.
 //!
 //! Children are visited in declaration order: fields in the order they are
-//! written, the elements of a `Vec` from first to last. `map_children` and
-//! `for_each_child` use the same order, which is what gives child *indices*
-//! (used in the checker's paths) their meaning.
+//! written, `Vec` elements from first to last. All generated methods use
+//! that order. A `Vec` whose elements are nodes of the family (`Vec<Stmt>`)
+//! is handed to the walker whole (`visit_list`), so that rules can remove
+//! and splice its elements; other nestings (`Vec<Box<Stmt>>`,
+//! `Vec<Option<Expr>>`) are walked element by element.
 //!
-//! Attribute: `#[rewrite(skip)]` on a field leaves it alone even when its type
-//! looks like a child (for example a back-reference that must not be
-//! traversed). Type aliases are not seen through: a field of type
-//! `type P = Box<Expr>` is not recognised; write the type out instead.
-//!
-//! Rebuilding a `Box` child reuses its allocation (the value is moved out and
-//! the result moved back in), and rebuilding a `Vec` goes through
-//! `into_iter().map(..).collect()`, which reuses the buffer; so a rebuild
-//! allocates nothing of its own. `map_children` is `#[inline(always)]`: it
-//! sits between two nodes on the hot path of every traversal, and leaving
-//! it out of line cost about a fifth more instructions per node in the
-//! fused toy benchmark.
+//! Non-child fields must implement `Clone` and `PartialEq` (used by the
+//! iterative copy and comparison of `treefuse_rewrite::deep_clone` and
+//! `first_difference`).
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
@@ -33,8 +38,8 @@ use syn::{
     PathArguments, Type,
 };
 
-/// Derives `treefuse_rewrite::Rewritable` (see the crate docs for which
-/// fields count as children and for `#[rewrite(skip)]`).
+/// Derives `treefuse_rewrite::Node` (see the crate docs for which fields
+/// count as children, `#[rewrite(family(..))]` and `#[rewrite(skip)]`).
 #[proc_macro_derive(Rewritable, attributes(rewrite))]
 pub fn derive_rewritable(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
@@ -44,10 +49,10 @@ pub fn derive_rewritable(input: TokenStream) -> TokenStream {
     }
 }
 
-/// How a field's type holds children of the derived type.
+/// How a field's type holds children.
 enum Shape {
-    /// The derived type itself.
-    Direct,
+    /// A node type of the family (the type as written).
+    Direct(Box<Type>),
     /// `Box<inner>`.
     Boxed(Box<Shape>),
     /// `Vec<inner>`.
@@ -56,8 +61,7 @@ enum Shape {
     Option(Box<Shape>),
 }
 
-/// The single generic type argument of the last path segment, if the type is
-/// `Wrapper<Arg>` with `Wrapper` named `wrapper`.
+/// The first generic type argument of `Wrapper<Arg, ..>` named `wrapper`.
 fn single_arg<'a>(ty: &'a Type, wrapper: &str) -> Option<&'a Type> {
     let Type::Path(tp) = ty else { return None };
     if tp.qself.is_some() {
@@ -70,38 +74,35 @@ fn single_arg<'a>(ty: &'a Type, wrapper: &str) -> Option<&'a Type> {
     let PathArguments::AngleBracketed(args) = &seg.arguments else {
         return None;
     };
-    let mut types = args.args.iter().filter_map(|a| match a {
+    args.args.iter().find_map(|a| match a {
         GenericArgument::Type(t) => Some(t),
         _ => None,
-    });
-    let first = types.next()?;
-    // `Vec<T, A>` / `Box<T, A>` with a custom allocator still count.
-    Some(first)
+    })
 }
 
-fn shape_of(ty: &Type, name: &Ident) -> Option<Shape> {
+fn shape_of(ty: &Type, family: &[Ident]) -> Option<Shape> {
     match ty {
-        Type::Paren(p) => return shape_of(&p.elem, name),
-        Type::Group(g) => return shape_of(&g.elem, name),
+        Type::Paren(p) => return shape_of(&p.elem, family),
+        Type::Group(g) => return shape_of(&g.elem, family),
         _ => {}
     }
     if let Type::Path(tp) = ty {
         if tp.qself.is_none() {
             if let Some(seg) = tp.path.segments.last() {
-                if tp.path.segments.len() == 1 && (seg.ident == *name || seg.ident == "Self") {
-                    return Some(Shape::Direct);
+                if family.contains(&seg.ident) {
+                    return Some(Shape::Direct(Box::new(ty.clone())));
                 }
             }
         }
     }
     if let Some(inner) = single_arg(ty, "Box") {
-        return shape_of(inner, name).map(|s| Shape::Boxed(Box::new(s)));
+        return shape_of(inner, family).map(|s| Shape::Boxed(Box::new(s)));
     }
     if let Some(inner) = single_arg(ty, "Vec") {
-        return shape_of(inner, name).map(|s| Shape::Vec(Box::new(s)));
+        return shape_of(inner, family).map(|s| Shape::Vec(Box::new(s)));
     }
     if let Some(inner) = single_arg(ty, "Option") {
-        return shape_of(inner, name).map(|s| Shape::Option(Box::new(s)));
+        return shape_of(inner, family).map(|s| Shape::Option(Box::new(s)));
     }
     None
 }
@@ -118,172 +119,265 @@ fn is_skipped(field: &syn::Field) -> syn::Result<bool> {
                 skip = true;
                 Ok(())
             } else {
-                Err(meta.error("unknown `rewrite` attribute; expected `skip`"))
+                Err(meta.error("unknown `rewrite` field attribute; expected `skip`"))
             }
         })?;
     }
     Ok(skip)
 }
 
-/// Expression that rebuilds the owned value `expr` of the given shape.
-fn map_expr(shape: &Shape, expr: TokenStream2, depth: usize) -> TokenStream2 {
+/// The family: `Self`, the type's own name, and `#[rewrite(family(..))]`.
+fn family_of(input: &DeriveInput) -> syn::Result<Vec<Ident>> {
+    let mut family = vec![input.ident.clone(), format_ident!("Self")];
+    for attr in &input.attrs {
+        if !attr.path().is_ident("rewrite") {
+            continue;
+        }
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("family") {
+                meta.parse_nested_meta(|m| {
+                    match m.path.get_ident() {
+                        Some(id) => family.push(id.clone()),
+                        None => return Err(m.error("expected a type name")),
+                    }
+                    Ok(())
+                })
+            } else {
+                Err(meta.error("unknown `rewrite` attribute; expected `family(Type, ..)`"))
+            }
+        })?;
+    }
+    Ok(family)
+}
+
+/// Statement walking the children in the place `expr` (a `&mut`).
+fn walk_stmt(shape: &Shape, expr: TokenStream2, depth: usize) -> TokenStream2 {
     match shape {
-        Shape::Direct => quote! { f(#expr) },
-        Shape::Boxed(inner) => {
-            let b = format_ident!("__treefuse_b{}", depth);
-            let moved = map_expr(inner, quote! { *#b }, depth + 1);
+        Shape::Direct(_) => quote! { ::treefuse_rewrite::Walker::visit(w, #expr)?; },
+        Shape::Boxed(inner) => walk_stmt(inner, quote! { &mut **#expr }, depth + 1),
+        Shape::Vec(inner) if matches!(**inner, Shape::Direct(_)) => {
+            quote! { ::treefuse_rewrite::Walker::visit_list(w, #expr)?; }
+        }
+        Shape::Vec(inner) => {
+            let x = format_ident!("__tf_x{}", depth);
+            let body = walk_stmt(inner, quote! { #x }, depth + 1);
+            quote! { for #x in ::core::iter::IntoIterator::into_iter(#expr) { #body } }
+        }
+        Shape::Option(inner) => {
+            let x = format_ident!("__tf_x{}", depth);
+            let body = walk_stmt(inner, quote! { #x }, depth + 1);
+            quote! { if let ::core::option::Option::Some(#x) = #expr { #body } }
+        }
+    }
+}
+
+/// Statement visiting the children behind the shared reference `expr`.
+fn each_stmt(shape: &Shape, expr: TokenStream2, depth: usize) -> TokenStream2 {
+    match shape {
+        Shape::Direct(_) => quote! { f(#expr); },
+        Shape::Boxed(inner) => each_stmt(inner, quote! { &**#expr }, depth + 1),
+        Shape::Vec(inner) => {
+            let x = format_ident!("__tf_x{}", depth);
+            let body = each_stmt(inner, quote! { #x }, depth + 1);
+            quote! { for #x in ::core::iter::IntoIterator::into_iter(#expr) { #body } }
+        }
+        Shape::Option(inner) => {
+            let x = format_ident!("__tf_x{}", depth);
+            let body = each_stmt(inner, quote! { #x }, depth + 1);
+            quote! { if let ::core::option::Option::Some(#x) = #expr { #body } }
+        }
+    }
+}
+
+/// Statement moving the children out of the owned value `expr` onto `out`.
+fn bury_stmt(shape: &Shape, expr: TokenStream2, depth: usize) -> TokenStream2 {
+    match shape {
+        Shape::Direct(_) => quote! { ::treefuse_rewrite::Node::into_children(#expr, out); },
+        Shape::Boxed(inner) if matches!(**inner, Shape::Direct(_)) => {
+            quote! { out.push(#expr); }
+        }
+        Shape::Boxed(inner) => bury_stmt(inner, quote! { *#expr }, depth + 1),
+        Shape::Vec(inner) if matches!(**inner, Shape::Direct(_)) => quote! {
+            if !#expr.is_empty() {
+                out.push(::std::boxed::Box::new(::treefuse_rewrite::NodeList(#expr)));
+            }
+        },
+        Shape::Vec(inner) => {
+            let x = format_ident!("__tf_x{}", depth);
+            let body = bury_stmt(inner, quote! { #x }, depth + 1);
+            quote! { for #x in #expr { #body } }
+        }
+        Shape::Option(inner) => {
+            let x = format_ident!("__tf_x{}", depth);
+            let body = bury_stmt(inner, quote! { #x }, depth + 1);
+            quote! { if let ::core::option::Option::Some(#x) = #expr { #body } }
+        }
+    }
+}
+
+/// Expression: whether the places `a` and `b` (shared references) hold the
+/// same number of children in the same places.
+fn same_shape(shape: &Shape, a: TokenStream2, b: TokenStream2, depth: usize) -> TokenStream2 {
+    match shape {
+        Shape::Direct(_) => quote! { true },
+        Shape::Boxed(inner) => same_shape(inner, quote! { &**#a }, quote! { &**#b }, depth + 1),
+        Shape::Vec(inner) => {
+            let x = format_ident!("__tf_a{}", depth);
+            let y = format_ident!("__tf_b{}", depth);
+            let body = same_shape(inner, quote! { #x }, quote! { #y }, depth + 1);
+            quote! {
+                (#a.len() == #b.len()
+                    && ::core::iter::Iterator::all(
+                        &mut ::core::iter::Iterator::zip(#a.iter(), #b.iter()),
+                        |(#x, #y)| #body,
+                    ))
+            }
+        }
+        Shape::Option(inner) => {
+            let x = format_ident!("__tf_a{}", depth);
+            let y = format_ident!("__tf_b{}", depth);
+            let body = same_shape(inner, quote! { #x }, quote! { #y }, depth + 1);
+            quote! {
+                match (#a, #b) {
+                    (::core::option::Option::Some(#x), ::core::option::Option::Some(#y)) => #body,
+                    (::core::option::Option::None, ::core::option::Option::None) => true,
+                    _ => false,
+                }
+            }
+        }
+    }
+}
+
+/// Expression: a copy of the place `expr` (a shared reference) whose
+/// children are taken from `children`.
+fn copy_expr(shape: &Shape, expr: TokenStream2, depth: usize) -> TokenStream2 {
+    match shape {
+        Shape::Direct(ty) => quote! { *::treefuse_rewrite::take_child::<#ty>(children) },
+        Shape::Boxed(inner) => match &**inner {
+            Shape::Direct(ty) => quote! { ::treefuse_rewrite::take_child::<#ty>(children) },
+            other => {
+                let body = copy_expr(other, quote! { &**#expr }, depth + 1);
+                quote! { ::std::boxed::Box::new(#body) }
+            }
+        },
+        Shape::Vec(inner) => {
+            let x = format_ident!("__tf_x{}", depth);
+            let body = copy_expr(inner, quote! { #x }, depth + 1);
             quote! {{
-                let mut #b = #expr;
-                *#b = #moved;
-                #b
+                let mut __tf_v = ::std::vec::Vec::with_capacity(#expr.len());
+                for #x in #expr.iter() { __tf_v.push(#body); }
+                __tf_v
             }}
         }
-        Shape::Vec(inner) => {
-            let x = format_ident!("__treefuse_x{}", depth);
-            let body = map_expr(inner, quote! { #x }, depth + 1);
-            quote! {
-                ::core::iter::Iterator::collect(
-                    ::core::iter::Iterator::map(
-                        ::core::iter::IntoIterator::into_iter(#expr),
-                        |#x| #body,
-                    ),
-                )
-            }
-        }
         Shape::Option(inner) => {
-            let x = format_ident!("__treefuse_x{}", depth);
-            let body = map_expr(inner, quote! { #x }, depth + 1);
-            quote! { ::core::option::Option::map(#expr, |#x| #body) }
-        }
-    }
-}
-
-/// Statement that visits the children inside the reference `expr`.
-fn visit_stmt(shape: &Shape, expr: TokenStream2, depth: usize) -> TokenStream2 {
-    match shape {
-        Shape::Direct => quote! { f(#expr); },
-        Shape::Boxed(inner) => visit_stmt(
-            inner,
-            quote! { ::core::ops::Deref::deref(#expr) },
-            depth + 1,
-        ),
-        Shape::Vec(inner) => {
-            let x = format_ident!("__treefuse_x{}", depth);
-            let body = visit_stmt(inner, quote! { #x }, depth + 1);
+            let x = format_ident!("__tf_x{}", depth);
+            let body = copy_expr(inner, quote! { #x }, depth + 1);
             quote! {
-                for #x in ::core::iter::IntoIterator::into_iter(#expr) { #body }
-            }
-        }
-        Shape::Option(inner) => {
-            let x = format_ident!("__treefuse_x{}", depth);
-            let body = visit_stmt(inner, quote! { #x }, depth + 1);
-            quote! {
-                if let ::core::option::Option::Some(#x) = ::core::option::Option::as_ref(#expr) { #body }
+                match #expr {
+                    ::core::option::Option::Some(#x) => ::core::option::Option::Some(#body),
+                    ::core::option::Option::None => ::core::option::Option::None,
+                }
             }
         }
     }
 }
 
-/// Code for one set of fields (a struct or one enum variant): the pattern
-/// that binds the fields, the expression that rebuilds them, and the
-/// statements that visit the children.
+/// Code for one set of fields (a struct or one enum variant).
 struct FieldsCode {
+    /// Pattern binding every field as `__tf_f_<name>` (by the match's
+    /// binding mode).
     pattern: TokenStream2,
-    rebuild: TokenStream2,
-    visit: TokenStream2,
+    /// Pattern binding the other value's fields as `__tf_o_<name>`.
+    other_pattern: TokenStream2,
+    walk: TokenStream2,
+    each: TokenStream2,
+    bury: TokenStream2,
+    eq: TokenStream2,
+    copy: TokenStream2,
 }
 
-fn fields_code(path: TokenStream2, fields: &Fields, name: &Ident) -> syn::Result<FieldsCode> {
+fn fields_code(path: TokenStream2, fields: &Fields, family: &[Ident]) -> syn::Result<FieldsCode> {
     let mut binders = Vec::new();
-    let mut rebuilt = Vec::new();
-    let mut visits = Vec::new();
+    let mut others = Vec::new();
+    let (mut walk, mut each, mut bury, mut eq, mut copies) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (i, field) in fields.iter().enumerate() {
-        let binder = match &field.ident {
-            Some(id) => format_ident!("__treefuse_f_{}", id),
-            None => format_ident!("__treefuse_f{}", i),
+        let (b, o) = match &field.ident {
+            Some(id) => (format_ident!("__tf_f_{}", id), format_ident!("__tf_o_{}", id)),
+            None => (format_ident!("__tf_f{}", i), format_ident!("__tf_o{}", i)),
         };
         let shape = if is_skipped(field)? {
             None
         } else {
-            shape_of(&field.ty, name)
+            shape_of(&field.ty, family)
         };
         match &shape {
             Some(shape) => {
-                rebuilt.push(map_expr(shape, quote! { #binder }, 0));
-                visits.push(visit_stmt(shape, quote! { #binder }, 0));
+                walk.push(walk_stmt(shape, quote! { #b }, 0));
+                each.push(each_stmt(shape, quote! { #b }, 0));
+                bury.push(bury_stmt(shape, quote! { #b }, 0));
+                eq.push(same_shape(shape, quote! { #b }, quote! { #o }, 0));
+                copies.push(copy_expr(shape, quote! { #b }, 0));
             }
-            None => rebuilt.push(quote! { #binder }),
+            None => {
+                eq.push(quote! { #b == #o });
+                copies.push(quote! { ::core::clone::Clone::clone(#b) });
+            }
         }
-        binders.push(binder);
+        binders.push(b);
+        others.push(o);
     }
-    let code = match fields {
+    let eq = if eq.is_empty() {
+        quote! { true }
+    } else {
+        quote! { #( (#eq) )&&* }
+    };
+    let (pattern, other_pattern, copy) = match fields {
         Fields::Named(named) => {
             let names: Vec<_> = named.named.iter().map(|f| f.ident.clone()).collect();
-            FieldsCode {
-                pattern: quote! { #path { #( #names: #binders ),* } },
-                rebuild: quote! { #path { #( #names: #rebuilt ),* } },
-                visit: quote! { #( #visits )* },
-            }
+            (
+                quote! { #path { #( #names: #binders ),* } },
+                quote! { #path { #( #names: #others ),* } },
+                quote! { #path { #( #names: #copies ),* } },
+            )
         }
-        Fields::Unnamed(_) => FieldsCode {
-            pattern: quote! { #path ( #( #binders ),* ) },
-            rebuild: quote! { #path ( #( #rebuilt ),* ) },
-            visit: quote! { #( #visits )* },
-        },
-        Fields::Unit => FieldsCode {
-            pattern: quote! { #path },
-            rebuild: quote! { #path },
-            visit: quote! {},
-        },
+        Fields::Unnamed(_) => (
+            quote! { #path ( #( #binders ),* ) },
+            quote! { #path ( #( #others ),* ) },
+            quote! { #path ( #( #copies ),* ) },
+        ),
+        Fields::Unit => (quote! { #path }, quote! { #path }, quote! { #path }),
     };
-    Ok(code)
+    Ok(FieldsCode {
+        pattern,
+        other_pattern,
+        walk: quote! { #( #walk )* },
+        each: quote! { #( #each )* },
+        bury: quote! { #( #bury )* },
+        eq,
+        copy,
+    })
 }
 
 fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let name = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let (map_body, visit_body) = match &input.data {
-        Data::Struct(s) => {
-            let code = fields_code(quote! { Self }, &s.fields, name)?;
-            let FieldsCode {
-                pattern,
-                rebuild,
-                visit,
-            } = code;
-            (
-                quote! {
-                    let #pattern = self;
-                    #rebuild
-                },
-                quote! {
-                    let #pattern = self;
-                    #visit
-                },
-            )
-        }
-        Data::Enum(e) => {
-            let mut map_arms = Vec::new();
-            let mut visit_arms = Vec::new();
-            for variant in &e.variants {
-                let v = &variant.ident;
-                let code = fields_code(quote! { Self::#v }, &variant.fields, name)?;
-                let FieldsCode {
-                    pattern,
-                    rebuild,
-                    visit,
-                } = code;
-                map_arms.push(quote! { #pattern => #rebuild, });
-                visit_arms.push(quote! { #pattern => { #visit } });
-            }
-            if e.variants.is_empty() {
-                (quote! { match self {} }, quote! { match *self {} })
-            } else {
-                (
-                    quote! { match self { #( #map_arms )* } },
-                    quote! { match self { #( #visit_arms )* } },
-                )
-            }
-        }
+    let family = family_of(input)?;
+    let name_str = name.to_string();
+    let mut generics = input.generics.clone();
+    for p in generics.type_params_mut() {
+        p.bounds.push(syn::parse_quote!('static));
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let variants: Vec<(TokenStream2, String, &Fields)> = match &input.data {
+        Data::Struct(s) => vec![(quote! { Self }, name_str.clone(), &s.fields)],
+        Data::Enum(e) => e
+            .variants
+            .iter()
+            .map(|v| {
+                let id = &v.ident;
+                (quote! { Self::#id }, id.to_string(), &v.fields)
+            })
+            .collect(),
         Data::Union(u) => {
             return Err(syn::Error::new(
                 u.union_token.span(),
@@ -291,25 +385,95 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             ))
         }
     };
+    let mut variant_arms = Vec::new();
+    let mut walk_arms = Vec::new();
+    let mut each_arms = Vec::new();
+    let mut bury_arms = Vec::new();
+    let mut eq_arms = Vec::new();
+    let mut copy_arms = Vec::new();
+    for (path, vname, fields) in &variants {
+        let c = fields_code(path.clone(), fields, &family)?;
+        let FieldsCode {
+            pattern,
+            other_pattern,
+            walk,
+            each,
+            bury,
+            eq,
+            copy,
+        } = c;
+        variant_arms.push(quote! { #pattern => #vname, });
+        walk_arms.push(quote! { #pattern => { #walk } });
+        each_arms.push(quote! { #pattern => { #each } });
+        bury_arms.push(quote! { #pattern => { #bury } });
+        eq_arms.push(quote! { (#pattern, #other_pattern) => #eq, });
+        copy_arms.push(quote! { #pattern => #copy, });
+    }
+    let empty = variants.is_empty();
+    let many = variants.len() > 1;
+    let eq_fallback = if many {
+        quote! { _ => false, }
+    } else {
+        quote! {}
+    };
+    let (variant_body, walk_body, each_body, bury_body, eq_body, copy_body) = if empty {
+        (
+            quote! { match *self {} },
+            quote! { match *self {} },
+            quote! { match *self {} },
+            quote! { match self {} },
+            quote! { match *self {} },
+            quote! { match *self {} },
+        )
+    } else {
+        (
+            quote! { match self { #( #variant_arms )* } },
+            quote! { match self { #( #walk_arms )* } ::core::result::Result::Ok(()) },
+            quote! { match self { #( #each_arms )* } },
+            quote! { match self { #( #bury_arms )* } },
+            quote! { match (self, other) { #( #eq_arms )* #eq_fallback } },
+            quote! { match self { #( #copy_arms )* } },
+        )
+    };
     Ok(quote! {
         #[automatically_derived]
-        impl #impl_generics ::treefuse_rewrite::Rewritable for #name #ty_generics #where_clause {
+        #[allow(unused_variables, clippy::needless_borrow, clippy::match_single_binding)]
+        impl #impl_generics ::treefuse_rewrite::Node for #name #ty_generics #where_clause {
+            const TYPE_NAME: &'static str = #name_str;
+
             #[inline(always)]
-            #[allow(unused_variables, unused_mut, clippy::redundant_closure)]
-            fn map_children<__TreefuseF>(self, f: &mut __TreefuseF) -> Self
-            where
-                __TreefuseF: ::core::ops::FnMut(Self) -> Self,
-            {
-                #map_body
+            fn variant(&self) -> &'static str {
+                #variant_body
             }
 
-            #[inline]
-            #[allow(unused_variables)]
-            fn for_each_child<'__treefuse_a, __TreefuseF>(&'__treefuse_a self, f: &mut __TreefuseF)
-            where
-                __TreefuseF: ::core::ops::FnMut(&'__treefuse_a Self),
-            {
-                #visit_body
+            #[inline(always)]
+            fn walk_children<__TfW: ::treefuse_rewrite::Walker>(
+                &mut self,
+                w: &mut __TfW,
+            ) -> ::core::result::Result<(), __TfW::Stop> {
+                #walk_body
+            }
+
+            fn for_each_child<'__tf_a>(
+                &'__tf_a self,
+                f: &mut dyn ::core::ops::FnMut(&'__tf_a dyn ::treefuse_rewrite::DynNode),
+            ) {
+                #each_body
+            }
+
+            fn into_children(self, out: &mut ::treefuse_rewrite::Graveyard) {
+                #bury_body
+            }
+
+            fn shallow_eq(&self, other: &Self) -> bool {
+                #eq_body
+            }
+
+            fn clone_with(
+                &self,
+                children: &mut dyn ::core::ops::FnMut() -> ::std::boxed::Box<dyn ::core::any::Any>,
+            ) -> Self {
+                #copy_body
             }
         }
     })

@@ -1,109 +1,118 @@
-//! Rewrite-rule fusion for your own Rust ASTs.
+//! Rewrite-rule fusion for your own Rust ASTs, over whole node families.
 //!
-//! Write each rewrite rule on its own, in *open-recursion* style; combine
-//! rules statically into one traversal; let a [`PassManager`] run the same
-//! rules fused, one by one, or to a fixpoint per optimisation level; and
-//! check that fused and unfused runs agree on what they are guaranteed to
-//! agree on. This is the approach of "pass fusion with open recursion"
-//! (`first`/`next` continuations) and of Scala 3's MegaPhase, which fuses
-//! many small "miniphases" into one tree traversal — here with typed,
-//! zero-cost composition and a built-in equivalence check.
+//! Write each rewrite rule on its own, against the node types it cares
+//! about; let a [`PassManager`] run all rules in one fused traversal over
+//! every type of your AST (`Program`, `Function`, `Stmt`, `Expr`, ...), or
+//! one by one, or to a fixpoint; and check that fused and one-by-one runs
+//! agree on what they are guaranteed to agree on. This is Scala 3's
+//! MegaPhase (miniphases with `prepareForX`/`transformX` hooks fused into
+//! one tree walk) and the "pass fusion with open recursion" technique
+//! (`Edit::Restart` is its `first`), with statically dispatched, inlined
+//! composition.
 //!
 //! ```
-//! use treefuse_rewrite::{CheckMode, Context, PassManager, Rewritable, Rule};
+//! use treefuse_rewrite::{Cx, Edit, Env, Hook, PassManager, Rewritable, Rule};
 //!
-//! // 1. Your AST; the derive finds the children (`Box`/`Vec`/`Option` of Self).
+//! // 1. The AST: a family of node types. The derive finds the children
+//! //    (family types inside Box/Vec/Option).
 //! #[derive(Clone, Debug, PartialEq, Rewritable)]
-//! enum E {
+//! #[rewrite(family(Stmt, Expr))]
+//! enum Stmt {
+//!     Print(Expr),
+//!     Block(Vec<Stmt>),
+//! }
+//! #[derive(Clone, Debug, PartialEq, Default, Rewritable)]
+//! #[rewrite(family(Stmt, Expr))]
+//! enum Expr {
+//!     #[default]
+//!     Zero,
 //!     Num(i64),
-//!     Neg(Box<E>),
-//!     Add(Vec<E>),
+//!     Neg(Box<Expr>),
 //! }
 //!
-//! // 2. Rules: match and `replace` (restart the pipeline), or defer with `next`.
+//! // 2. Rules, each with hooks for the types it handles.
 //! struct DoubleNeg; // --x => x
-//! impl Rule<E> for DoubleNeg {
-//!     fn rewrite(&self, e: E, cx: &mut impl Context<E>) -> E {
-//!         match e {
-//!             E::Neg(inner) if matches!(*inner, E::Neg(_)) => match *inner {
-//!                 E::Neg(x) => cx.replace(*x),
-//!                 other => cx.next(E::Neg(Box::new(other))),
+//! impl<X: Env> Rule<X> for DoubleNeg {
+//!     type Handles = (Expr,);
+//! }
+//! impl<X: Env> Hook<Expr, X> for DoubleNeg {
+//!     fn transform(&self, e: &mut Expr, _: &mut Cx<'_, X>) -> Result<Edit<Expr>, X::Error> {
+//!         Ok(match e {
+//!             Expr::Neg(a) => match &mut **a {
+//!                 Expr::Neg(x) => Edit::Replace(std::mem::take(&mut **x)),
+//!                 _ => Edit::Keep,
 //!             },
-//!             other => cx.next(other),
-//!         }
+//!             _ => Edit::Keep,
+//!         })
 //!     }
 //! }
-//! struct FoldAdd; // add of literals => literal
-//! impl Rule<E> for FoldAdd {
-//!     fn rewrite(&self, e: E, cx: &mut impl Context<E>) -> E {
-//!         match e {
-//!             E::Add(xs) if xs.iter().all(|x| matches!(x, E::Num(_))) => {
-//!                 let sum = xs.iter().map(|x| if let E::Num(n) = x { *n } else { 0 }).sum();
-//!                 cx.replace(E::Num(sum))
-//!             }
-//!             other => cx.next(other),
-//!         }
+//! struct Flatten; // a block inside a list => its statements, spliced in
+//! impl<X: Env> Rule<X> for Flatten {
+//!     type Handles = (Stmt,);
+//! }
+//! impl<X: Env> Hook<Stmt, X> for Flatten {
+//!     fn transform(&self, s: &mut Stmt, cx: &mut Cx<'_, X>) -> Result<Edit<Stmt>, X::Error> {
+//!         Ok(match s {
+//!             Stmt::Block(body) if cx.in_list() => Edit::Splice(std::mem::take(body)),
+//!             _ => Edit::Keep,
+//!         })
 //!     }
 //! }
 //!
-//! // 3. Compose statically (a tuple) and run.
-//! let mut pm = PassManager::new((DoubleNeg, FoldAdd));
-//! let e = E::Add(vec![E::Num(1), E::Neg(Box::new(E::Neg(Box::new(E::Num(2)))))]);
-//! assert_eq!(pm.fused(e.clone()), E::Add(vec![E::Num(1), E::Num(2)])); // one traversal
-//! assert_eq!(pm.fixpoint(e.clone(), treefuse_rewrite::Round::Fused, 8).unwrap(), E::Num(3));
-//! // Fused and one-by-one fixpoints agree (the rules are confluent):
-//! assert_eq!(pm.check(e, CheckMode::Fixpoint { max_rounds: 8 }).unwrap(), E::Num(3));
-//! assert_eq!(pm.rule_names(), ["DoubleNeg", "FoldAdd"]);
+//! // 3. Compose statically (a tuple) and run: one traversal of both types.
+//! let mut pm = PassManager::<(), _>::new((DoubleNeg, Flatten)).unwrap();
+//! let neg2 = |x| Expr::Neg(Box::new(Expr::Neg(Box::new(x))));
+//! let mut prog = Stmt::Block(vec![
+//!     Stmt::Print(neg2(Expr::Num(1))),
+//!     Stmt::Block(vec![Stmt::Print(Expr::Num(2)), Stmt::Block(vec![Stmt::Print(neg2(Expr::Num(3)))])]),
+//! ]);
+//! pm.fused(&mut prog, &mut ()).unwrap();
+//! assert_eq!(prog, Stmt::Block(vec![
+//!     Stmt::Print(Expr::Num(1)), Stmt::Print(Expr::Num(2)), Stmt::Print(Expr::Num(3)),
+//! ]));
+//! assert_eq!(pm.stats().fired, [("DoubleNeg", 2), ("Flatten", 2)]);
+//! assert_eq!(pm.stats().traversals, 1);
 //! ```
 //!
 //! # How it is put together, and why
 //!
-//! * [`Rewritable`] (derivable) exposes the *direct* children of a node:
-//!   rebuild them ([`Rewritable::map_children`], the blog's `map`) or look at
-//!   them. The recursion lives in the engine, so one trait serves top-down,
-//!   bottom-up, fused and one-rule traversals. See [`tree`].
-//! * A [`Rule`] never recurses itself. It gets a [`Context`] with
-//!   [`first`](Context::first) (restart the whole fused pipeline on a node),
-//!   [`next`](Context::next) (defer to the remaining rules; after the last
-//!   one the children are rebuilt) and [`fired`](Context::fired) /
-//!   [`replace`](Context::replace) (report a rewrite). See [`rule`].
-//! * Rule lists are type-level lists ([`Chain`]`<A, Chain<B, End>>`, built
-//!   from tuples or [`rules!`]). Each rule's context type names the rest of
-//!   the list, so `next` and `first` are direct calls that the compiler
-//!   inlines: no `dyn`, no boxed closures, no allocation per node. The
-//!   benchmark (`examples/fusion_bench.rs`) measures the result against a
-//!   hand-written fused `match`.
-//! * The [`PassManager`] runs one rule list in any [`Mode`]: fused, one by
-//!   one (each rule its own traversal, reusing the very same rule values as
-//!   single-rule pipelines), or to a bounded fixpoint; [`OptLevel`] picks the
-//!   mode. Rules report firing into per-rule counters (one increment per
-//!   rewrite), which is how a fixpoint round knows it changed nothing without
-//!   comparing trees. See [`manager`].
-//! * [`PassManager::check`] runs fused and one-by-one and reports the first
-//!   differing node. Exactly what fusion guarantees (and what it does not:
-//!   a single fused pass is *not* equal to a single one-by-one round) is
-//!   spelled out in [`check`].
+//! * [`node`]: every type of the family implements [`Node`] (derived):
+//!   walk the direct children in place, generically over a [`Walker`], with
+//!   `Vec`s of nodes handed over whole so rules can edit lists; plus the
+//!   shallow operations from which the iterative [`dismantle`],
+//!   [`deep_clone`], [`deep_eq`] and [`first_difference`] are built.
+//! * [`rule`]: a rule implements [`Hook<N, X>`](Hook) for each node type
+//!   `N` it handles (pre-order `prepare`, post-order `transform`, both
+//!   fallible, both defaulting to "keep") and [`Rule`] to list those types,
+//!   name itself and declare what must run before it. Hooks answer with an
+//!   [`Edit`]. The environment `X` ([`Env`]) fixes the user context type
+//!   (`cx.ctx()`) and the error type.
+//! * The engine (private) walks the family once per
+//!   traversal; dispatch to a rule's hook is decided per node type at
+//!   compile time, so a rule costs nothing at types it does not handle.
+//! * [`manager`]: [`PassManager`] checks the ordering constraints when it is
+//!   built, runs [`Mode`]s, counts [`Stats`], catches panics, and stops
+//!   with a [`RunError`] and the tree whole when a rule fails.
+//! * [`check`]: [`PassManager::check`] runs fused and one-by-one and reports
+//!   the path to the first difference. What fusion guarantees is spelled
+//!   out there.
 //!
 //! # Depth
 //!
-//! The traversal recurses once per tree level (a few small frames per
-//! level). By default it runs on the caller's stack, which bounds the depth:
-//! in a release build an 8 MiB main-thread stack handled a 30,000-level
-//! chain of the toy AST and overflowed at 35,000 (`examples/depth_probe.rs`;
-//! debug builds and the 2 MiB of test threads allow less). For deeper trees turn on
-//! [`PassManager::with_stack_growth`]: the engine then checks the remaining
-//! stack at each level and continues on a fresh heap-allocated segment when
-//! it runs low (the `stacker` crate), so any depth that fits in memory
-//! works (tested with a 1,000,000-level tree). Your tree's own `Drop`,
-//! `Clone` and `PartialEq` are recursive too; [`dismantle`] drops a tree
-//! iteratively, and the checker (which uses `Clone`/`PartialEq`) is meant for
-//! moderate depths.
+//! The walk recurses once per tree level. Stack growth is on by default:
+//! each node costs one stack-pointer comparison, and when the stack runs low
+//! the walk continues on a fresh heap-allocated segment (`stacker`), so any
+//! depth that fits in memory works (the tests rewrite 10^6-level chains in
+//! every mode). Derived `Drop`, `Clone` and `PartialEq` recurse too: use
+//! [`dismantle`] (or [`DeepTree`]), [`deep_clone`] and [`deep_eq`] on deep
+//! trees.
 //!
-//! # The example language
+//! # Examples
 //!
-//! [`toy`] is the blog's language with its three rules, a parser, a seeded
-//! random program generator and the hand-written baselines used by the tests
-//! and the benchmark.
+//! [`middle`] is a compiler middle end over a three-family AST with six
+//! rules (the crate's flagship example, benchmarked by
+//! `examples/middle_end.rs`); [`toy`] is the open-recursion blog's language
+//! with its three rules.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -113,13 +122,16 @@ extern crate self as treefuse_rewrite;
 pub mod check;
 mod engine;
 pub mod manager;
+pub mod middle;
+pub mod node;
 pub mod rule;
 pub mod toy;
-pub mod tree;
 
-pub use check::{first_difference, subtree_at, CheckError, CheckMode, Mismatch};
-pub use engine::Order;
-pub use manager::{FixpointError, Mode, OptLevel, PassManager, Round, Stats, DEFAULT_LEVEL_MODES};
-pub use rule::{Chain, Context, Driver, End, IntoRuleSet, Rule, RuleSet, RuleVisitor};
-pub use tree::{dismantle, node_count, Rewritable};
+pub use check::{CheckError, CheckMode, Mismatch};
+pub use manager::{Mode, OptLevel, OrderError, PassManager, Round, RunError, Stats, DEFAULT_LEVEL_MODES};
+pub use node::{
+    deep_clone, deep_eq, dismantle, first_difference, node_count, subtree_at, take_child, DeepTree,
+    DynNode, Explode, Graveyard, Kind, Node, NodeList, PathDisplay, PathStep, Walker,
+};
+pub use rule::{Chain, Cx, Edit, End, Env, Flow, Handles, Hook, IntoRuleSet, PhaseState, Rule, RuleInfo, RuleSet};
 pub use treefuse_rewrite_derive::Rewritable;

@@ -15,7 +15,7 @@
 use std::fmt;
 use std::rc::Rc;
 
-use crate::rule::{Chain, Context, End, Rule};
+use crate::rule::{Chain, Cx, Edit, End, Env, Hook, Rule};
 use crate::Rewritable;
 
 /// A name: shared and immutable, like the blog's OCaml strings (and like
@@ -23,10 +23,12 @@ use crate::Rewritable;
 /// name never copies or frees its text.
 pub type Name = Rc<str>;
 
-/// An expression of the toy language.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Rewritable)]
+/// An expression of the toy language. (`Default` is `()`, the placeholder
+/// left behind when a rule takes a subtree out of a node.)
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Rewritable)]
 pub enum Expr {
     /// `()`
+    #[default]
     Unit,
     /// `true` / `false`
     Bool(bool),
@@ -339,69 +341,99 @@ pub fn parse(src: &str) -> Result<Expr, String> {
 
 // ----------------------------------------------------------------- rules --
 
-/// Dead-code elimination: `if true then a else b => a`,
-/// `if false then a else b => b`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct DeadCodeElimination;
-
-impl Rule<Expr> for DeadCodeElimination {
-    #[inline(always)]
-    fn rewrite(&self, e: Expr, cx: &mut impl Context<Expr>) -> Expr {
-        match e {
-            Expr::If { cond, then, els } if matches!(*cond, Expr::Bool(_)) => {
-                if *cond == Expr::Bool(true) {
-                    cx.replace(*then)
-                } else {
-                    cx.replace(*els)
-                }
-            }
-            other => cx.next(other),
-        }
+/// `if true then a else b => a`, `if false then a else b => b`, as `wrap`
+/// of the branch (which is taken out of `e`).
+#[inline(always)]
+fn dead_code(e: &mut Expr, wrap: fn(Expr) -> Edit<Expr>) -> Edit<Expr> {
+    match e {
+        Expr::If { cond, then, els } => match **cond {
+            Expr::Bool(true) => wrap(std::mem::take(&mut **then)),
+            Expr::Bool(false) => wrap(std::mem::take(&mut **els)),
+            _ => Edit::Keep,
+        },
+        _ => Edit::Keep,
     }
 }
+
+/// `n / m => n ÷ m` for literals, `m ≠ 0` (and no overflow).
+#[inline(always)]
+fn constant_division(e: &mut Expr, wrap: fn(Expr) -> Edit<Expr>) -> Edit<Expr> {
+    match e {
+        Expr::Div(a, b) => match constant_quotient(a, b) {
+            Some(q) => wrap(Expr::Num(q)),
+            None => Edit::Keep,
+        },
+        _ => Edit::Keep,
+    }
+}
+
+/// `let x = v in x => v`.
+#[inline(always)]
+fn redundant_let(e: &mut Expr, wrap: fn(Expr) -> Edit<Expr>) -> Edit<Expr> {
+    match e {
+        Expr::Let { id, value, body } if matches!(&**body, Expr::Id(n) if n == id) => {
+            wrap(std::mem::take(&mut **value))
+        }
+        _ => Edit::Keep,
+    }
+}
+
+/// Implements [`Rule`] and [`Hook`] for one toy rule: as a prepare hook
+/// answering `Restart` (the blog's top-down fused pass, where a replacement
+/// goes through the whole pipeline again) when `POST` is false, as a
+/// transform hook answering `Revisit` (bottom-up: children first, and a
+/// replacement is visited completely again) when it is true.
+macro_rules! toy_rule {
+    ($name:ident, $body:ident) => {
+        impl<X: Env, const POST: bool> Rule<X> for $name<POST> {
+            type Handles = (Expr,);
+        }
+        impl<X: Env, const POST: bool> Hook<Expr, X> for $name<POST> {
+            #[inline(always)]
+            fn prepare(&self, e: &mut Expr, _: &mut Cx<'_, X>) -> Result<Edit<Expr>, X::Error> {
+                Ok(if POST { Edit::Keep } else { $body(e, Edit::Restart) })
+            }
+            #[inline(always)]
+            fn transform(&self, e: &mut Expr, _: &mut Cx<'_, X>) -> Result<Edit<Expr>, X::Error> {
+                Ok(if POST { $body(e, Edit::Revisit) } else { Edit::Keep })
+            }
+        }
+    };
+}
+
+/// Dead-code elimination: `if true then a else b => a`,
+/// `if false then a else b => b`. `POST = true` is the bottom-up variant.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DeadCodeElimination<const POST: bool = false>;
+toy_rule!(DeadCodeElimination, dead_code);
 
 /// Constant division folding: `n / m => n ÷ m` for literals, `m ≠ 0` (and no
-/// overflow).
+/// overflow). `POST = true` is the bottom-up variant.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ConstantDivision;
+pub struct ConstantDivision<const POST: bool = false>;
+toy_rule!(ConstantDivision, constant_division);
 
-impl Rule<Expr> for ConstantDivision {
-    #[inline(always)]
-    fn rewrite(&self, e: Expr, cx: &mut impl Context<Expr>) -> Expr {
-        match e {
-            Expr::Div(a, b) => match (&*a, &*b) {
-                (Expr::Num(n), Expr::Num(m)) => match n.checked_div(*m) {
-                    Some(q) => cx.replace(Expr::Num(q)),
-                    None => cx.next(Expr::Div(a, b)),
-                },
-                _ => cx.next(Expr::Div(a, b)),
-            },
-            other => cx.next(other),
-        }
-    }
-}
-
-/// Redundant-let removal: `let x = v in x => v`.
+/// Redundant-let removal: `let x = v in x => v`. `POST = true` is the
+/// bottom-up variant.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RedundantLet;
-
-impl Rule<Expr> for RedundantLet {
-    #[inline(always)]
-    fn rewrite(&self, e: Expr, cx: &mut impl Context<Expr>) -> Expr {
-        match e {
-            Expr::Let { id, value, body } if matches!(&*body, Expr::Id(n) if *n == id) => {
-                cx.replace(*value)
-            }
-            other => cx.next(other),
-        }
-    }
-}
+pub struct RedundantLet<const POST: bool = false>;
+toy_rule!(RedundantLet, redundant_let);
 
 /// The rule list type of [`rules`].
 pub type ToyRules = Chain<DeadCodeElimination, Chain<ConstantDivision, Chain<RedundantLet, End>>>;
 
-/// The blog's three rules, in the blog's order.
+/// The blog's three rules, in the blog's order, top-down (the blog's fused
+/// pass).
 pub fn rules() -> (DeadCodeElimination, ConstantDivision, RedundantLet) {
+    (DeadCodeElimination, ConstantDivision, RedundantLet)
+}
+
+/// The same rules bottom-up: children first, replacements visited again.
+pub fn rules_bottom_up() -> (
+    DeadCodeElimination<true>,
+    ConstantDivision<true>,
+    RedundantLet<true>,
+) {
     (DeadCodeElimination, ConstantDivision, RedundantLet)
 }
 
@@ -411,6 +443,30 @@ fn constant_quotient(a: &Expr, b: &Expr) -> Option<i64> {
     match (a, b) {
         (Expr::Num(n), Expr::Num(m)) => n.checked_div(*m),
         _ => None,
+    }
+}
+
+/// Rebuilds `e` with every direct child replaced by `f(child)` (the blog's
+/// `map`), for the hand-written baselines.
+pub fn map_children(e: Expr, f: &mut impl FnMut(Expr) -> Expr) -> Expr {
+    let mut g = |mut b: Box<Expr>| {
+        *b = f(std::mem::take(&mut *b));
+        b
+    };
+    match e {
+        Expr::Div(a, b) => Expr::Div(g(a), g(b)),
+        Expr::Seq(a, b) => Expr::Seq(g(a), g(b)),
+        Expr::Let { id, value, body } => Expr::Let {
+            id,
+            value: g(value),
+            body: g(body),
+        },
+        Expr::If { cond, then, els } => Expr::If {
+            cond: g(cond),
+            then: g(then),
+            els: g(els),
+        },
+        leaf => leaf,
     }
 }
 
@@ -432,7 +488,7 @@ pub fn manually_fused(e: Expr) -> Expr {
         Expr::Let { id, value, body } if matches!(&*body, Expr::Id(n) if *n == id) => {
             manually_fused(*value)
         }
-        other => other.map_children(&mut manually_fused),
+        other => map_children(other, &mut manually_fused),
     }
 }
 
@@ -446,7 +502,7 @@ pub fn dce_pass(e: Expr) -> Expr {
                 dce_pass(*els)
             }
         }
-        other => other.map_children(&mut dce_pass),
+        other => map_children(other, &mut dce_pass),
     }
 }
 
@@ -457,7 +513,7 @@ pub fn fold_pass(e: Expr) -> Expr {
             let q = constant_quotient(&a, &b).unwrap_or_default();
             fold_pass(Expr::Num(q))
         }
-        other => other.map_children(&mut fold_pass),
+        other => map_children(other, &mut fold_pass),
     }
 }
 
@@ -467,7 +523,7 @@ pub fn let_pass(e: Expr) -> Expr {
         Expr::Let { id, value, body } if matches!(&*body, Expr::Id(n) if *n == id) => {
             let_pass(*value)
         }
-        other => other.map_children(&mut let_pass),
+        other => map_children(other, &mut let_pass),
     }
 }
 

@@ -1,7 +1,10 @@
-//! `#[derive(Rewritable)]` on the shapes it supports.
+//! `#[derive(Rewritable)]` on the shapes it supports, single types and
+//! families, and the iterative deep operations built on it.
 #![allow(clippy::vec_box)] // `Vec<Box<Self>>` is deliberately one of the tested shapes.
 
-use treefuse_rewrite::{node_count, Rewritable};
+use treefuse_rewrite::{
+    deep_clone, deep_eq, dismantle, first_difference, node_count, DynNode, Kind, Node, Rewritable,
+};
 
 #[derive(Clone, Debug, PartialEq, Rewritable)]
 enum Stmt {
@@ -18,17 +21,14 @@ enum Stmt {
 }
 
 #[derive(Clone, Debug, PartialEq, Rewritable)]
-struct Node {
+struct Node2 {
     label: &'static str,
-    kids: Vec<Node>,
-    extra: Option<Box<Node>>,
+    kids: Vec<Node2>,
+    extra: Option<Box<Node2>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Rewritable)]
-struct Pair(u8, Option<Box<Pair>>, Vec<Pair>);
-
-#[derive(Clone, Debug, PartialEq, Rewritable)]
-enum Generic<T: Clone> {
+enum Generic<T: Clone + PartialEq> {
     Leaf(T),
     Two(Box<Generic<T>>, Box<Self>),
 }
@@ -36,14 +36,26 @@ enum Generic<T: Clone> {
 #[derive(Clone, Debug, PartialEq, Rewritable)]
 struct UnitStruct;
 
-fn children<T: Rewritable + Clone>(t: &T) -> Vec<T> {
-    let mut v = Vec::new();
-    t.for_each_child(&mut |c| v.push(c.clone()));
-    v
+// A two-type family: statements hold expressions and vice versa.
+#[derive(Clone, Debug, PartialEq, Rewritable)]
+#[rewrite(family(S, E))]
+enum S {
+    Expr(E),
+    Seq(Vec<S>),
 }
 
-fn leafy() -> Stmt {
-    Stmt::Block(vec![Stmt::Nop])
+#[derive(Clone, Debug, PartialEq, Rewritable)]
+#[rewrite(family(S, E))]
+enum E {
+    Lit(i32),
+    Block(Box<S>, Option<Box<E>>),
+    Args(Vec<E>),
+}
+
+fn kinds(t: &dyn DynNode) -> Vec<String> {
+    let mut v = Vec::new();
+    t.dyn_children(&mut |c| v.push(c.dyn_kind().to_string()));
+    v
 }
 
 #[test]
@@ -51,113 +63,95 @@ fn enum_children_in_order() {
     let s = Stmt::If {
         cond: "c".into(),
         then: Box::new(Stmt::Nop),
-        els: Some(Box::new(leafy())),
+        els: Some(Box::new(Stmt::Block(vec![Stmt::Nop]))),
     };
-    assert_eq!(children(&s), vec![Stmt::Nop, leafy()]);
-    let s = Stmt::Many(vec![Box::new(Stmt::Nop), Box::new(leafy())], 7);
-    assert_eq!(children(&s), vec![Stmt::Nop, leafy()]);
-    assert_eq!(children(&Stmt::Opt(None)), vec![]);
-    assert_eq!(
-        children(&Stmt::Opt(Some(vec![Stmt::Nop, Stmt::Nop]))).len(),
-        2
-    );
-    assert_eq!(children(&Stmt::Nop), vec![]);
-    assert_eq!(leafy().child_count(), 1);
-    assert_eq!(leafy().child(0), Some(&Stmt::Nop));
-    assert_eq!(leafy().child(1), None);
+    assert_eq!(kinds(&s), ["Stmt::Nop", "Stmt::Block"]);
+    assert_eq!(s.kind(), Kind { ty: "Stmt", variant: "If" });
+    let s = Stmt::Many(vec![Box::new(Stmt::Nop), Box::new(Stmt::Block(vec![]))], 7);
+    assert_eq!(kinds(&s), ["Stmt::Nop", "Stmt::Block"]);
+    assert!(kinds(&Stmt::Opt(None)).is_empty());
+    assert_eq!(kinds(&Stmt::Opt(Some(vec![Stmt::Nop, Stmt::Nop]))).len(), 2);
+    assert_eq!(node_count(&s), 3);
 }
 
 #[test]
 fn skip_attribute() {
-    let s = Stmt::Skipped(Box::new(Stmt::Nop), Box::new(leafy()));
-    assert_eq!(children(&s), vec![leafy()]);
-    let mapped = s.map_children(&mut |_| Stmt::Block(vec![]));
-    assert_eq!(
-        mapped,
-        Stmt::Skipped(Box::new(Stmt::Nop), Box::new(Stmt::Block(vec![])))
-    );
+    let s = Stmt::Skipped(Box::new(Stmt::Nop), Box::new(Stmt::Block(vec![])));
+    assert_eq!(kinds(&s), ["Stmt::Block"]);
+    // The skipped field is still compared and copied as a plain field.
+    let t = Stmt::Skipped(Box::new(Stmt::Block(vec![])), Box::new(Stmt::Block(vec![])));
+    assert!(!s.shallow_eq(&t));
+    assert!(deep_eq(&t, &deep_clone(&t)));
 }
 
 #[test]
-fn map_children_rebuilds_each_child_once_and_keeps_other_fields() {
-    let s = Stmt::If {
-        cond: "c".into(),
-        then: Box::new(Stmt::Nop),
-        els: Some(Box::new(Stmt::Nop)),
-    };
-    let mut calls = 0;
-    let out = s.map_children(&mut |c| {
-        calls += 1;
-        Stmt::Block(vec![c])
-    });
-    assert_eq!(calls, 2);
-    assert_eq!(
-        out,
-        Stmt::If {
-            cond: "c".into(),
-            then: Box::new(leafy()),
-            els: Some(Box::new(leafy())),
+fn family_children_cross_types() {
+    let e = E::Block(
+        Box::new(S::Seq(vec![S::Expr(E::Lit(1)), S::Expr(E::Args(vec![E::Lit(2)]))])),
+        Some(Box::new(E::Lit(3))),
+    );
+    assert_eq!(kinds(&e), ["S::Seq", "E::Lit"]);
+    assert_eq!(node_count(&e), 8);
+    let c = deep_clone(&e);
+    assert_eq!(c, e);
+    let mut d = e.clone();
+    if let E::Block(s, _) = &mut d {
+        if let S::Seq(v) = &mut **s {
+            v[1] = S::Expr(E::Args(vec![E::Lit(9)]));
         }
+    }
+    let path = first_difference(&e, &d).unwrap();
+    let steps: Vec<(String, usize)> = path.iter().map(|s| (s.parent.to_string(), s.child)).collect();
+    assert_eq!(
+        steps,
+        [
+            ("E::Block".to_string(), 0),
+            ("S::Seq".to_string(), 1),
+            ("S::Expr".to_string(), 0),
+            ("E::Args".to_string(), 0)
+        ]
     );
-    let m = Stmt::Many(vec![Box::new(Stmt::Nop)], 7).map_children(&mut |_| leafy());
-    assert_eq!(m, Stmt::Many(vec![Box::new(leafy())], 7));
+    assert!(!deep_eq(&e, &d));
+    dismantle(d);
 }
 
 #[test]
-fn structs_tuple_structs_generics_units() {
-    let n = Node {
-        label: "root",
-        kids: vec![
-            Node {
-                label: "a",
-                kids: vec![],
-                extra: None,
-            },
-            Node {
-                label: "b",
-                kids: vec![],
-                extra: None,
-            },
-        ],
-        extra: Some(Box::new(Node {
-            label: "e",
-            kids: vec![],
-            extra: None,
-        })),
-    };
+fn structs_generics_units() {
+    let leaf = |l| Node2 { label: l, kids: vec![], extra: None };
+    let n = Node2 { label: "root", kids: vec![leaf("a"), leaf("b")], extra: Some(Box::new(leaf("e"))) };
     assert_eq!(node_count(&n), 4);
-    let labels: Vec<_> = children(&n).iter().map(|k| k.label).collect();
-    assert_eq!(labels, ["a", "b", "e"]);
-    let up = n.transform_up(&mut |mut k| {
-        if k.kids.is_empty() {
-            k.label = "leaf";
-        }
-        k
-    });
-    assert_eq!(up.kids[0].label, "leaf");
-    assert_eq!(up.extra.as_ref().map(|e| e.label), Some("leaf"));
-    assert_eq!(up.label, "root");
+    assert_eq!(n.kind().to_string(), "Node2");
+    assert_eq!(deep_clone(&n), n);
+    let mut m = n.clone();
+    m.kids.pop();
+    // Different numbers of children: the root differs.
+    assert_eq!(first_difference(&n, &m), Some(vec![]));
 
     let g = Generic::Two(Box::new(Generic::Leaf(1)), Box::new(Generic::Leaf(2)));
-    let g = g.transform_down(&mut |x| match x {
-        Generic::Leaf(v) => Generic::Leaf(v * 10),
-        other => other,
-    });
-    assert_eq!(
-        g,
-        Generic::Two(Box::new(Generic::Leaf(10)), Box::new(Generic::Leaf(20)))
-    );
+    assert_eq!(node_count(&g), 3);
+    assert_eq!(deep_clone(&g), g);
+    assert_eq!(node_count(&UnitStruct), 1);
+    assert!(deep_eq(&UnitStruct, &UnitStruct));
+}
 
-    let mut count = 0;
-    UnitStruct.for_each_child(&mut |_| count += 1);
-    assert_eq!(count, 0);
-    assert_eq!(UnitStruct.map_children(&mut |x| x), UnitStruct);
-
-    let pair = Pair(
-        1,
-        Some(Box::new(Pair(2, None, vec![]))),
-        vec![Pair(3, None, vec![])],
-    );
-    let firsts: Vec<u8> = children(&pair).iter().map(|c| c.0).collect();
-    assert_eq!(firsts, [2, 3]);
+/// A list nested 10^6 deep (through `Vec`s and `Box`es across two types):
+/// count, copy, compare and drop without recursion.
+#[test]
+fn deep_operations_across_families() {
+    let depth = 1_000_000;
+    let mut e = E::Lit(0);
+    for i in 0..depth {
+        e = if i % 2 == 0 {
+            E::Args(vec![e])
+        } else {
+            E::Block(Box::new(S::Seq(vec![S::Expr(e)])), None)
+        };
+    }
+    let n = node_count(&e);
+    assert!(n > depth);
+    let c = deep_clone(&e);
+    assert!(deep_eq(&e, &c));
+    assert_eq!(node_count(&c), n);
+    dismantle(c);
+    dismantle(e);
 }
