@@ -55,16 +55,29 @@ use crate::prim::{default_grain, split_by_lengths};
 use crate::tree::{FlatTree, NONE};
 
 /// A group of the chunk's own that is open at the current row: its key
-/// node is an ancestor of (or is) the rows being walked.
+/// node is an ancestor of (or is) the rows being walked. The innermost one
+/// lives in local variables of the passes; the enclosing ones wait on a
+/// stack whose bottom is [`Open::NONE`].
 #[derive(Debug, Clone, Copy)]
 struct Open {
-    /// Depth of the key node.
-    depth: u32,
+    /// Depth of the key node plus one; 0 for [`Open::NONE`], so that "close
+    /// the groups whose key is at depth `>= d`" is `depth1 > d` and never
+    /// closes the sentinel.
+    depth1: u32,
     /// Pass 1: the key's ordinal in the chunk. Pass 2: the next output row
     /// of the group, relative to the chunk's output range.
     slot: u32,
     /// Pass 1: members counted so far.
     members: u32,
+}
+
+impl Open {
+    /// No group of the chunk is open: members go to an outside group.
+    const NONE: Open = Open {
+        depth1: 0,
+        slot: 0,
+        members: 0,
+    };
 }
 
 /// What pass 1 learns about one chunk `[start, end)`.
@@ -193,46 +206,45 @@ pub(crate) fn count_chunk<K: PartialEq, V>(
     let mut outside_members = vec![0u32; outside_keys.len()];
     let mut outside_open = !outside_keys.is_empty();
     let mut stack: Vec<Open> = Vec::new();
+    let mut top = Open::NONE;
     let mut members: Vec<u32> = Vec::with_capacity((end - start) / 4);
     let mut roots = 0;
     for (&d, k) in depth.iter().zip(kind) {
-        while let Some(&top) = stack.last() {
-            if top.depth < d {
-                break;
-            }
-            stack.pop();
+        while top.depth1 > d {
             members[top.slot as usize] = top.members;
+            top = stack.pop().unwrap_or(Open::NONE);
         }
-        match stack.last_mut() {
-            Some(top) => top.members += 1,
-            None => {
-                while outside_open && outside_keys.last().is_some_and(|&(_, kd)| kd >= d) {
-                    match ancestors.next() {
-                        Some(key) => {
-                            outside_keys.push(key);
-                            outside_members.push(0);
-                        }
-                        None => outside_open = false,
+        if top.depth1 != 0 {
+            top.members += 1;
+        } else {
+            while outside_open && outside_keys.last().is_some_and(|&(_, kd)| kd >= d) {
+                match ancestors.next() {
+                    Some(key) => {
+                        outside_keys.push(key);
+                        outside_members.push(0);
                     }
+                    None => outside_open = false,
                 }
-                match outside_members.last_mut() {
-                    Some(m) if outside_open => *m += 1,
-                    _ => roots += 1,
-                }
+            }
+            match outside_members.last_mut() {
+                Some(m) if outside_open => *m += 1,
+                _ => roots += 1,
             }
         }
         if is_key(d, k, target) {
-            stack.push(Open {
-                depth: d,
+            stack.push(top);
+            top = Open {
+                depth1: d + 1,
                 slot: members.len() as u32,
                 members: 0,
-            });
+            };
             members.push(0);
         }
     }
+    stack.push(top);
     let mut open_at_end = Vec::with_capacity(stack.len());
-    for g in stack {
-        open_at_end.push((g.depth, g.slot));
+    for g in stack.into_iter().filter(|g| g.depth1 != 0) {
+        open_at_end.push((g.depth1 - 1, g.slot));
         members[g.slot as usize] = g.members;
     }
     let outside_total: usize = outside_members.iter().map(|&m| m as usize).sum();
@@ -375,26 +387,24 @@ where
     }
     let mut outside = 0;
     let mut stack: Vec<Open> = Vec::new();
+    let mut top = Open::NONE;
     let mut next_row = 0u32;
     let mut ordinal = 0;
     let mut side_cols = side.columns();
     for (j, ((&d, k), v)) in depth.iter().zip(kind).zip(value).enumerate() {
         let i = (start + j) as u32;
-        while stack.last().is_some_and(|top| top.depth >= d) {
-            stack.pop();
+        while top.depth1 > d {
+            top = stack.pop().unwrap_or(Open::NONE);
         }
         let key = is_key(d, k, &spec.target);
-        let kind = || {
-            if key {
-                spec.reference.clone()
-            } else {
-                k.clone()
-            }
+        let kind = if key {
+            spec.reference.clone()
+        } else {
+            k.clone()
         };
-        if let Some(top) = stack.last_mut() {
-            let row = top.slot;
+        if top.depth1 != 0 {
+            out.put(top.slot, d + 1 - top.depth1, kind, v.clone(), i);
             top.slot += 1;
-            out.put(row, d - top.depth, kind(), v.clone(), i);
         } else {
             while counted
                 .outside_keys
@@ -406,7 +416,7 @@ where
             if let Some(&(_, kd)) = counted.outside_keys.get(outside) {
                 let row = side_cursor[outside];
                 side_cursor[outside] += 1;
-                side_cols.put(row, d - kd, kind(), v.clone(), i);
+                side_cols.put(row, d - kd, kind, v.clone(), i);
             }
         }
         if key {
@@ -414,11 +424,12 @@ where
             // place; only its origin is written.
             out.origin[next_row as usize] = i;
             group_start[ordinal] = base + next_row;
-            stack.push(Open {
-                depth: d,
+            stack.push(top);
+            top = Open {
+                depth1: d + 1,
                 slot: next_row + 1,
                 members: 0,
-            });
+            };
             next_row += 1 + counted.members[ordinal];
             ordinal += 1;
         }
