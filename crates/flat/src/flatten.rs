@@ -420,9 +420,15 @@ where
             }
         }
         if key {
-            // The header (depth 0, target kind, header value) is already in
-            // place; only its origin is written.
-            out.origin[next_row as usize] = i;
+            // The header is written in full: a reused output buffer holds
+            // old rows, and every row is written exactly once.
+            out.put(
+                next_row,
+                0,
+                spec.target.clone(),
+                spec.header_value.clone(),
+                i,
+            );
             group_start[ordinal] = base + next_row;
             stack.push(top);
             top = Open {
@@ -481,12 +487,48 @@ where
         });
 }
 
-/// A vector of `len` copies of `x`, written in parallel so that its pages
-/// are first touched by all threads.
-fn filled_par<T: Clone + Send + Sync>(x: T, len: usize) -> Vec<T> {
-    let mut v = Vec::with_capacity(len);
-    v.par_extend(rayon::iter::repeat_n(x, len));
-    v
+/// Gives `col` exactly `len` elements. Existing elements are kept as they
+/// are (pass 2 and the patch overwrite every row), so a reused buffer costs
+/// no pass over memory; a new tail is filled with `x`.
+fn set_len<T: Clone>(col: &mut Vec<T>, len: usize, x: T) {
+    if col.len() >= len {
+        col.truncate(len);
+    } else {
+        col.resize(len, x);
+    }
+}
+
+/// [`set_len`], filling a new tail in parallel so that its pages are first
+/// touched by all threads.
+fn set_len_par<T: Clone + Send + Sync>(col: &mut Vec<T>, len: usize, x: T) {
+    if col.len() >= len {
+        col.truncate(len);
+    } else {
+        let missing = len - col.len();
+        col.par_extend(rayon::iter::repeat_n(x, missing));
+    }
+}
+
+/// Sizes all columns of a [`Flattened`] with `rows` rows and `keys` groups,
+/// with [`set_len`] or [`set_len_par`].
+macro_rules! set_lens {
+    ($set:ident, $out:expr, $spec:expr, $rows:expr, $keys:expr) => {{
+        $set(&mut $out.depth, $rows, 0);
+        $set(&mut $out.kind, $rows, $spec.target.clone());
+        $set(&mut $out.value, $rows, $spec.header_value.clone());
+        $set(&mut $out.origin, $rows, 0);
+        $set(&mut $out.group_start, $keys, 0);
+    }};
+}
+
+fn empty<K, V>() -> Flattened<K, V> {
+    Flattened {
+        depth: Vec::new(),
+        kind: Vec::new(),
+        value: Vec::new(),
+        origin: Vec::new(),
+        group_start: Vec::new(),
+    }
 }
 
 /// Flattening on the columns, sequentially: pass 1 and pass 2 of the
@@ -496,17 +538,26 @@ where
     K: Clone + PartialEq,
     V: Clone,
 {
+    let mut out = empty();
+    flatten_seq_into(tree, spec, &mut out);
+    out
+}
+
+/// [`flatten_seq`] into `out`, reusing its buffers: whatever `out` held is
+/// replaced, and when its columns are long enough nothing is allocated or
+/// filled (a pass that runs again and again keeps one `out`).
+pub fn flatten_seq_into<K, V>(
+    tree: &FlatTree<K, V>,
+    spec: &LiftSpec<K, V>,
+    out: &mut Flattened<K, V>,
+) where
+    K: Clone + PartialEq,
+    V: Clone,
+{
     let n = tree.len();
-    let mut counted = count_chunk(tree, &spec.target, 0, n);
-    counted.output_rows = counted.members.len() + counted.local_members;
-    let total = counted.output_rows;
-    let mut out = Flattened {
-        depth: vec![0; total],
-        kind: vec![spec.target.clone(); total],
-        value: vec![spec.header_value.clone(); total],
-        origin: vec![0; total],
-        group_start: vec![0; counted.members.len()],
-    };
+    let counted = count_chunk(tree, &spec.target, 0, n);
+    let keys = counted.members.len();
+    set_lens!(set_len, out, spec, keys + counted.local_members, keys);
     let cols = Columns {
         depth: &mut out.depth,
         kind: &mut out.kind,
@@ -515,7 +566,6 @@ where
     };
     // One chunk has no outside keys, so its side buffer stays empty.
     write_chunk(tree, spec, &counted, 0, cols, &mut out.group_start);
-    out
 }
 
 /// Flattening on the columns, in parallel: the kernel of [`flatten_seq`] on
@@ -551,6 +601,23 @@ where
     K: Clone + PartialEq + Send + Sync,
     V: Clone + Send + Sync,
 {
+    let mut out = empty();
+    let phases = flatten_par_into(tree, spec, grain, &mut out);
+    (out, phases)
+}
+
+/// [`flatten_par_grain`] into `out`, reusing its buffers like
+/// [`flatten_seq_into`]; returns the time of every phase.
+pub fn flatten_par_into<K, V>(
+    tree: &FlatTree<K, V>,
+    spec: &LiftSpec<K, V>,
+    grain: usize,
+    out: &mut Flattened<K, V>,
+) -> Phases
+where
+    K: Clone + PartialEq + Send + Sync,
+    V: Clone + Send + Sync,
+{
     let n = tree.len();
     let g = grain.max(1);
     let mut phases = Phases::default();
@@ -570,7 +637,6 @@ where
     let pending = combine(&mut chunks, g);
     let row_counts: Vec<usize> = chunks.iter().map(|c| c.output_rows).collect();
     let key_counts: Vec<usize> = chunks.iter().map(|c| c.members.len()).collect();
-    let total: usize = row_counts.iter().sum();
     let mut bases = Vec::with_capacity(chunks.len());
     let mut first_key = Vec::with_capacity(chunks.len());
     let (mut rows, mut keys) = (0, 0);
@@ -582,13 +648,7 @@ where
     }
     lap(&mut phases.combine);
 
-    let mut out = Flattened {
-        depth: filled_par(0, total),
-        kind: filled_par(spec.target.clone(), total),
-        value: filled_par(spec.header_value.clone(), total),
-        origin: filled_par(0, total),
-        group_start: filled_par(0, keys),
-    };
+    set_lens!(set_len_par, out, spec, rows, keys);
     lap(&mut phases.fill);
 
     let sides: Vec<Rows<K, V>> = split_by_lengths(&mut out.depth, &row_counts)
@@ -620,9 +680,9 @@ where
             ..h
         })
         .collect();
-    patch_holes(&mut out, holes, &sides);
+    patch_holes(out, holes, &sides);
     lap(&mut phases.patch);
-    (out, phases)
+    phases
 }
 
 #[cfg(test)]
@@ -697,6 +757,27 @@ mod tests {
                 let (out, phases) = flatten_par_profiled(&t, &s, grain);
                 assert_eq!(out, reference, "round {round} grain {grain}");
                 assert_eq!(phases.named().len(), 5);
+            }
+        }
+    }
+
+    #[test]
+    fn reused_buffers_are_overwritten_completely() {
+        let s = spec();
+        let big = chain(5_000, &['E', 'A', 'V']);
+        let small = tree(vec![0, 1, 2, 1, 0, 1], vec!['E', 'A', 'E', 'V', 'A', 'E']);
+        for t in [&small, &big] {
+            let reference = flatten_seq(t, &s);
+            // Junk of another tree, longer and shorter than needed.
+            for other in [&big, &small] {
+                let mut junk = flatten_seq(other, &s);
+                junk.value.iter_mut().for_each(|v| *v = 7);
+                flatten_seq_into(t, &s, &mut junk);
+                assert_eq!(junk, reference);
+                let mut junk = flatten_seq(other, &s);
+                junk.kind.iter_mut().for_each(|k| *k = 'X');
+                flatten_par_into(t, &s, 3, &mut junk);
+                assert_eq!(junk, reference);
             }
         }
     }

@@ -36,7 +36,8 @@ use crate::prim::key_seq;
 use crate::tree::FlatTree;
 
 pub use crate::flatten::{
-    flatten_par, flatten_par_grain, flatten_par_profiled, flatten_seq, Phases,
+    flatten_par, flatten_par_grain, flatten_par_into, flatten_par_profiled, flatten_seq,
+    flatten_seq_into, Phases,
 };
 
 /// What to lift and how to write the result.

@@ -17,17 +17,17 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use crate::bench::{complete_tree, grid, spec, Config};
-use crate::flatten::{flatten_par_profiled, flatten_seq, Phases};
+use crate::flatten::{
+    flatten_par_into, flatten_par_profiled, flatten_seq, flatten_seq_into, Phases,
+};
 use crate::prim::default_grain;
 
 /// The smallest tree measured: the issue's ">= 10^6 nodes".
 pub const MIN_NODES: u64 = 1_000_000;
 
-/// Median times (seconds) of one configuration.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Scaling {
-    /// The configuration.
-    pub config: Config,
+/// Median times (seconds) of the three contenders in one mode.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Times {
     /// flat-seq.
     pub seq: f64,
     /// flat-par in a 1-thread pool.
@@ -38,11 +38,9 @@ pub struct Scaling {
     pub phases_one: Phases,
     /// Median phase times of flat-par in the all-thread pool.
     pub phases_all: Phases,
-    /// Repetitions of each contender.
-    pub reps: usize,
 }
 
-impl Scaling {
+impl Times {
     /// `time(1 thread) / time(all threads)`.
     pub fn thread_speedup(&self) -> f64 {
         self.par_one / self.par_all
@@ -56,6 +54,40 @@ impl Scaling {
     /// `time(flat-par, 1 thread) / time(flat-seq)`: the cost of chunking.
     pub fn one_thread_overhead(&self) -> f64 {
         self.par_one / self.seq
+    }
+}
+
+/// One configuration, timed in both modes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scaling {
+    /// The configuration.
+    pub config: Config,
+    /// The allocating functions ([`flatten_seq`], [`flatten_par`]): every
+    /// call allocates and fills its output.
+    pub fresh: Times,
+    /// The `_into` functions, each contender reusing its own output buffer
+    /// from the previous repetition (a pass that runs again and again).
+    pub reused: Times,
+    /// Repetitions of each contender in each mode.
+    pub reps: usize,
+}
+
+/// Which of the two modes of [`Scaling`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// [`Scaling::fresh`].
+    Fresh,
+    /// [`Scaling::reused`].
+    Reused,
+}
+
+impl Scaling {
+    /// The times of one mode.
+    pub fn times(&self, mode: Mode) -> &Times {
+        match mode {
+            Mode::Fresh => &self.fresh,
+            Mode::Reused => &self.reused,
+        }
     }
 }
 
@@ -88,8 +120,35 @@ fn median_phases(ps: &[Phases]) -> Phases {
     }
 }
 
-/// Times the three contenders on one configuration, `reps` interleaved
-/// rounds, after checking once that both parallel runs agree with flat-seq.
+/// Samples of one mode, one per repetition.
+#[derive(Default)]
+struct Samples {
+    seq: Vec<f64>,
+    par_one: Vec<f64>,
+    par_all: Vec<f64>,
+    phases_one: Vec<Phases>,
+    phases_all: Vec<Phases>,
+}
+
+impl Samples {
+    fn medians(&self) -> Times {
+        Times {
+            seq: median(&self.seq),
+            par_one: median(&self.par_one),
+            par_all: median(&self.par_all),
+            phases_one: median_phases(&self.phases_one),
+            phases_all: median_phases(&self.phases_all),
+        }
+    }
+}
+
+fn seconds(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64()
+}
+
+/// Times the three contenders on one configuration in both modes, `reps`
+/// interleaved rounds, after checking once that all agree with flat-seq.
+/// Outputs are dropped outside the timed region.
 ///
 /// # Panics
 /// If flat-par disagrees with flat-seq (a bug).
@@ -101,60 +160,85 @@ pub fn measure(
 ) -> Scaling {
     let tree = complete_tree(config.depth, config.branching);
     let s = spec();
-    let par = |pool: &rayon::ThreadPool| {
-        pool.install(|| flatten_par_profiled(&tree, &s, default_grain(tree.len())))
-    };
+    let grain = |pool: &rayon::ThreadPool| pool.install(|| default_grain(tree.len()));
+    let (grain_one, grain_all) = (grain(one), grain(all));
     let reference = flatten_seq(&tree, &s);
-    assert!(
-        par(one).0 == reference,
-        "flat-par-1 disagrees on {config:?}"
-    );
-    assert!(
-        par(all).0 == reference,
-        "flat-par-all disagrees on {config:?}"
-    );
+    // The reused buffers, one per contender, start as correct outputs.
+    let mut out_seq = flatten_seq(&tree, &s);
+    let mut out_one = one.install(|| flatten_par_profiled(&tree, &s, grain_one).0);
+    let mut out_all = all.install(|| flatten_par_profiled(&tree, &s, grain_all).0);
+    assert!(out_one == reference, "flat-par-1 disagrees on {config:?}");
+    assert!(out_all == reference, "flat-par-all disagrees on {config:?}");
     drop(reference);
     let reps = reps.max(1);
-    let (mut seq, mut par_one, mut par_all) = (vec![], vec![], vec![]);
-    let (mut phases_one, mut phases_all) = (vec![], vec![]);
+    let (mut fresh, mut reused) = (Samples::default(), Samples::default());
     for _ in 0..reps {
         let t = Instant::now();
         let out = flatten_seq(&tree, &s);
-        seq.push(t.elapsed().as_secs_f64());
+        fresh.seq.push(seconds(t));
         drop(out);
-        for (pool, times, phases) in [
-            (one, &mut par_one, &mut phases_one),
-            (all, &mut par_all, &mut phases_all),
+        for (pool, g, times, phases) in [
+            (one, grain_one, &mut fresh.par_one, &mut fresh.phases_one),
+            (all, grain_all, &mut fresh.par_all, &mut fresh.phases_all),
         ] {
             let t = Instant::now();
-            let (out, p) = par(pool);
-            times.push(t.elapsed().as_secs_f64());
+            let (out, p) = pool.install(|| flatten_par_profiled(&tree, &s, g));
+            times.push(seconds(t));
             phases.push(p);
             drop(out);
         }
+        let t = Instant::now();
+        flatten_seq_into(&tree, &s, &mut out_seq);
+        reused.seq.push(seconds(t));
+        for (pool, g, out, times, phases) in [
+            (
+                one,
+                grain_one,
+                &mut out_one,
+                &mut reused.par_one,
+                &mut reused.phases_one,
+            ),
+            (
+                all,
+                grain_all,
+                &mut out_all,
+                &mut reused.par_all,
+                &mut reused.phases_all,
+            ),
+        ] {
+            let t = Instant::now();
+            let p = pool.install(|| flatten_par_into(&tree, &s, g, out));
+            times.push(seconds(t));
+            phases.push(p);
+        }
     }
+    assert!(
+        out_one == out_seq && out_all == out_seq,
+        "reused outputs disagree on {config:?}"
+    );
     Scaling {
         config,
-        seq: median(&seq),
-        par_one: median(&par_one),
-        par_all: median(&par_all),
-        phases_one: median_phases(&phases_one),
-        phases_all: median_phases(&phases_all),
+        fresh: fresh.medians(),
+        reused: reused.medians(),
         reps,
     }
 }
 
 /// `(R1, R2)`: the medians over configurations of
-/// [`Scaling::thread_speedup`] and [`Scaling::vs_seq`].
-pub fn summary(rows: &[Scaling]) -> (f64, f64) {
-    let r1: Vec<f64> = rows.iter().map(Scaling::thread_speedup).collect();
-    let r2: Vec<f64> = rows.iter().map(Scaling::vs_seq).collect();
+/// [`Times::thread_speedup`] and [`Times::vs_seq`] in one mode.
+pub fn summary(rows: &[Scaling], mode: Mode) -> (f64, f64) {
+    let r1: Vec<f64> = rows
+        .iter()
+        .map(|r| r.times(mode).thread_speedup())
+        .collect();
+    let r2: Vec<f64> = rows.iter().map(|r| r.times(mode).vs_seq()).collect();
     (median(&r1), median(&r2))
 }
 
-/// The last line of a scaling run.
-pub fn summary_line(rows: &[Scaling]) -> String {
-    let (r1, r2) = summary(rows);
+/// The summary line of one mode; the one of [`Mode::Fresh`] is the last
+/// line of a scaling run.
+pub fn summary_line(rows: &[Scaling], mode: Mode) -> String {
+    let (r1, r2) = summary(rows, mode);
     format!("1->all threads = {r1:.2}, par-all/seq = {r2:.2}")
 }
 
@@ -165,8 +249,8 @@ fn ms(d: f64) -> String {
 /// The header of the Markdown table written by [`table_row`].
 pub fn table_header(threads: usize) -> String {
     format!(
-        "| depth | branching | nodes | reps | flat-seq ms | par-1 ms | par-{threads} ms | 1->{threads} | par-{threads}/seq | par-1/seq | par-1 phases ms (count, combine, fill, write, patch) | par-{threads} phases ms |\n\
-         |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+        "| depth | branching | nodes | mode | flat-seq ms | par-1 ms | par-{threads} ms | 1->{threads} | par-{threads}/seq | par-1/seq | par-1 phases ms (count, combine, fill, write, patch) | par-{threads} phases ms |\n\
+         |---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|"
     )
 }
 
@@ -178,26 +262,42 @@ fn phase_list(p: &Phases) -> String {
         .join(", ")
 }
 
-/// One configuration as a Markdown table row.
+/// One configuration as two Markdown table rows (fresh, reused).
 pub fn table_row(r: &Scaling) -> String {
+    [(Mode::Fresh, "fresh"), (Mode::Reused, "reused")]
+        .iter()
+        .map(|&(mode, name)| {
+            let t = r.times(mode);
+            format!(
+                "| {} | {} | {} | {name} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {} | {} |",
+                r.config.depth,
+                r.config.branching,
+                r.config.nodes,
+                ms(t.seq),
+                ms(t.par_one),
+                ms(t.par_all),
+                t.thread_speedup(),
+                t.vs_seq(),
+                t.one_thread_overhead(),
+                phase_list(&t.phases_one),
+                phase_list(&t.phases_all)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The closing lines of a scaling run: the reused-buffer summary, then the
+/// summary of the allocating functions as the very last line.
+pub fn closing_lines(rows: &[Scaling]) -> String {
     format!(
-        "| {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {} | {} |",
-        r.config.depth,
-        r.config.branching,
-        r.config.nodes,
-        r.reps,
-        ms(r.seq),
-        ms(r.par_one),
-        ms(r.par_all),
-        r.thread_speedup(),
-        r.vs_seq(),
-        r.one_thread_overhead(),
-        phase_list(&r.phases_one),
-        phase_list(&r.phases_all)
+        "reused buffers: {}\n{}",
+        summary_line(rows, Mode::Reused),
+        summary_line(rows, Mode::Fresh)
     )
 }
 
-/// A Markdown report: context, the table and the summary line.
+/// A Markdown report: context, the table and the closing lines.
 pub fn markdown(rows: &[Scaling], threads: usize, context: &str) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "# flat-bench --scaling\n\n{context}\n");
@@ -205,7 +305,7 @@ pub fn markdown(rows: &[Scaling], threads: usize, context: &str) -> String {
     for r in rows {
         let _ = writeln!(o, "{}", table_row(r));
     }
-    let _ = writeln!(o, "\n{}", summary_line(rows));
+    let _ = writeln!(o, "\n{}", closing_lines(rows));
     o
 }
 
@@ -218,28 +318,37 @@ mod tests {
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 3.0);
         assert!(median(&[]).is_nan());
-        let row = |one: f64, all: f64, seq: f64| Scaling {
-            config: Config {
-                depth: 1,
-                branching: 1,
-                nodes: 2,
-            },
-            seq,
-            par_one: one,
-            par_all: all,
-            phases_one: Phases::default(),
-            phases_all: Phases::default(),
-            reps: 1,
+        let row = |one: f64, all: f64, seq: f64| {
+            let t = Times {
+                seq,
+                par_one: one,
+                par_all: all,
+                ..Times::default()
+            };
+            Scaling {
+                config: Config {
+                    depth: 1,
+                    branching: 1,
+                    nodes: 2,
+                },
+                fresh: t.clone(),
+                reused: Times {
+                    seq: 2.0 * seq,
+                    ..t
+                },
+                reps: 1,
+            }
         };
         let rows = [row(2.0, 1.0, 3.0), row(4.0, 1.0, 1.0), row(3.0, 2.0, 3.0)];
-        assert_eq!(summary(&rows), (2.0, 1.5));
+        assert_eq!(summary(&rows, Mode::Fresh), (2.0, 1.5));
+        assert_eq!(summary(&rows, Mode::Reused), (2.0, 3.0));
+        let md = markdown(&rows, 2, "ctx");
+        let last: Vec<&str> = md.trim_end().lines().rev().take(2).collect();
+        assert_eq!(last[0], "1->all threads = 2.00, par-all/seq = 1.50");
         assert_eq!(
-            summary_line(&rows),
-            "1->all threads = 2.00, par-all/seq = 1.50"
+            last[1],
+            "reused buffers: 1->all threads = 2.00, par-all/seq = 3.00"
         );
-        assert!(markdown(&rows, 2, "ctx")
-            .trim_end()
-            .ends_with("par-all/seq = 1.50"));
     }
 
     #[test]
@@ -258,7 +367,14 @@ mod tests {
         };
         let r = measure(c, &pool(1), &pool(2), 2);
         assert_eq!(r.reps, 2);
-        assert!(r.seq > 0.0 && r.par_one > 0.0 && r.par_all > 0.0);
-        assert!(table_row(&r).starts_with("| 6 | 5 | 19531 | 2 |"));
+        for t in [&r.fresh, &r.reused] {
+            assert!(t.seq > 0.0 && t.par_one > 0.0 && t.par_all > 0.0);
+        }
+        let rows = table_row(&r);
+        assert!(rows.starts_with("| 6 | 5 | 19531 | fresh |"));
+        assert!(rows
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("| 6 | 5 | 19531 | reused |")));
     }
 }

@@ -17,9 +17,11 @@
 //! `--scaling` runs only the thread-scaling benchmark of
 //! [`treefuse_flat::scaling`]: flat-seq and flat-par with 1 and all threads
 //! on the grid's trees of 10^6 to `--max-nodes` (default 5·10^6) nodes,
-//! `--reps` (default 9) interleaved repetitions each, writing
-//! `scaling.md`; its last line is
-//! `1->all threads = R1, par-all/seq = R2`.
+//! `--reps` (default 9) interleaved repetitions each, both with the
+//! allocating functions and with reused output buffers, writing
+//! `scaling.md`; its last line is `1->all threads = R1, par-all/seq = R2`
+//! for the allocating functions (the line before gives the same for reused
+//! buffers).
 //!
 //! Times flat-seq, flat-par with 1 and all threads, functional and mutation
 //! flattening on complete trees over the depth x branching grid, and writes
@@ -303,7 +305,7 @@ fn run_scaling(args: &Args, threads: usize) {
         Ok(()) => eprintln!("{context}\nwrote {}", path.display()),
         Err(e) => eprintln!("cannot write {}: {e}", path.display()),
     }
-    println!("{}", scaling::summary_line(&rows));
+    println!("{}", scaling::closing_lines(&rows));
 }
 
 /// What the report needs to know about the run.
