@@ -10,7 +10,7 @@
 #![warn(missing_docs)]
 
 mod build;
-mod idempotent;
+mod commute;
 pub mod ir;
 pub mod report;
 

@@ -13,6 +13,13 @@
 //! than it was, except `new` nodes that wrap a slot's old subtree, which
 //! are guarded by (and consume) the `fuel` global. Lines that must never
 //! be deleted independently carry a `// keep` marker.
+//!
+//! Some programs have a counter global (`cnt` or `cflag`) that traversals
+//! only update commutatively (`cnt = cnt + e`, `cnt = max(cnt, e)`,
+//! `cflag = cflag || e`), so the fuzzer covers the fusion of commuting
+//! updates; rarely a statement also reads it, which must stop that.
+//! `fuse` items may assign globals and run some calls in a
+//! `while COND limit N` loop.
 
 use rand::Rng;
 use rand::SeedableRng;
@@ -48,6 +55,17 @@ impl Default for GenConfig {
             loop_returns: true,
         }
     }
+}
+
+/// The operator class of a program's counter global.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CounterKind {
+    /// `cnt = cnt + e` and `cnt = cnt - e`
+    Sum,
+    /// `cnt = max(cnt, e)`
+    Max,
+    /// `cflag = cflag || e`
+    Or,
 }
 
 /// A data type of the generated program.
@@ -124,6 +142,9 @@ pub struct Gen {
     types: Vec<TypeDef>,
     methods: Vec<MethodDef>,
     fuel: bool,
+    /// A commutative counter global `cnt` (or `cflag`) updated by one class of
+    /// commutative update, if the program has one.
+    counter: Option<CounterKind>,
     fresh: usize,
     /// Risky constructs (unguarded casts, divisions, indexing) still
     /// allowed in this program.
@@ -148,6 +169,7 @@ pub fn generate_with(seed: u64, cfg: &GenConfig) -> String {
         types: Vec::new(),
         methods: Vec::new(),
         fuel: false,
+        counter: None,
         fresh: 0,
         risk_left: 0,
     };
@@ -334,6 +356,12 @@ impl Gen {
             self.globals.push((format!("g{i}"), t, init));
         }
         self.fuel = self.chance(3);
+        self.counter = match self.below(6) {
+            0 => Some(CounterKind::Sum),
+            1 => Some(CounterKind::Max),
+            2 => Some(CounterKind::Or),
+            _ => None,
+        };
         self.risk_left = self.below(4);
         // Families of tree types.
         let families = if self.chance(3) { 2 } else { 1 };
@@ -552,6 +580,11 @@ impl Gen {
         if self.fuel {
             let f = 1 + self.below(3);
             out.push_str(&format!("global fuel: i64 = {f};\n"));
+        }
+        match self.counter {
+            Some(CounterKind::Or) => out.push_str("global cflag: bool = false;\n"),
+            Some(_) => out.push_str("global cnt: i64 = 0;\n"),
+            None => {}
         }
         out.push_str("pure fn pf0(a: i64, b: i64) -> i64 = (a * 3 + b) % 7;\n");
         out.push_str(
@@ -1093,6 +1126,11 @@ impl Gen {
 
     fn stmt(&mut self, cx: &mut Ctx, nest: u32) -> Vec<String> {
         let in_for = cx.loopvar.is_some();
+        if let Some(kind) = self.counter {
+            if self.chance(6) {
+                return vec![self.counter_update(cx, kind)];
+            }
+        }
         for _ in 0..20 {
             let k = self.below(30);
             if let Some(lines) = self.try_stmt(cx, nest, in_for, k) {
@@ -1100,6 +1138,36 @@ impl Gen {
             }
         }
         vec![format!("g0 = g0 + {};", self.expr(cx, DTy::Int, 1))]
+    }
+
+    /// An update of the program's counter global: commutative (so that
+    /// fusion may reorder it) except, rarely, a read of the counter that
+    /// makes it an ordinary global again.
+    fn counter_update(&mut self, cx: &mut Ctx, kind: CounterKind) -> String {
+        if self.chance(12) {
+            return match kind {
+                CounterKind::Or => "g0 = if cflag { g0 + 1 } else { g0 };".to_string(),
+                _ => "g0 = g0 + cnt;".to_string(),
+            };
+        }
+        match kind {
+            CounterKind::Sum => {
+                let e = self.expr(cx, DTy::Int, 2);
+                if self.chance(2) {
+                    format!("cnt = cnt + {e};")
+                } else {
+                    format!("cnt = cnt - ({e});")
+                }
+            }
+            CounterKind::Max => {
+                let e = self.expr(cx, DTy::Int, 2);
+                format!("cnt = max(cnt, {e});")
+            }
+            CounterKind::Or => {
+                let e = self.expr(cx, DTy::Bool, 2);
+                format!("cflag = cflag || ({e});")
+            }
+        }
     }
 
     fn try_stmt(&mut self, cx: &mut Ctx, nest: u32, in_for: bool, k: u32) -> Option<Vec<String>> {

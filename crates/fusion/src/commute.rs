@@ -1,0 +1,340 @@
+//! Globals whose accesses commute.
+//!
+//! Two kinds of global make order between statements irrelevant:
+//!
+//! - *Idempotent* globals: every write in the program sets the global to
+//!   the same constant (`font_error = true;`, the usual shape of an error
+//!   flag). A run ends with that constant if any write ran and with the
+//!   initial value otherwise, whatever the order of the writes, so
+//!   write/write conflicts on them are not dependences; read/write and
+//!   write/read conflicts still are.
+//! - *Commutative counters*: every access to the global in every traversal
+//!   is an update `g = g + e`, `g = g - e` (wrapping `i64`), `g = g || e`,
+//!   `g = g && e`, `g = min(g, e)` or `g = max(g, e)` (one class of
+//!   operator per global; `e` does not read `g`, and for `||` and `&&`,
+//!   whose right side is evaluated only for some values of `g`, `e` cannot
+//!   fail). No traversal statement's behaviour then depends on the
+//!   counter's value, and its final value folds the same multiset of
+//!   operands with a commutative, associative operator in any order, so no
+//!   conflict on a counter is a dependence between traversal statements.
+//!   (Arguments and conditions of `fuse` items may read counters: those
+//!   run between fused calls on the root and see the value of the unfused
+//!   run.)
+//!
+//! A fused run executes the same statement instances as the unfused one,
+//! so dropping these conflicts keeps every tree, global and runtime error.
+//! This is what lets passes that log into the same flag or count into the
+//! same error counter fuse.
+
+use std::collections::BTreeSet;
+use treefuse_analysis::{frame_conflict, AccessSet, Analysis, Conflict, ConflictKind, Location};
+use treefuse_automata::{intersection_witness, Nfa, Symbol};
+use treefuse_sema::ops::{BinaryOp, Builtin};
+use treefuse_sema::visit::{walk_expr, walk_stmt_exprs};
+use treefuse_sema::*;
+
+/// Conflict testing with the conflicts on commuting globals left out.
+pub(crate) struct ConflictTest<'a, 'p> {
+    analysis: &'a Analysis<'p>,
+    /// Every global with its prefix automaton (`global:g·*`) and what
+    /// commutes on it.
+    globals: Vec<(GlobalId, Nfa, Commutes)>,
+}
+
+/// Which conflicts on a global are not dependences.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Commutes {
+    /// Every conflict is a dependence.
+    Nothing,
+    /// Write/write conflicts are not (an idempotent global).
+    Writes,
+    /// No conflict is (a commutative counter).
+    Everything,
+}
+
+impl<'a, 'p> ConflictTest<'a, 'p> {
+    pub(crate) fn new(program: &Program, analysis: &'a Analysis<'p>) -> ConflictTest<'a, 'p> {
+        let idempotent = idempotent_globals(program);
+        let counters = commutative_counters(program);
+        let globals = (0..program.globals.len())
+            .map(|i| GlobalId(i as u32))
+            .map(|g| {
+                let commutes = if counters.contains(&g) {
+                    Commutes::Everything
+                } else if idempotent.contains(&g) {
+                    Commutes::Writes
+                } else {
+                    Commutes::Nothing
+                };
+                let prefix = Nfa::label(analysis.labels().global(g)).with_any_suffix();
+                (g, prefix, commutes)
+            })
+            .collect();
+        ConflictTest { analysis, globals }
+    }
+
+    fn commutes(&self, kind: ConflictKind, word: &[Symbol]) -> bool {
+        let Some(Symbol::Label(l)) = word.first() else {
+            return false;
+        };
+        let Some(g) = self.analysis.labels().global_of(*l) else {
+            return false;
+        };
+        match self.globals.get(g.index()).map(|x| x.2) {
+            Some(Commutes::Everything) => true,
+            Some(Commutes::Writes) => kind == ConflictKind::WriteWrite,
+            _ => false,
+        }
+    }
+
+    /// The first dependence between `first` and `second` (see
+    /// `treefuse_analysis::conflict`), conflicts on commuting globals
+    /// excepted.
+    pub(crate) fn conflict(
+        &self,
+        first: &AccessSet,
+        second: &AccessSet,
+        same_frame: bool,
+    ) -> Option<Conflict> {
+        let c = self.analysis.conflict(first, second, same_frame)?;
+        if c.location != Location::Global || !self.commutes(c.kind, &c.word) {
+            return Some(c);
+        }
+        // The analysis checks tree accesses first, so there is no tree
+        // conflict. Check the globals one by one, leaving out what commutes.
+        let pairs = [
+            (
+                ConflictKind::WriteRead,
+                &first.global_writes,
+                &second.global_reads,
+            ),
+            (
+                ConflictKind::ReadWrite,
+                &first.global_reads,
+                &second.global_writes,
+            ),
+            (
+                ConflictKind::WriteWrite,
+                &first.global_writes,
+                &second.global_writes,
+            ),
+        ];
+        for (kind, a, b) in pairs {
+            for (_, prefix, commutes) in &self.globals {
+                match commutes {
+                    Commutes::Everything => continue,
+                    Commutes::Writes if kind == ConflictKind::WriteWrite => continue,
+                    _ => {}
+                }
+                let mine = Nfa::intersect(a, prefix);
+                if let Some(word) = intersection_witness(&mine, b) {
+                    let witness = self.analysis.labels().format(&word);
+                    return Some(Conflict {
+                        kind,
+                        location: Location::Global,
+                        word,
+                        witness,
+                    });
+                }
+            }
+        }
+        if same_frame {
+            return frame_conflict(first, second);
+        }
+        None
+    }
+}
+
+/// Globals written only by plain assignments of one and the same constant.
+fn idempotent_globals(program: &Program) -> BTreeSet<GlobalId> {
+    let mut value: Vec<Option<Value>> = vec![None; program.globals.len()];
+    let mut mixed = vec![false; program.globals.len()];
+    let mut note = |stmts: &[Stmt]| {
+        walk_assignments(stmts, &mut |place: &Place, e: &Expr| {
+            let PlaceRoot::Global(g) = place.root else {
+                return;
+            };
+            let i = g.index();
+            match (&e.kind, place.projections.is_empty()) {
+                (ExprKind::Const(v), true) => match &value[i] {
+                    None => value[i] = Some(v.clone()),
+                    Some(prev) if prev.same_as(v) => {}
+                    Some(_) => mixed[i] = true,
+                },
+                _ => mixed[i] = true,
+            }
+        });
+    };
+    for b in &program.bodies {
+        if let Some(stmts) = &b.body {
+            note(stmts);
+        }
+    }
+    (0..program.globals.len())
+        .filter(|&i| value[i].is_some() && !mixed[i])
+        .map(|i| GlobalId(i as u32))
+        .collect()
+}
+
+/// Calls `f` on every assignment of data in `stmts` (nested ones
+/// included). Exhaustive on purpose: a new statement form must say here
+/// whether it assigns data.
+fn walk_assignments(stmts: &[Stmt], f: &mut impl FnMut(&Place, &Expr)) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { place, value } => f(place, value),
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                walk_assignments(then_branch, f);
+                walk_assignments(else_branch, f);
+            }
+            StmtKind::ForChildren { body, .. }
+            | StmtKind::ForArray { body, .. }
+            | StmtKind::ForRange { body, .. } => walk_assignments(body, f),
+            StmtKind::Call { .. }
+            | StmtKind::Let { .. }
+            | StmtKind::Alias { .. }
+            | StmtKind::Replace { .. }
+            | StmtKind::Move { .. }
+            | StmtKind::Return(_) => {}
+        }
+    }
+}
+
+/// The operator classes of commutative updates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum UpdateClass {
+    /// `+` and `-` on `i64` (wrapping: one commutative group).
+    Sum,
+    /// `||`
+    Or,
+    /// `&&`
+    And,
+    /// `min` on `i64`
+    Min,
+    /// `max` on `i64`
+    Max,
+}
+
+/// If `value` is a commutative update of global `g` (`g + e`, `e + g`,
+/// `g - e`, `g || e`, `e || g`, `g && e`, `e && g`, `min(g, e)`,
+/// `max(e, g)`, ...), its class, provided `e` does not read `g` (and, for
+/// `||` and `&&` with `g` first, cannot fail).
+fn update_class(g: GlobalId, value: &Expr) -> Option<UpdateClass> {
+    let is_g = |e: &Expr| matches!(e.kind, ExprKind::Global(x) if x == g);
+    let reads_g = |e: &Expr| {
+        let mut found = false;
+        walk_expr(e, &mut |x| {
+            found |= matches!(x.kind, ExprKind::Global(y) if y == g)
+        });
+        found
+    };
+    // (class, the other operand, whether it is evaluated only for some
+    // values of `g`)
+    let (class, other, conditional) = match &value.kind {
+        ExprKind::Binary(op, a, b) => {
+            let class = match op {
+                BinaryOp::AddInt | BinaryOp::SubInt => UpdateClass::Sum,
+                BinaryOp::Or => UpdateClass::Or,
+                BinaryOp::And => UpdateClass::And,
+                _ => return None,
+            };
+            let commutative = *op != BinaryOp::SubInt;
+            if is_g(a) {
+                (
+                    class,
+                    &**b,
+                    matches!(class, UpdateClass::Or | UpdateClass::And),
+                )
+            } else if is_g(b) && commutative {
+                (class, &**a, false)
+            } else {
+                return None;
+            }
+        }
+        ExprKind::Builtin(f @ (Builtin::MinInt | Builtin::MaxInt), args) if args.len() == 2 => {
+            let class = if *f == Builtin::MinInt {
+                UpdateClass::Min
+            } else {
+                UpdateClass::Max
+            };
+            if is_g(&args[0]) {
+                (class, &args[1], false)
+            } else if is_g(&args[1]) {
+                (class, &args[0], false)
+            } else {
+                return None;
+            }
+        }
+        _ => return None,
+    };
+    if reads_g(other) || (conditional && !cannot_fail(other)) {
+        return None;
+    }
+    Some(class)
+}
+
+/// Whether evaluating `e` can never raise a runtime error (conservative:
+/// any form not known to be safe counts as possibly failing).
+fn cannot_fail(e: &Expr) -> bool {
+    let mut safe = true;
+    walk_expr(e, &mut |x| {
+        safe &= match &x.kind {
+            ExprKind::Const(_)
+            | ExprKind::Local(_)
+            | ExprKind::Global(_)
+            | ExprKind::Member(..)
+            | ExprKind::Array(_)
+            | ExprKind::Record(..)
+            | ExprKind::If(..)
+            | ExprKind::Unary(..) => true,
+            ExprKind::Field(p, _) | ExprKind::Is(p, _) => {
+                p.steps.iter().all(|s| matches!(s, PathStep::Child(_)))
+            }
+            ExprKind::Binary(op, ..) => !op.can_fail(),
+            ExprKind::Builtin(f, _) => !f.can_fail(),
+            _ => false,
+        };
+    });
+    safe
+}
+
+/// Globals that every traversal accesses only through commutative updates
+/// of one class (see the module documentation).
+fn commutative_counters(program: &Program) -> BTreeSet<GlobalId> {
+    let n = program.globals.len();
+    let mut class: Vec<Option<UpdateClass>> = vec![None; n];
+    let mut bad = vec![false; n];
+    let mut updates = vec![0usize; n];
+    let mut reads = vec![0usize; n];
+    for b in &program.bodies {
+        let Some(stmts) = &b.body else { continue };
+        walk_assignments(stmts, &mut |place: &Place, value: &Expr| {
+            let PlaceRoot::Global(g) = place.root else {
+                return;
+            };
+            let i = g.index();
+            match (place.projections.is_empty(), update_class(g, value)) {
+                (true, Some(c)) if class[i].is_none_or(|k| k == c) => {
+                    class[i] = Some(c);
+                    updates[i] += 1;
+                }
+                _ => bad[i] = true,
+            }
+        });
+        walk_stmt_exprs(stmts, &mut |e: &Expr| {
+            if let ExprKind::Global(g) = e.kind {
+                reads[g.index()] += 1;
+            }
+        });
+    }
+    // Each update reads its global exactly once; any other read is a
+    // statement whose behaviour depends on the counter.
+    (0..n)
+        .filter(|&i| !bad[i] && updates[i] > 0 && reads[i] == updates[i])
+        .map(|i| GlobalId(i as u32))
+        .collect()
+}

@@ -1,0 +1,186 @@
+//! Fusion of passes that only update a shared counter or flag
+//! commutatively (`ERRORS = ERRORS + 1`, `DEEPEST = max(DEEPEST, d)`,
+//! `ANY = ANY || e`): they fuse completely, and the results are those of
+//! the unfused run. A counter that some statement reads is an ordinary
+//! global again.
+
+use treefuse::{compile_source, Engine, FusionOptions, Host, Program};
+use treefuse_runtime::{diff_globals, diff_trees, random_tree, GenOptions};
+
+/// Runs both engines on random trees; returns the (unfused, fused) visits
+/// summed over the runs.
+fn compare(program: &Program, fuse: &str, runs: u64) -> (u64, u64) {
+    let fused = program.fuse_all(&FusionOptions::default());
+    let root = program.model.fuse_named(fuse).unwrap().root_type;
+    let (mut vu, mut vf) = (0, 0);
+    for seed in 0..runs {
+        let t = random_tree(
+            &program.model,
+            root,
+            &GenOptions {
+                nodes: 80,
+                seed,
+                max_list: 6,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let (mut a, mut b) = (t.clone(), t);
+        let host = Host::new();
+        let (sa, ga) = program
+            .run_tree_with(fuse, &mut a, Vec::new(), &host, Engine::Unfused)
+            .unwrap();
+        let (sb, gb) = program
+            .run_tree_with(fuse, &mut b, Vec::new(), &host, Engine::Fused(&fused))
+            .unwrap();
+        let mut d = diff_trees(&program.model, &a, &b, 3);
+        d.extend(diff_globals(&program.model, &ga, &gb));
+        assert!(d.is_empty(), "seed {seed}: fused differs: {d:?}");
+        vu += sa.node_visits;
+        vf += sb.node_visits;
+    }
+    (vu, vf)
+}
+
+const LOOPS: &str = r#"
+global ERRORS: i64 = 0;
+tree Prog {
+    child items: [Item];
+    traversal check_a() { for i in self.items { i.check_a(); } }
+    traversal check_b() { for i in self.items { i.check_b(); } }
+}
+tree Item {
+    v: i64;
+    traversal check_a() { if self.v < 0 { ERRORS = ERRORS + 1; } }
+    traversal check_b() { if self.v > 3 { ERRORS = ERRORS + 1; } }
+}
+fuse check(root: Prog) { root.check_a(); root.check_b(); }
+"#;
+
+#[test]
+fn two_loops_that_only_count_fuse_into_one() {
+    let p = compile_source("loops.tf", LOOPS).unwrap_or_else(|d| panic!("{d}"));
+    let fused = p.fuse_all(&FusionOptions::default());
+    let report = treefuse_fusion::report::text_report(&p.model, &fused, &p.source);
+    assert!(report.contains("fused loop over `items`"), "{report}");
+    assert!(report.contains("0 call pairs left unmerged"), "{report}");
+    let out = p
+        .run_json(
+            "check",
+            r#"{"type":"Prog","items":[{"type":"Item","v":-1},{"type":"Item","v":5},{"type":"Item","v":2},{"type":"Item","v":-7}]}"#,
+            &[],
+        )
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&out.output_json).unwrap();
+    assert_eq!(v["globals"]["ERRORS"], 3);
+    // One visit per node fused; two unfused.
+    let (unfused, fused) = compare(&p, "check", 30);
+    assert_eq!(unfused, 2 * fused);
+}
+
+const TREE_COUNTERS: &str = r#"
+global COUNT: i64 = 0;
+global DEEPEST: i64 = 0;
+global ANY_NEG: bool = false;
+abstract tree E {
+    traversal count();
+    traversal depth(d: i64);
+}
+tree Add : E {
+    child l: E;
+    child r: E;
+    traversal count() { self.l.count(); COUNT = COUNT + 1; self.r.count(); }
+    traversal depth(d: i64) {
+        COUNT = COUNT - d;
+        DEEPEST = max(DEEPEST, d);
+        self.l.depth(d + 1);
+        self.r.depth(d + 1);
+    }
+}
+tree Lit : E {
+    v: i64;
+    traversal count() { COUNT = COUNT + 1; ANY_NEG = ANY_NEG || self.v < 0; }
+    traversal depth(d: i64) { DEEPEST = max(d, DEEPEST); ANY_NEG = (self.v < -5) || ANY_NEG; }
+}
+fuse stats(root: E) { root.count(); root.depth(0); }
+"#;
+
+#[test]
+fn traversals_updating_the_same_counters_fuse_completely() {
+    let p = compile_source("counters.tf", TREE_COUNTERS).unwrap_or_else(|d| panic!("{d}"));
+    let tree = r#"{"type":"Add",
+        "l":{"type":"Lit","v":-1},
+        "r":{"type":"Add","l":{"type":"Lit","v":2},"r":{"type":"Lit","v":3}}}"#;
+    let out = p.run_json("stats", tree, &[]).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&out.output_json).unwrap();
+    // count: 5 nodes; depth: the two Adds at depths 0 and 1 subtract 1.
+    assert_eq!(v["globals"]["COUNT"], 4);
+    assert_eq!(v["globals"]["DEEPEST"], 2);
+    assert_eq!(v["globals"]["ANY_NEG"], true);
+    let (unfused, fused) = compare(&p, "stats", 30);
+    assert_eq!(unfused, 2 * fused, "one visit per node fused");
+}
+
+#[test]
+fn a_counter_that_is_read_is_an_ordinary_global() {
+    // `number` reads COUNT: the updates no longer commute with it.
+    let src = TREE_COUNTERS
+        .replace(
+            "tree Lit : E {\n    v: i64;",
+            "tree Lit : E {\n    v: i64;\n    id: i64;",
+        )
+        .replace(
+            "traversal count() { COUNT = COUNT + 1; ANY_NEG",
+            "traversal count() { COUNT = COUNT + 1; self.id = COUNT; ANY_NEG",
+        );
+    let p = compile_source("read.tf", &src).unwrap_or_else(|d| panic!("{d}"));
+    let (unfused, fused) = compare(&p, "stats", 30);
+    assert!(
+        fused > unfused / 2,
+        "must not fuse completely: {unfused} / {fused}"
+    );
+    // A non-commutative update (`COUNT = COUNT * 2`) also keeps them apart.
+    let src = TREE_COUNTERS.replace("COUNT = COUNT - d;", "COUNT = COUNT * 2;");
+    let p = compile_source("mul.tf", &src).unwrap_or_else(|d| panic!("{d}"));
+    let (unfused, fused) = compare(&p, "stats", 30);
+    assert!(
+        fused > unfused / 2,
+        "must not fuse completely: {unfused} / {fused}"
+    );
+}
+
+#[test]
+fn a_conditional_operand_that_can_fail_does_not_commute() {
+    // `ANY = ANY || 10 / self.v > 100` divides only while ANY is false:
+    // the order decides whether the division by zero happens. Unfused, `a`
+    // divides by zero on the right leaf; had `b` on the left leaf (which
+    // sets ANY) moved before it, the division would be skipped.
+    let src = r#"
+    global ANY: bool = false;
+    tree Pair {
+        child l: Leaf;
+        child r: Leaf;
+        traversal a() { self.l.a(); self.r.a(); }
+        traversal b() { self.r.b(); self.l.b(); }
+    }
+    tree Leaf {
+        v: i64;
+        traversal a() { ANY = ANY || 10 / self.v > 100; }
+        traversal b() { ANY = ANY || self.v == 1; }
+    }
+    fuse run(root: Pair) { root.a(); root.b(); }
+    "#;
+    let p = compile_source("fail.tf", src).unwrap_or_else(|d| panic!("{d}"));
+    let fused = p.fuse_all(&FusionOptions::default());
+    let report = treefuse_fusion::report::text_report(&p.model, &fused, &p.source);
+    assert!(!report.contains("0 call pairs left unmerged"), "{report}");
+    let tree = r#"{"type":"Pair","l":{"type":"Leaf","v":1},"r":{"type":"Leaf","v":0}}"#;
+    for engine in [Engine::Unfused, Engine::Fused(&fused)] {
+        let mut t = p.read_tree("run", tree).unwrap();
+        let r = p.run_tree_with("run", &mut t, Vec::new(), &Host::new(), engine);
+        assert!(
+            r.is_err(),
+            "the division by zero must happen in both engines"
+        );
+    }
+}
