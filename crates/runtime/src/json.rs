@@ -12,7 +12,10 @@
 use crate::store::{NodeId, Slot, Tree};
 use std::fmt;
 use std::sync::Arc;
-use struson::reader::{JsonReader, JsonStreamReader, ReaderSettings, ValueType};
+use struson::reader::json_path::JsonPathPiece;
+use struson::reader::{
+    JsonReader, JsonStreamReader, ReaderError, ReaderSettings, SyntaxErrorKind, ValueType,
+};
 use treefuse_sema::{DataType, FieldKind, Program, TypeId, Value};
 
 /// A problem with an input tree, located by its JSON path.
@@ -56,14 +59,86 @@ impl JsonValue {
     }
 }
 
-fn syntax_error(e: impl fmt::Display) -> TreeInputError {
+/// One message for a JSON syntax error: what is wrong, at which 1-based
+/// line and column, and where in the document (its JSON path).
+fn syntax_error(e: ReaderError) -> TreeInputError {
+    let (kind, position) = match e {
+        ReaderError::SyntaxError(s) => (Some(s.kind), s.location),
+        ReaderError::UnexpectedValueType { location, .. }
+        | ReaderError::UnexpectedStructure { location, .. }
+        | ReaderError::MaxNestingDepthExceeded { location, .. }
+        | ReaderError::UnsupportedNumberValue { location, .. } => (None, location),
+        other => {
+            return TreeInputError {
+                path: "$".into(),
+                message: format!("malformed JSON: {other}"),
+            }
+        }
+    };
+    let what = match kind {
+        Some(kind) => describe_syntax_error(kind),
+        None => "unexpected content".to_string(),
+    };
+    let line_col = position
+        .line_pos
+        .map(|p| format!(" at line {}, column {}", p.line + 1, p.column + 1))
+        .unwrap_or_default();
+    let mut path = String::from("$");
+    for piece in position.path.iter().flatten() {
+        match piece {
+            JsonPathPiece::ArrayItem(i) => path.push_str(&format!("[{i}]")),
+            // `<?>`: an object was opened but no member name read yet.
+            JsonPathPiece::ObjectMember(name) if name == "<?>" => {}
+            JsonPathPiece::ObjectMember(name) => {
+                path.push('.');
+                path.push_str(name);
+            }
+        }
+    }
     TreeInputError {
-        path: "$".into(),
-        message: format!("malformed JSON: {e}"),
+        path,
+        message: format!("malformed JSON{line_col}: {what}"),
+    }
+}
+
+/// A JSON syntax error in words.
+fn describe_syntax_error(kind: SyntaxErrorKind) -> String {
+    use SyntaxErrorKind as K;
+    match kind {
+        K::CommentsNotEnabled | K::IncompleteComment | K::BlockCommentNotClosed => {
+            "comments are not allowed in JSON".into()
+        }
+        K::InvalidLiteral => "invalid literal (expected `true`, `false` or `null`)".into(),
+        K::TrailingDataAfterLiteral | K::TrailingDataAfterNumber => {
+            "unexpected characters after a value".into()
+        }
+        K::UnexpectedClosingBracket => "unexpected closing bracket".into(),
+        K::UnexpectedComma => "unexpected `,`".into(),
+        K::MissingComma => "missing `,` between values".into(),
+        K::TrailingCommaNotEnabled => "trailing `,` before a closing bracket".into(),
+        K::UnexpectedColon => "unexpected `:`".into(),
+        K::MissingColon => "missing `:` after a member name".into(),
+        K::MalformedNumber => "malformed number".into(),
+        K::ExpectingMemberNameOrObjectEnd => "expected a member name in quotes or `}`".into(),
+        K::MalformedJson => "expected a value".into(),
+        K::NotEscapedControlCharacter => "control character in a string (escape it)".into(),
+        K::UnknownEscapeSequence | K::MalformedEscapeSequence => {
+            "invalid escape sequence in a string".into()
+        }
+        K::UnpairedSurrogatePairEscapeSequence => "unpaired UTF-16 surrogate escape".into(),
+        K::IncompleteDocument => "the document ends too early".into(),
+        K::TrailingData => "unexpected content after the document".into(),
+        other => other.to_string(),
     }
 }
 
 fn parse_flat(text: &str) -> Result<Vec<JsonValue>, TreeInputError> {
+    if text.trim().is_empty() {
+        return Err(TreeInputError {
+            path: "$".into(),
+            message: "the input is empty: expected a JSON object for the root node".into(),
+        });
+    }
     let settings = ReaderSettings {
         max_nesting_depth: None,
         ..Default::default()

@@ -3,6 +3,11 @@
 //! Exit codes: 0 success; 1 the program has errors (`check`); 2 bad usage
 //! or bad input (unreadable file, malformed tree, unknown `fuse` item);
 //! 3 the traversal program raised a runtime error.
+//!
+//! The tool never panics on its input: every output goes through one
+//! writer that treats a closed pipe (`treefuse demo | head -3`) as the
+//! reader having seen enough, and ends quietly with status 0, as Unix
+//! filters do.
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -222,11 +227,27 @@ impl CutOffs {
     }
 }
 
-/// A failed command: the message and the exit code.
+/// A failed command: the message and the exit code. An empty message
+/// with code 0 is the quiet end after the reader closed the output pipe.
 struct Failure(String, u8);
 
 fn usage(msg: impl Into<String>) -> Failure {
     Failure(msg.into(), 2)
+}
+
+/// A failed write to standard output or a file.
+fn output_error(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Failure(String::new(), 0)
+    } else {
+        usage(format!("cannot write output: {e}"))
+    }
+}
+
+/// A line on standard error (diagnostic side channel: statistics,
+/// timings, warnings); a closed standard error is no reason to fail.
+fn note(line: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 fn load(file: &Path) -> Result<Program, Failure> {
@@ -259,6 +280,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match dispatch(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(msg, code)) if msg.is_empty() => ExitCode::from(code),
         Err(Failure(msg, code)) => {
             let mut err = std::io::stderr().lock();
             let _ = write!(err, "{msg}");
@@ -285,7 +307,8 @@ fn write_output(out: Option<&Path>, text: &str) -> Result<(), Failure> {
                         stdout.write_all(b"\n")
                     }
                 })
-                .map_err(|e| usage(format!("cannot write output: {e}")))
+                .and_then(|_| stdout.flush())
+                .map_err(output_error)
         }
     }
 }
@@ -333,7 +356,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     "loop_iterations": run_stats.loop_iterations,
                     "run_seconds": elapsed.as_secs_f64(),
                 });
-                eprintln!("{line}");
+                note(line);
             }
             Ok(())
         }
@@ -346,11 +369,11 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             let started = std::time::Instant::now();
             let fused = program.fuse_all(&cutoffs.options());
             let elapsed = started.elapsed();
-            eprintln!(
+            note(format_args!(
                 "analysis and fusion: {:.1} ms for {} fused function(s)",
                 elapsed.as_secs_f64() * 1e3,
                 fused.functions.len()
-            );
+            ));
             let text = match report {
                 ReportFormat::Text => {
                     treefuse_fusion::report::text_report(&program.model, &fused, &program.source)
@@ -424,12 +447,14 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 (None, None) => return Err(usage("give --tree FILE or --random N")),
             };
             let mut total = (0u64, 0u64);
+            let mut both_failed: Vec<(String, String)> = Vec::new();
             for (name, input) in &trees {
                 match compare(&program, &fuse, input, values.clone(), &fused)? {
                     Comparison::Equal { unfused, fused } => {
                         total.0 += unfused;
                         total.1 += fused;
                     }
+                    Comparison::BothFailed { unfused } => both_failed.push((name.clone(), unfused)),
                     Comparison::Differ(what) => {
                         return Err(Failure(
                             format!("{name}: unfused and fused runs differ: {what}"),
@@ -438,14 +463,20 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     }
                 }
             }
-            println!(
+            let mut report = format!(
                 "equivalent on {} tree(s): {} node visits unfused, {} fused ({:.3} of unfused)",
                 trees.len(),
                 total.0,
                 total.1,
                 total.1 as f64 / total.0.max(1) as f64
             );
-            Ok(())
+            if let Some((first, message)) = both_failed.first() {
+                report.push_str(&format!(
+                    "\nboth runs failed with a runtime error on {} of them (their visits are not counted); first, {first}: {message}",
+                    both_failed.len()
+                ));
+            }
+            write_output(None, &report)
         }
         Command::Gen {
             file,
@@ -468,11 +499,19 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 max_list,
                 seed,
             };
-            let tree = treefuse_runtime::random_tree(&program.model, root_ty, &options)
+            let generated = treefuse_runtime::random_tree_sized(&program.model, root_ty, &options)
                 .map_err(|e| usage(e.0))?;
+            if !generated.reached(&options) {
+                note(gen_shortfall(&generated, &options, &root));
+            }
             write_output(
                 None,
-                &write_tree(&program.model, &tree, None, WriteOptions::default()),
+                &write_tree(
+                    &program.model,
+                    &generated.tree,
+                    None,
+                    WriteOptions::default(),
+                ),
             )
         }
         Command::Emit { file, out } => {
@@ -488,12 +527,36 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             seed,
         } => {
             let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-            treefuse_casegen::generate(&name, variant, size, seed, &mut stdout)
-                .map_err(|e| usage(e.to_string()))?;
-            stdout
-                .flush()
-                .map_err(|e| usage(format!("cannot write output: {e}")))
+            treefuse_casegen::generate(&name, variant, size, seed, &mut stdout).map_err(
+                |e| match e {
+                    treefuse_casegen::GenerateError::Io(io) => output_error(io),
+                    other => usage(other.to_string()),
+                },
+            )?;
+            stdout.flush().map_err(output_error)
         }
+    }
+}
+
+/// Why `gen` did not reach the requested size (more than 10% off).
+fn gen_shortfall(
+    generated: &treefuse_runtime::Generated,
+    options: &GenOptions,
+    root: &str,
+) -> String {
+    if generated.nodes > options.nodes {
+        format!(
+            "treefuse gen: warning: the tree has {} nodes, more than the {} requested: \
+             the smallest tree with a `{root}` root that the schema allows is that large",
+            generated.nodes, options.nodes
+        )
+    } else {
+        format!(
+            "treefuse gen: warning: the tree has {} nodes, not about {}: no larger tree was \
+             found within --max-depth {} and --max-list {} (raise them, or the schema allows \
+             no larger trees below `{root}`)",
+            generated.nodes, options.nodes, options.max_depth, options.max_list
+        )
     }
 }
 
@@ -509,12 +572,27 @@ fn fuse_arguments(
                 .ok_or_else(|| usage(format!("--arg expects NAME=VALUE, got `{a}`")))
         })
         .collect::<Result<_, _>>()?;
+    for (i, (name, _)) in pairs.iter().enumerate() {
+        if pairs[..i].iter().any(|(earlier, _)| earlier == name) {
+            return Err(usage(format!(
+                "--arg {name}=... is given twice; give each parameter once"
+            )));
+        }
+    }
     program.fuse_args(fuse, &pairs).map_err(run_error)
 }
 
 /// The outcome of running both engines on one tree.
 enum Comparison {
-    Equal { unfused: u64, fused: u64 },
+    Equal {
+        unfused: u64,
+        fused: u64,
+    },
+    /// Both runs raised a runtime error (as they must, together); the
+    /// unfused run's message.
+    BothFailed {
+        unfused: String,
+    },
     Differ(String),
 }
 
@@ -545,10 +623,9 @@ fn compare(
                 )),
             }
         }
-        (Err(RunError::Runtime(_)), Err(RunError::Runtime(_))) => Comparison::Equal {
-            unfused: 0,
-            fused: 0,
-        },
+        (Err(RunError::Runtime(unfused)), Err(RunError::Runtime(_))) => {
+            Comparison::BothFailed { unfused }
+        }
         (Err(RunError::Runtime(m)), Ok(_)) => {
             Comparison::Differ(format!("only the unfused run fails: {m}"))
         }
@@ -559,14 +636,25 @@ fn compare(
     })
 }
 
+/// `writeln!` into a `String`, which cannot fail.
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
 const DEMO_PROGRAM: &str = include_str!("../../../examples/figure2/figure2.tf");
 const DEMO_TREE: &str = include_str!("../../../examples/figure2/doc.json");
 
 fn demo() -> Result<(), Failure> {
+    // Written whole at the end, through the one output writer.
+    let mut out = String::new();
     let name = "examples/figure2/figure2.tf";
     let program = compile_source(name, DEMO_PROGRAM).map_err(|d| Failure(d.render(false), 1))?;
-    println!("treefuse demo: {name} (the Grafter paper's Figure 2)");
-    println!(
+    outln!(out, "treefuse demo: {name} (the Grafter paper's Figure 2)");
+    outln!(
+        out,
         "  checked: {} tree types, {} traversals, {} fuse item(s)",
         program.model.types.len(),
         program.model.methods.len(),
@@ -577,11 +665,12 @@ fn demo() -> Result<(), Failure> {
     let (stats, _) = program
         .run_tree("layout", &mut tree, Vec::new(), &Host::new())
         .map_err(run_error)?;
-    println!("  ran `layout` (compute_width, then compute_height) on examples/figure2/doc.json, unfused:");
+    outln!(out, "  ran `layout` (compute_width, then compute_height) on examples/figure2/doc.json, unfused:");
     for d in diff_trees(&program.model, &input, &tree, usize::MAX) {
-        println!("    {:<34} {:>4} -> {}", d.path, d.left, d.right);
+        outln!(out, "    {:<34} {:>4} -> {}", d.path, d.left, d.right);
     }
-    println!(
+    outln!(
+        out,
         "  node visits unfused: {} ({} per traversal call)",
         stats.node_visits,
         stats
@@ -592,21 +681,23 @@ fn demo() -> Result<(), Failure> {
             .join(" + ")
     );
     let fused = program.fuse_all(&FusionOptions::default());
-    println!(
+    outln!(
+        out,
         "  fused: {} fused function(s); the schedule:",
         fused.functions.len()
     );
     for line in
         treefuse_fusion::report::text_report(&program.model, &fused, &program.source).lines()
     {
-        println!("    {line}");
+        outln!(out, "    {line}");
     }
     match compare(&program, "layout", &input, Vec::new(), &fused)? {
-        Comparison::Equal { unfused, fused } => println!(
+        Comparison::Equal { unfused, fused } => outln!(out,
             "  fused run leaves the same tree and globals: {fused} node visits instead of {unfused} ({:.2} of unfused)",
             fused as f64 / unfused.max(1) as f64
         ),
+        Comparison::BothFailed { unfused } => return Err(Failure(format!("the demo program failed: {unfused}"), 3)),
         Comparison::Differ(what) => return Err(Failure(format!("fused and unfused runs differ: {what}"), 1)),
     }
-    Ok(())
+    write_output(None, &out)
 }
