@@ -496,7 +496,7 @@ fn input_errors_name_the_json_path() {
         ),
         (r#"{"type":"End"} trailing"#, "$", "malformed JSON"),
         (r#"[1,2]"#, "$", "expected a `Element` node"),
-        ("", "$", "malformed JSON"),
+        ("", "$", "the input is empty"),
     ];
     for (json, path, message) in cases {
         match program.run_json("layout", json, &[]) {
