@@ -412,7 +412,10 @@ fn features() {
             &program.model,
             root,
             &GenOptions {
-                nodes: 30,
+                // Small trees: every leaf may divide by zero, so larger
+                // trees almost always end in a runtime error, and the test
+                // wants both outcomes.
+                nodes: 8,
                 seed,
                 ..Default::default()
             },
