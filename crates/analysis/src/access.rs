@@ -189,6 +189,12 @@ pub struct LoopAccess {
     /// failures of calls on `x`), plus the loop header's reads of the list
     /// and the binding of `x`; carries the flags.
     pub other: AccessSet,
+    /// `other` without the loop header's reads of the list: what the
+    /// iterations themselves do besides the element. The header reads the
+    /// list once, before every iteration, so it need not commute with them.
+    pub iteration: AccessSet,
+    /// The loop header's reads (the path to the list and the list itself).
+    pub header: AccessSet,
 }
 
 /// The order of the two accesses in a conflict, `first` running before

@@ -134,6 +134,9 @@ struct Function {
     summary: AccessSet,
     relocations: Nfa,
     stmts: Vec<StmtAccess>,
+    /// Whether the call may replace its receiver (`self = ...`, here or in
+    /// a traversal it calls on `self`).
+    replaces: bool,
 }
 
 /// The access analysis of one program: labels, call summaries of every
@@ -147,6 +150,7 @@ pub struct Analysis<'p> {
     index: HashMap<(TypeId, MethodId), usize>,
     functions: Vec<Function>,
     statics: HashMap<(TypeId, MethodId), AccessSet>,
+    static_replaces: HashMap<(TypeId, MethodId), bool>,
 }
 
 fn body_stmts(program: &Program, b: BodyId) -> &[Stmt] {
@@ -242,6 +246,29 @@ impl<'p> Analysis<'p> {
         let reads = graph_summaries(&own, &|o: &Own| &o.set.reads);
         let writes = graph_summaries(&own, &|o: &Own| &o.set.writes);
 
+        // Which functions may replace their receiver: a `self = ...` of
+        // their own, or a call on `self` of one that may.
+        let mut replaces: Vec<bool> = keys
+            .iter()
+            .map(|&(_, _, b)| stmt::replaces_receiver(body_stmts(program, b)))
+            .collect();
+        loop {
+            let mut changed = false;
+            for i in 0..keys.len() {
+                if !replaces[i]
+                    && all_calls(&own[i])
+                        .iter()
+                        .any(|c| c.self_call && targets(keys[i].0, c).iter().any(|&t| replaces[t]))
+                {
+                    replaces[i] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+
         // Globals and failures: union over the reachable functions.
         let succ: Vec<Vec<usize>> = own
             .iter()
@@ -288,6 +315,7 @@ impl<'p> Analysis<'p> {
 
         // Static summaries: union over the concrete subtypes.
         let mut statics = HashMap::new();
+        let mut static_replaces = HashMap::new();
         for (ti, t) in program.types.iter().enumerate() {
             let ty = TypeId(ti as u32);
             for mi in 0..program.methods.len() {
@@ -300,6 +328,12 @@ impl<'p> Analysis<'p> {
                 if parts.is_empty() {
                     continue;
                 }
+                static_replaces.insert(
+                    (ty, m),
+                    t.concrete_subtypes
+                        .iter()
+                        .any(|&c| index.get(&(c, m)).is_some_and(|&i| replaces[i])),
+                );
                 let u = if parts.len() == 1 {
                     parts[0].clone()
                 } else {
@@ -350,15 +384,24 @@ impl<'p> Analysis<'p> {
             cache.borrow_mut().insert(key, under.clone());
             under
         };
+        // A call on `self` whose traversal may replace the receiver ends the
+        // caller too: it counts as a `return`.
+        let self_call_replaces = |caller: TypeId, site: &CallSite| -> bool {
+            site.self_call
+                && index
+                    .get(&(caller, site.method))
+                    .is_some_and(|&i| replaces[i])
+        };
         fn full(
             o: &Own,
             caller: TypeId,
             callee: &dyn Fn(TypeId, &CallSite) -> Option<Rc<AccessSet>>,
+            ends: &dyn Fn(TypeId, &CallSite) -> bool,
         ) -> StmtAccess {
             let blocks = o
                 .blocks
                 .iter()
-                .map(|b| b.iter().map(|x| full(x, caller, callee)).collect())
+                .map(|b| b.iter().map(|x| full(x, caller, callee, ends)).collect())
                 .collect();
             let parts: Vec<Rc<AccessSet>> =
                 o.calls.iter().filter_map(|c| callee(caller, c)).collect();
@@ -374,6 +417,8 @@ impl<'p> Analysis<'p> {
                 u.returns = o.set.returns;
                 u
             };
+            let mut set = set;
+            set.returns |= o.calls.iter().any(|c| ends(caller, c));
             let per_element = o.split.as_ref().map(|l| {
                 // Element side: own tree paths and the tree paths of calls
                 // on the loop variable (relative to the element).
@@ -409,17 +454,25 @@ impl<'p> Analysis<'p> {
                         });
                     }
                 }
-                ot.push(AccessSet {
+                let refs = |v: &[AccessSet]| access::union_sets(&v.iter().collect::<Vec<_>>());
+                let mut iteration = refs(&ot);
+                // Each iteration binds the loop variable.
+                iteration.frame_writes.insert(FrameVar::Node(l.var));
+                let header = AccessSet {
                     reads: l.header_reads.clone(),
                     ..AccessSet::empty()
-                });
-                let refs = |v: &[AccessSet]| access::union_sets(&v.iter().collect::<Vec<_>>());
+                };
+                ot.push(header.clone());
                 let mut element = refs(&el);
                 (element.may_fail, element.returns) = (false, false);
-                // Each iteration binds the loop variable.
                 let mut other = refs(&ot);
                 other.frame_writes.insert(FrameVar::Node(l.var));
-                Box::new(LoopAccess { element, other })
+                Box::new(LoopAccess {
+                    element,
+                    other,
+                    iteration,
+                    header,
+                })
             });
             StmtAccess {
                 set,
@@ -436,7 +489,11 @@ impl<'p> Analysis<'p> {
                 body,
                 summary: summaries[i].clone(),
                 relocations: relocations[i].clone(),
-                stmts: own[i].iter().map(|o| full(o, ty, &callee)).collect(),
+                stmts: own[i]
+                    .iter()
+                    .map(|o| full(o, ty, &callee, &self_call_replaces))
+                    .collect(),
+                replaces: replaces[i],
             })
             .collect();
         Analysis {
@@ -445,6 +502,7 @@ impl<'p> Analysis<'p> {
             index,
             functions,
             statics,
+            static_replaces,
         }
     }
 
@@ -492,6 +550,22 @@ impl<'p> Analysis<'p> {
     /// `f` on `c`'s static type; `self.f()`: the summary for `concrete`).
     pub fn body_accesses(&self, concrete: TypeId, method: MethodId) -> Option<&[StmtAccess]> {
         self.function(concrete, method).map(|f| f.stmts.as_slice())
+    }
+
+    /// Whether a call of `method` on a node of static type `ty` may replace
+    /// that node (`self = ...` in the traversal or in one it calls on
+    /// `self`, LANGUAGE.md §7.1): the caller's slot or list is written, and
+    /// later calls on the same place must run on the new node(s).
+    pub fn may_replace(&self, ty: TypeId, method: MethodId) -> bool {
+        self.static_replaces
+            .get(&(ty, method))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// [`Analysis::may_replace`] for a node of exactly type `concrete`.
+    pub fn may_replace_concrete(&self, concrete: TypeId, method: MethodId) -> bool {
+        self.function(concrete, method).is_some_and(|f| f.replaces)
     }
 
     /// Child slots (as paths relative to the receiver) whose subtrees a

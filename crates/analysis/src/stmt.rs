@@ -6,8 +6,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use treefuse_automata::{Label, Nfa};
 use treefuse_sema::{
-    ChildSlot, DataType, Expr, ExprKind, FieldKind, FrameLayout, MethodId, NewField, NewTree,
-    NodePath, NodeVarId, PathRoot, Place, PlaceRoot, Program, Projection, Stmt, StmtKind, TypeId,
+    ChildSlot, DataType, Expr, ExprKind, FieldKind, FrameLayout, ListEdit, ListItem, MethodId,
+    NewField, NewTree, NodePath, NodeVarId, PathRoot, Place, PlaceRoot, Program, Projection, Stmt,
+    StmtKind, Subtree, TypeId,
 };
 
 use crate::access::{AccessSet, FrameVar};
@@ -319,6 +320,7 @@ impl<'a> BodyCtx<'a> {
     /// Root and child-field labels of a node path; notes casts as failures.
     fn path(&self, p: &NodePath, acc: &mut Acc) -> (Root, Vec<Label>) {
         acc.may_fail |= p.has_cast();
+        p.index_exprs().for_each(|i| self.expr(i, acc));
         let root = self.root(p.root, acc);
         (root, p.fields().map(|f| self.labels.field(f)).collect())
     }
@@ -453,6 +455,11 @@ impl<'a> BodyCtx<'a> {
             ExprKind::Is(p, _) => {
                 self.navigate(p, acc);
             }
+            ExprKind::ListLen(slot) => {
+                self.slot(slot, acc);
+            }
+            // Where the receiver stands does not change while it runs.
+            ExprKind::InList => {}
             ExprKind::If(c, a, b) => {
                 self.expr(c, acc);
                 self.expr(a, acc);
@@ -551,7 +558,67 @@ impl<'a> BodyCtx<'a> {
                 self.move_source(root, rest, acc);
                 true
             }
+            NewField::Copy(p) => {
+                self.copy_source(p, acc);
+                false
+            }
         }
+    }
+
+    /// `copy(PATH)`: the whole subtree is read.
+    fn copy_source(&self, p: &NodePath, acc: &mut Acc) {
+        let (root, rest) = self.navigate(p, acc);
+        acc.reads
+            .push(tree_nfa(&root, &rest, true).prefix_closure());
+    }
+
+    /// The reads (and, for moves, writes) of a subtree given where one node
+    /// goes; whether it moves something.
+    fn subtree(&self, t: &Subtree, acc: &mut Acc) -> bool {
+        match t {
+            Subtree::New(tree) => self.new_tree(tree, acc),
+            // The receiver kept in a thicket stays where it stands.
+            Subtree::Move(p) if p.root == PathRoot::SelfNode && p.fields().next().is_none() => {
+                false
+            }
+            Subtree::Move(p) => {
+                let (root, rest) = self.navigate(p, acc);
+                self.move_source(root, rest, acc);
+                true
+            }
+            Subtree::Copy(p) => {
+                self.copy_source(p, acc);
+                false
+            }
+        }
+    }
+
+    fn list_items(&self, items: &[ListItem], acc: &mut Acc) -> bool {
+        let mut moves = false;
+        for item in items {
+            moves |= match item {
+                ListItem::One(t) => self.subtree(t, acc),
+                ListItem::Spread(s) => {
+                    let (root, rest) = self.slot(s, acc);
+                    self.move_source(root, rest, acc);
+                    true
+                }
+            };
+        }
+        moves
+    }
+
+    /// `self = ...`: the receiver's place is written, which relative to the
+    /// receiver is everything (the caller sees its slot or list written);
+    /// it ends the traversal like `return`. A move relocates subtrees.
+    fn replace_self(&self, moves: bool, acc: &mut Acc) {
+        let root = self.root(PathRoot::SelfNode, acc);
+        let everything = tree_nfa(&root, &[], true);
+        if moves {
+            acc.relocs.push(everything.clone());
+        }
+        acc.writes.push(everything);
+        acc.returns = true;
     }
 
     /// The own accesses of a block.
@@ -602,6 +669,30 @@ impl<'a> BodyCtx<'a> {
                 let (root, rest) = self.navigate(source, &mut acc);
                 self.move_source(root, rest, &mut acc);
                 self.write_slot(slot, true, &mut acc);
+            }
+            StmtKind::CopyTo { slot, source } => {
+                self.copy_source(source, &mut acc);
+                self.write_slot(slot, false, &mut acc);
+            }
+            StmtKind::ReplaceSelf { with } => {
+                let moves = self.subtree(with, &mut acc);
+                self.replace_self(moves, &mut acc);
+            }
+            StmtKind::SpliceSelf { items } => {
+                let moves = self.list_items(items, &mut acc);
+                self.replace_self(moves, &mut acc);
+            }
+            StmtKind::EditList { list, edit } => {
+                let moves = match edit {
+                    ListEdit::Set(i, t) => {
+                        acc.may_fail = true;
+                        self.expr(i, &mut acc);
+                        self.subtree(t, &mut acc)
+                    }
+                    ListEdit::Push(t) => self.subtree(t, &mut acc),
+                    ListEdit::Assign(items) => self.list_items(items, &mut acc),
+                };
+                self.write_slot(list, moves, &mut acc);
             }
             StmtKind::If {
                 cond,
@@ -753,6 +844,16 @@ pub(crate) fn pure_fails(program: &Program) -> Vec<bool> {
         }
     }
     direct
+}
+
+/// Whether `stmts` contain `self = ...` (a replacement or a thicket).
+pub(crate) fn replaces_receiver(stmts: &[Stmt]) -> bool {
+    treefuse_sema::visit::any_stmt(stmts, &|s| {
+        matches!(
+            s.kind,
+            StmtKind::ReplaceSelf { .. } | StmtKind::SpliceSelf { .. }
+        )
+    })
 }
 
 impl BodyCtx<'_> {

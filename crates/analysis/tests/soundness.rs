@@ -287,12 +287,16 @@ impl<'a> Tracer<'a> {
             }
         };
         for step in &path.steps {
-            match *step {
-                PathStep::Child(f) => {
+            // Rewriting in place (LANGUAGE.md §7) is not traced: stop the
+            // run as if out of fuel (its soundness is covered by the
+            // differential fusion tests).
+            match step {
+                PathStep::Elem(..) => return Err(Stop::Fuel),
+                &PathStep::Child(f) => {
                     self.rec_tree(n, &[self.label(f)], false);
                     n = self.tree.child(n, self.slot_of(f));
                 }
-                PathStep::Cast(t) => {
+                &PathStep::Cast(t) => {
                     self.rec_tree(n, &[], false);
                     if !self.p.is_subtype(self.tree.type_of(n), t) {
                         return Err(self.fail());
@@ -350,6 +354,7 @@ impl<'a> Tracer<'a> {
                 self.rec_tree(n, &[self.label(*f)], false);
                 self.data(n, *f)
             }
+            ExprKind::ListLen(_) | ExprKind::InList => return Err(Stop::Fuel),
             ExprKind::Member(..) => {
                 let (base, members) = self.chain(e);
                 // Member indices from the base outwards.
@@ -618,6 +623,7 @@ impl<'a> Tracer<'a> {
                     }
                     B::List(out)
                 }
+                NewField::Copy(_) => return Err(Stop::Fuel),
                 NewField::MoveList(s) => {
                     let parent = self.node_path(&s.parent)?;
                     let l = self.label(s.field);
@@ -765,6 +771,10 @@ impl<'a> Tracer<'a> {
                 self.stack.last_mut().unwrap().nest.last_mut().unwrap().2 = None;
             }
             StmtKind::Return(_) => return Ok(Flow::Return),
+            StmtKind::ReplaceSelf { .. }
+            | StmtKind::SpliceSelf { .. }
+            | StmtKind::EditList { .. }
+            | StmtKind::CopyTo { .. } => return Err(Stop::Fuel),
             StmtKind::ForArray { .. } | StmtKind::ForRange { .. } => {
                 unreachable!("not in traversals")
             }

@@ -29,6 +29,7 @@ impl Gen<'_> {
                     let f = &self.cast_fn[ty.index()];
                     quote!(#f(t, #cur, #at)?)
                 }
+                PathStep::Elem(..) => crate::unsupported_tokens(),
             };
         }
         cur
@@ -124,6 +125,7 @@ impl Gen<'_> {
         match &e.kind {
             ExprKind::Const(v) => self.constant(v, &e.ty),
             ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Field(..) => unreachable!(),
+            ExprKind::ListLen(_) | ExprKind::InList => E::atom(crate::unsupported_tokens()),
             ExprKind::Member(x, i) => {
                 let inner = self.expr(x, fr).at(ATOM);
                 let DataType::Record(r) = &x.ty else {
@@ -408,6 +410,10 @@ impl Gen<'_> {
     pub fn stmt(&self, s: &Stmt, fr: &Frame, ret: &Ret, top: bool) -> TokenStream {
         let ctx = &fr.context;
         match &s.kind {
+            StmtKind::ReplaceSelf { .. }
+            | StmtKind::SpliceSelf { .. }
+            | StmtKind::EditList { .. }
+            | StmtKind::CopyTo { .. } => crate::unsupported_tokens(),
             StmtKind::Call {
                 receiver,
                 method,
@@ -723,6 +729,7 @@ impl Gen<'_> {
                 let f = &self.field[slot.field.index()];
                 (quote!(t[#p].#f.clone()), false)
             }
+            NewField::Copy(_) => (crate::unsupported_tokens(), false),
         }
     }
 }

@@ -700,6 +700,7 @@ fn new_use(t: &NewTree, u: &mut Usage) {
             NewField::Move(p) => path_use(p, u),
             NewField::List(items) => items.iter().for_each(|i| field(i, u)),
             NewField::MoveList(s) => slot_use(s, u),
+            NewField::Copy(p) => path_use(p, u),
         }
     }
     t.fields.iter().for_each(|f| field(f, u));
@@ -745,9 +746,15 @@ pub(crate) fn usage_stmt(s: &Stmt, u: &mut Usage) {
             slot_use(slot, u);
             new_use(tree, u);
         }
-        StmtKind::Move { slot, source } => {
+        StmtKind::Move { slot, source } | StmtKind::CopyTo { slot, source } => {
             slot_use(slot, u);
             path_use(source, u);
+        }
+        // Refused before generation (`crate::unsupported_construct`).
+        StmtKind::ReplaceSelf { .. } | StmtKind::SpliceSelf { .. } | StmtKind::EditList { .. } => {
+            let mut exprs = Vec::new();
+            visit::walk_stmt_exprs(std::slice::from_ref(s), &mut |e| exprs.push(e));
+            exprs.into_iter().for_each(|e| expr_use(e, u));
         }
         StmtKind::If {
             cond,

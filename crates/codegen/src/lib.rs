@@ -194,6 +194,97 @@ pub fn generate(
     }
 }
 
+/// The first construct of `program` that generated code does not support
+/// yet, with where it is: the rewriting statements of LANGUAGE.md §7.1–7.3
+/// (`self = ..`, thickets, list edits, `copy`, indexed list paths,
+/// `len` of a list child, `in_list()`). [`Config`] and [`emit_file`]
+/// refuse such programs with this message; [`generate`] would emit a
+/// `compile_error!` in their place.
+pub fn unsupported_construct(
+    program: &treefuse_sema::Program,
+) -> Option<(treefuse_syntax::Span, &'static str)> {
+    use treefuse_sema::*;
+    const WHAT: &str = "rewriting in place (`self = ..`, thickets, list edits, `copy`, indexed list paths, `len` of a list child, `in_list()`) is not supported by the code generator yet; run the program with the interpreter";
+    let mut found = None;
+    let mut note = |span: treefuse_syntax::Span| {
+        found.get_or_insert(span);
+    };
+    fn stmts_of(stmts: &[Stmt], note: &mut impl FnMut(treefuse_syntax::Span)) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::ReplaceSelf { .. }
+                | StmtKind::SpliceSelf { .. }
+                | StmtKind::EditList { .. }
+                | StmtKind::CopyTo { .. } => note(s.span),
+                StmtKind::Replace { tree, .. } if new_has_copy(tree) => note(s.span),
+                StmtKind::Alias { path, .. } | StmtKind::Move { source: path, .. }
+                    if path.steps.iter().any(|x| matches!(x, PathStep::Elem(..))) =>
+                {
+                    note(s.span)
+                }
+                StmtKind::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    stmts_of(then_branch, note);
+                    stmts_of(else_branch, note);
+                }
+                StmtKind::ForChildren { body, list, .. } => {
+                    if list
+                        .parent
+                        .steps
+                        .iter()
+                        .any(|x| matches!(x, PathStep::Elem(..)))
+                    {
+                        note(s.span)
+                    }
+                    stmts_of(body, note)
+                }
+                StmtKind::ForArray { body, .. } | StmtKind::ForRange { body, .. } => {
+                    stmts_of(body, note)
+                }
+                _ => {}
+            }
+        }
+    }
+    fn new_has_copy(t: &NewTree) -> bool {
+        fn field(f: &NewField) -> bool {
+            match f {
+                NewField::Copy(_) => true,
+                NewField::New(t) => new_has_copy(t),
+                NewField::List(items) => items.iter().any(field),
+                NewField::Move(p) => p.steps.iter().any(|x| matches!(x, PathStep::Elem(..))),
+                _ => false,
+            }
+        }
+        t.fields.iter().any(field)
+    }
+    for b in &program.bodies {
+        if let Some(stmts) = &b.body {
+            stmts_of(stmts, &mut note);
+            visit::walk_stmt_exprs(stmts, &mut |e| match &e.kind {
+                ExprKind::ListLen(_) | ExprKind::InList => note(e.span),
+                ExprKind::Field(p, _) | ExprKind::Is(p, _)
+                    if p.steps.iter().any(|x| matches!(x, PathStep::Elem(..))) =>
+                {
+                    note(e.span)
+                }
+                _ => {}
+            });
+        }
+    }
+    found.map(|s| (s, WHAT))
+}
+
+/// The tokens generated in place of a construct the code generator does
+/// not support (see [`unsupported_construct`]).
+pub(crate) fn unsupported_tokens() -> proc_macro2::TokenStream {
+    quote::quote!(compile_error!(
+        "treefuse-codegen: rewriting in place (self = .., thickets, list edits, copy) is not supported by generated code yet"
+    ))
+}
+
 /// Compiles a `.tf` file, fuses it with default options and generates its
 /// module: what `treefuse emit FILE -o OUT.rs` writes. Errors are rendered
 /// diagnostics (file, line, caret).
@@ -245,6 +336,10 @@ impl Config {
             Ok(m) => m,
             Err(d) => return Err(treefuse_syntax::render(&d, &file_name, &text, false)),
         };
+        if let Some((span, what)) = unsupported_construct(&model) {
+            let d = treefuse_syntax::Diagnostic::error("codegen-unsupported", span, what);
+            return Err(treefuse_syntax::render(&[d], &file_name, &text, false));
+        }
         let analysis = treefuse_analysis::Analysis::new(&model);
         let fused = treefuse_fusion::fuse_program(&model, &analysis, &self.fusion);
         let options = CodegenOptions {

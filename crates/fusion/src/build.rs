@@ -171,8 +171,55 @@ impl Builder<'_, '_> {
         if same && (a.set.returns || b.set.returns) {
             return false;
         }
-        self.conflicts.conflict(&pa.other, b.set, same).is_none()
+        // `a`'s header reads the list once, before every iteration of both
+        // loops (unfused and fused alike), so it need not commute with what
+        // `b` does through its elements, replacing them included (the
+        // fused loop runs `b` on the nodes that stand where each element
+        // stood, LANGUAGE.md §7.2).
+        self.conflicts
+            .conflict(&pa.iteration, b.set, same)
+            .is_none()
+            && self
+                .conflicts
+                .conflict(&pa.header, &pb.other, same)
+                .is_none()
             && self.conflicts.conflict(a.set, &pb.other, same).is_none()
+    }
+
+    /// Whether the call statement `stmt` (`self.c.f(..)`, `x.f(..)`,
+    /// possibly guarded) on a node of static type `ty` may replace its
+    /// receiver.
+    fn call_replaces(&self, ty: TypeId, method: MethodId) -> bool {
+        self.analysis.may_replace(ty, method)
+    }
+
+    /// Whether loop vertex `v` calls, on its elements, a traversal that may
+    /// replace them.
+    fn loop_replaces(&self, v: &Vertex, participants: &[Participant]) -> bool {
+        let Some(field) = v.lp else { return false };
+        let FieldKind::List(elem) = self.program.fields[field.index()].kind else {
+            return false;
+        };
+        let body = participants
+            .get(v.participant)
+            .and_then(|p| self.program.bodies[p.body.index()].body.as_deref())
+            .and_then(|b| b.get(v.stmt));
+        match body.map(|s| &s.kind) {
+            Some(StmtKind::ForChildren { body, .. }) => body
+                .iter()
+                .filter_map(element_call)
+                .any(|m| self.call_replaces(elem, m)),
+            _ => false,
+        }
+    }
+
+    /// For a group of calls in unfused order (`(static type, method)`), the
+    /// first one that may replace its receiver while a later one follows:
+    /// later calls must then run on the new node(s), so they cannot share
+    /// the fused call (LANGUAGE.md §7.1).
+    fn replacing_before_last(&self, calls: &[(TypeId, MethodId)]) -> Option<usize> {
+        let n = calls.len();
+        (0..n.saturating_sub(1)).find(|&k| self.call_replaces(calls[k].0, calls[k].1))
     }
 
     /// The per-element schedule of merged loops: a dependence graph over
@@ -249,7 +296,12 @@ impl Builder<'_, '_> {
                             self.conflicts.conflict(evs[*u].set, r, false).is_none()
                         })
                 });
-                if inputs_ok && self.within_cutoffs(&methods) && schedule(&succ, &merged).is_some()
+                let typed: Vec<(TypeId, MethodId)> =
+                    methods.iter().map(|&m| (elem_ty, m)).collect();
+                if inputs_ok
+                    && self.replacing_before_last(&typed).is_none()
+                    && self.within_cutoffs(&methods)
+                    && schedule(&succ, &merged).is_some()
                 {
                     group = merged;
                 }
@@ -392,6 +444,13 @@ impl Builder<'_, '_> {
 
     /// Why call `next` cannot join the chunk `current`, if it cannot.
     fn chunk_split(&self, fuse: &Fuse, current: &[usize], next: usize) -> Option<ChunkSplit> {
+        // A call that may replace the root is the last of its chunk: later
+        // calls run on the new root.
+        if let Some(&last) = current.last() {
+            if self.call_replaces(fuse.root_type, fuse.calls[last].method) {
+                return Some(ChunkSplit::AfterReplacingCall { replacer: last });
+            }
+        }
         let mut methods: Vec<MethodId> = current.iter().map(|&c| fuse.calls[c].method).collect();
         methods.push(fuse.calls[next].method);
         if methods.len() > self.options.max_group {
@@ -526,6 +585,15 @@ impl Builder<'_, '_> {
                     .filter(|&v| merged[v] == ga)
                     .filter_map(|v| vertices[v].call.map(|c| c.1))
                     .collect();
+                let child_ty = match vertices[a].call.map(|c| &program.fields[c.0.index()].kind) {
+                    Some(FieldKind::Child(t)) => *t,
+                    _ => ty,
+                };
+                let typed: Vec<(TypeId, MethodId)> =
+                    methods.iter().map(|&m| (child_ty, m)).collect();
+                if self.replacing_before_last(&typed).is_some() {
+                    continue;
+                }
                 // Within a fused call, every member's arguments (and guard)
                 // are evaluated before any member runs. That is only the
                 // unfused order if no member reads, there, what an earlier
@@ -561,6 +629,15 @@ impl Builder<'_, '_> {
                     .map(|&g| if g == gb { ga } else { g })
                     .collect();
                 let members: Vec<usize> = (0..n).filter(|&v| merged[v] == ga).collect();
+                // Only the last loop may replace elements: a later loop
+                // would iterate over the edited list, whose nodes the
+                // merged loop does not visit as that loop's elements.
+                let replaces_early = members[..members.len().saturating_sub(1)]
+                    .iter()
+                    .any(|&x| self.loop_replaces(&vertices[x], &participants));
+                if replaces_early {
+                    continue;
+                }
                 let independent = members.iter().enumerate().all(|(k, &x)| {
                     members[k + 1..]
                         .iter()
@@ -865,9 +942,28 @@ fn explain(
     b: usize,
     builder: &Builder,
 ) -> String {
-    let mut methods: Vec<MethodId> = (0..vertices.len())
+    let in_union: Vec<usize> = (0..vertices.len())
         .filter(|&v| group[v] == group[a] || group[v] == group[b])
-        .filter_map(|v| vertices[v].call.map(|c| c.1))
+        .collect();
+    let typed: Vec<(TypeId, MethodId)> = in_union
+        .iter()
+        .filter_map(|&v| vertices[v].call)
+        .map(|(f, m)| match builder.program.fields[f.index()].kind {
+            FieldKind::Child(t) => (t, m),
+            _ => (builder.program.fields[f.index()].owner, m),
+        })
+        .collect();
+    if let Some(k) = builder.replacing_before_last(&typed) {
+        let (t, m) = typed[k];
+        return format!(
+            "`{}` may replace the node it runs on (`self = ...`, on a `{}` in this slot), so a later call on the slot must run on the new node, not in the same fused call",
+            builder.program.methods[m.index()].name,
+            builder.program.type_name(t)
+        );
+    }
+    let mut methods: Vec<MethodId> = in_union
+        .iter()
+        .filter_map(|&v| vertices[v].call.map(|c| c.1))
         .collect();
     methods.sort();
     if !builder.within_cutoffs(&methods) {

@@ -105,6 +105,12 @@ pub enum ChunkSplit {
         /// The global's name.
         global: String,
     },
+    /// The previous call may replace the root (`self = ...`, LANGUAGE.md
+    /// §7.1): this call must run on the new root.
+    AfterReplacingCall {
+        /// The replacing call (index into the item's calls).
+        replacer: usize,
+    },
 }
 
 impl std::fmt::Display for ChunkSplit {
@@ -121,6 +127,11 @@ impl std::fmt::Display for ChunkSplit {
                 f,
                 "its arguments read global `{global}`, which call {} may write",
                 writer + 1
+            ),
+            ChunkSplit::AfterReplacingCall { replacer } => write!(
+                f,
+                "call {} may replace the root (`self = ...`), so this call runs on the new root",
+                replacer + 1
             ),
         }
     }

@@ -7,6 +7,7 @@
 //! the callee fused function on the child: one node visit per fused
 //! function invocation (LANGUAGE.md §5).
 
+use crate::rewrite::Site;
 use crate::{Flow, Frame, Interpreter, RunStats, RuntimeError, RED_ZONE, STACK_SEGMENT};
 use treefuse_fusion::{target_for, FusedFnId, FusedProgram, LoopStep, Step};
 use treefuse_runtime::{NodeId, Tree};
@@ -32,6 +33,7 @@ impl Interpreter<'_> {
                 "the fused program has no entry for this fuse item",
             ));
         };
+        self.open_lists.clear();
         let mut stats = RunStats::default();
         let start = self.visits;
         self.run_fuse_level(
@@ -61,13 +63,15 @@ impl Interpreter<'_> {
                 } else {
                     (1u64 << chunk.calls.len()) - 1
                 };
-                this.call_fused(tree, fused, target, root, mask, call_args)
+                this.call_fused(tree, fused, target, root, mask, call_args, Site::Root)
             },
         )?;
         stats.node_visits = self.visits - start;
         Ok(stats)
     }
 
+    /// Runs fused function `id` on `node`, which stands at `site`.
+    #[allow(clippy::too_many_arguments)]
     fn call_fused(
         &mut self,
         tree: &mut Tree,
@@ -76,6 +80,7 @@ impl Interpreter<'_> {
         node: NodeId,
         mask: u64,
         args: Vec<Vec<Value>>,
+        site: Site,
     ) -> Result<(), RuntimeError> {
         stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
             self.visits += 1;
@@ -83,7 +88,7 @@ impl Interpreter<'_> {
             let function = &fused.functions[id.index()];
             let mut frames: Vec<Frame> = Vec::with_capacity(function.participants.len());
             for (p, data) in function.participants.iter().zip(args) {
-                frames.push(self.body_frame(p.body, node, data));
+                frames.push(self.body_frame(p.body, node, data, site));
             }
             let mut active = mask;
             for step in &function.steps {
@@ -103,10 +108,6 @@ impl Interpreter<'_> {
                     }
                     Step::Loop(group) => {
                         let slot = program.fields[group.field.index()].slot;
-                        let items = match tree.slot(node, slot) {
-                            treefuse_runtime::Slot::List(items) => items.clone(),
-                            _ => continue,
-                        };
                         // The member loops' statements: (participant, var, body).
                         let members: Vec<_> = group
                             .loops
@@ -125,9 +126,17 @@ impl Interpreter<'_> {
                                 }
                             })
                             .collect();
-                        for item in items.iter() {
+                        // One open list for all member loops: a call on the
+                        // element runs on every node now standing where it
+                        // stood (only the last member loop may replace
+                        // elements; the fuser sees to that).
+                        let index = self.open_list(tree, node, slot);
+                        for (p, var, _) in &members {
+                            frames[*p].loops.push((*var, index));
+                        }
+                        while let Some(item) = self.advance(index) {
                             for (p, var, _) in &members {
-                                frames[*p].nodes[var.index()] = *item;
+                                frames[*p].nodes[var.index()] = item;
                             }
                             for step in &group.steps {
                                 match step {
@@ -166,26 +175,34 @@ impl Interpreter<'_> {
                                         if callee_mask == 0 {
                                             continue;
                                         }
-                                        let Some(target) = target_for(targets, tree.type_of(*item))
-                                        else {
-                                            return Err(self.error(
-                                                &frames[0],
-                                                span,
-                                                "no fused function for the element's type",
-                                            ));
-                                        };
-                                        self.call_fused(
-                                            tree,
-                                            fused,
-                                            target,
-                                            *item,
-                                            callee_mask,
-                                            callee_args,
-                                        )?;
+                                        let frame0 = &frames[0];
+                                        self.on_region(index, |this, n| {
+                                            let Some(target) = target_for(targets, tree.type_of(n))
+                                            else {
+                                                return Err(this.error(
+                                                    frame0,
+                                                    span,
+                                                    "no fused function for the element's type",
+                                                ));
+                                            };
+                                            this.call_fused(
+                                                tree,
+                                                fused,
+                                                target,
+                                                n,
+                                                callee_mask,
+                                                callee_args.clone(),
+                                                Site::Listed(index),
+                                            )
+                                        })?;
                                     }
                                 }
                             }
                         }
+                        for (p, _, _) in &members {
+                            frames[*p].loops.pop();
+                        }
+                        self.close_list(tree);
                     }
                     Step::Group(group) => {
                         let mut callee_mask = 0u64;
@@ -213,7 +230,8 @@ impl Interpreter<'_> {
                         if callee_mask == 0 {
                             continue;
                         }
-                        let child = tree.child(node, program.fields[group.field.index()].slot);
+                        let child_slot = program.fields[group.field.index()].slot;
+                        let child = tree.child(node, child_slot);
                         let Some(target) = target_for(&group.targets, tree.type_of(child)) else {
                             return Err(self.error(
                                 &frames[0],
@@ -221,7 +239,15 @@ impl Interpreter<'_> {
                                 "no fused function for the child's type",
                             ));
                         };
-                        self.call_fused(tree, fused, target, child, callee_mask, callee_args)?;
+                        self.call_fused(
+                            tree,
+                            fused,
+                            target,
+                            child,
+                            callee_mask,
+                            callee_args,
+                            Site::Child(node, child_slot),
+                        )?;
                     }
                 }
             }

@@ -10,6 +10,9 @@
 #![warn(missing_docs)]
 
 mod fused;
+mod rewrite;
+
+use rewrite::{OpenList, Site};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -113,6 +116,13 @@ struct Frame {
     data: Vec<Value>,
     nodes: Vec<NodeId>,
     ret: Option<Value>,
+    /// Where `self_node` stands.
+    site: Site,
+    /// Set when the traversal replaced its receiver (`self = ...`).
+    replaced: bool,
+    /// The open loop (index into `Interpreter::open_lists`) of each running
+    /// `for` over children, by loop variable.
+    loops: Vec<(NodeVarId, usize)>,
 }
 
 enum Flow {
@@ -139,6 +149,8 @@ pub struct Interpreter<'p> {
     /// allocator each time was the largest single cost in profiles.
     value_pool: Vec<Vec<Value>>,
     node_pool: Vec<Vec<NodeId>>,
+    /// Running `for` loops over lists of children (see `rewrite.rs`).
+    open_lists: Vec<OpenList>,
 }
 
 /// Most buffers kept for reuse (about the deepest recursion that matters).
@@ -154,6 +166,7 @@ impl<'p> Interpreter<'p> {
             visits: 0,
             value_pool: Vec::new(),
             node_pool: Vec::new(),
+            open_lists: Vec::new(),
         }
     }
 
@@ -177,6 +190,9 @@ impl<'p> Interpreter<'p> {
             data: args,
             nodes: Vec::new(),
             ret: None,
+            site: Site::Root,
+            replaced: false,
+            loops: Vec::new(),
         }
     }
 
@@ -201,7 +217,13 @@ impl<'p> Interpreter<'p> {
 
     /// A frame for a traversal body on `node`, its parameters set from
     /// `args` (whose buffer it takes over).
-    fn body_frame(&mut self, body_id: BodyId, node: NodeId, mut data: Vec<Value>) -> Frame {
+    fn body_frame(
+        &mut self,
+        body_id: BodyId,
+        node: NodeId,
+        mut data: Vec<Value>,
+        site: Site,
+    ) -> Frame {
         let layout = &self.program.bodies[body_id.index()].frame;
         data.resize(layout.locals.len(), Value::Int(0));
         let mut nodes = self.node_pool.pop().unwrap_or_default();
@@ -212,6 +234,9 @@ impl<'p> Interpreter<'p> {
             data,
             nodes,
             ret: None,
+            site,
+            replaced: false,
+            loops: Vec::new(),
         }
     }
 
@@ -237,6 +262,7 @@ impl<'p> Interpreter<'p> {
         args: Vec<Value>,
     ) -> Result<RunStats, RuntimeError> {
         let mut frame = self.fuse_frame(tree, fuse, args);
+        self.open_lists.clear();
         let mut stats = RunStats::default();
         let start = self.visits;
         self.run_fuse_level(
@@ -252,7 +278,8 @@ impl<'p> Interpreter<'p> {
                     .map(|a| this.eval(tree, frame, a))
                     .collect::<Result<Vec<_>, _>>()?;
                 let root = tree.root;
-                this.call(tree, root, call.method, args, call.span, frame)
+                this.call(tree, root, call.method, args, call.span, frame, Site::Root)
+                    .map(|_| ())
             },
         )?;
         stats.node_visits = self.visits - start;
@@ -325,7 +352,9 @@ impl<'p> Interpreter<'p> {
         self.error(frame, span, e.to_string())
     }
 
-    /// Invokes `method` on `node`, dispatching on its concrete type.
+    /// Invokes `method` on `node`, which stands at `site`, dispatching on
+    /// its concrete type. Returns whether the traversal replaced `node`.
+    #[allow(clippy::too_many_arguments)]
     fn call(
         &mut self,
         tree: &mut Tree,
@@ -334,7 +363,8 @@ impl<'p> Interpreter<'p> {
         args: Vec<Value>,
         span: Span,
         caller: &Frame,
-    ) -> Result<(), RuntimeError> {
+        site: Site,
+    ) -> Result<bool, RuntimeError> {
         let ty = tree.type_of(node);
         let Some(body_id) = self.program.dispatch(ty, method) else {
             return Err(self.error(
@@ -350,12 +380,13 @@ impl<'p> Interpreter<'p> {
         stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
             self.visits += 1;
             let program = self.program;
-            let mut frame = self.body_frame(body_id, node, args);
+            let mut frame = self.body_frame(body_id, node, args, site);
             if let Some(stmts) = &program.bodies[body_id.index()].body {
                 self.exec_block(tree, &mut frame, stmts)?;
             }
+            let replaced = frame.replaced;
             self.recycle(frame);
-            Ok(())
+            Ok(replaced)
         })
     }
 
@@ -380,10 +411,47 @@ impl<'p> Interpreter<'p> {
                 method,
                 args,
             } => {
+                // A call on a loop variable runs on every node that now
+                // stands where the element stood.
+                if let (PathRoot::Var(v), true) = (receiver.root, receiver.steps.is_empty()) {
+                    if let Some(index) = Self::loop_of(frame, v) {
+                        let args = self.eval_args(tree, frame, args)?;
+                        let method = *method;
+                        self.on_region(index, |this, n| {
+                            this.call(
+                                tree,
+                                n,
+                                method,
+                                args.clone(),
+                                s.span,
+                                frame,
+                                Site::Listed(index),
+                            )
+                            .map(|_| ())
+                        })?;
+                        return Ok(Flow::Normal);
+                    }
+                }
                 let node = self.path(tree, frame, receiver)?;
                 let args = self.eval_args(tree, frame, args)?;
-                self.call(tree, node, *method, args, s.span, frame)?;
+                let site = match receiver.steps.last() {
+                    None if receiver.root == PathRoot::SelfNode => frame.site,
+                    Some(PathStep::Child(f)) if receiver.steps.len() == 1 => {
+                        Site::Child(frame.self_node, self.slot_index(*f))
+                    }
+                    _ => Site::Nowhere,
+                };
+                let replaced = self.call(tree, node, *method, args, s.span, frame, site)?;
+                // `self.f()` that replaced the receiver ends this traversal too.
+                if replaced && receiver.root == PathRoot::SelfNode && receiver.steps.is_empty() {
+                    frame.replaced = true;
+                    return Ok(Flow::Return);
+                }
             }
+            StmtKind::ReplaceSelf { .. }
+            | StmtKind::SpliceSelf { .. }
+            | StmtKind::EditList { .. }
+            | StmtKind::CopyTo { .. } => return self.exec_rewrite(tree, frame, s),
             StmtKind::Let { local, value } => {
                 frame.data[local.index()] = self.eval(tree, frame, value)?;
             }
@@ -419,16 +487,19 @@ impl<'p> Interpreter<'p> {
             }
             StmtKind::ForChildren { var, list, body } => {
                 let parent = self.path(tree, frame, &list.parent)?;
-                let items = match tree.slot(parent, self.slot_index(list.field)) {
-                    Slot::List(items) => items.clone(),
-                    _ => Arc::from(Vec::new()),
-                };
-                for item in items.iter() {
-                    frame.nodes[var.index()] = *item;
+                let index = self.open_list(tree, parent, self.slot_index(list.field));
+                frame.loops.push((*var, index));
+                let mut flow = Flow::Normal;
+                while let Some(item) = self.advance(index) {
+                    frame.nodes[var.index()] = item;
                     if let Flow::Return = self.exec_block(tree, frame, body)? {
-                        return Ok(Flow::Return);
+                        flow = Flow::Return;
+                        break;
                     }
                 }
+                frame.loops.pop();
+                self.close_list(tree);
+                return Ok(flow);
             }
             StmtKind::ForArray { var, array, body } => {
                 let array = self.eval(tree, frame, array)?;
@@ -471,8 +542,13 @@ impl<'p> Interpreter<'p> {
         self.program.fields[field.index()].slot
     }
 
-    /// Follows a node path, checking casts.
-    fn path(&self, tree: &Tree, frame: &Frame, p: &NodePath) -> Result<NodeId, RuntimeError> {
+    /// Follows a node path, checking casts and list indices.
+    fn path(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        p: &NodePath,
+    ) -> Result<NodeId, RuntimeError> {
         let mut n = match p.root {
             PathRoot::SelfNode => frame.self_node,
             PathRoot::Var(v) => frame.nodes[v.index()],
@@ -480,6 +556,23 @@ impl<'p> Interpreter<'p> {
         for step in &p.steps {
             match step {
                 PathStep::Child(f) => n = tree.child(n, self.slot_index(*f)),
+                PathStep::Elem(f, i) => {
+                    let i = self.eval(tree, frame, &i.0)?.as_int();
+                    let items = self.list_of(tree, n, self.slot_index(*f));
+                    match usize::try_from(i).ok().and_then(|i| items.get(i)) {
+                        Some(&x) => n = x,
+                        None => {
+                            return Err(self.error(
+                                frame,
+                                p.span,
+                                format!(
+                                    "list index {i} out of range (the list has {} elements)",
+                                    items.len()
+                                ),
+                            ))
+                        }
+                    }
+                }
                 PathStep::Cast(t) => {
                     let actual = tree.type_of(n);
                     if !self.program.is_subtype(actual, *t) {
@@ -585,10 +678,11 @@ impl<'p> Interpreter<'p> {
             ),
             NewField::MoveList(slot) => {
                 let parent = self.path(tree, frame, &slot.parent)?;
-                match tree.slot(parent, self.slot_index(slot.field)) {
-                    Slot::List(items) => Built::ExistingList(items.clone()),
-                    _ => Built::ExistingList(Arc::from(Vec::new())),
-                }
+                Built::ExistingList(self.list_of(tree, parent, self.slot_index(slot.field)))
+            }
+            NewField::Copy(p) => {
+                let n = self.path(tree, frame, p)?;
+                Built::Existing(self.deep_copy(tree, n))
             }
         })
     }
@@ -696,6 +790,14 @@ impl<'p> Interpreter<'p> {
                     self.eval(tree, frame, b)?
                 }
             }
+            ExprKind::ListLen(slot) => {
+                let parent = self.path(tree, frame, &slot.parent)?;
+                Value::Int(
+                    self.list_of(tree, parent, self.slot_index(slot.field))
+                        .len() as i64,
+                )
+            }
+            ExprKind::InList => Value::Bool(matches!(frame.site, Site::Listed(_))),
         })
     }
 
@@ -747,12 +849,15 @@ impl<'p> Interpreter<'p> {
             data,
             nodes: Vec::new(),
             ret: None,
+            site: Site::Nowhere,
+            replaced: false,
+            loops: Vec::new(),
         }
     }
 }
 
 /// A subtree computed by `new`, before its nodes are allocated.
-enum Built {
+pub(crate) enum Built {
     Data(Value),
     Node(TypeId, Vec<Built>),
     Existing(NodeId),

@@ -161,6 +161,52 @@ impl Tree {
         out
     }
 
+    /// Allocates a deep copy of the subtree at `n` (LANGUAGE.md §7.3) and
+    /// returns its root. Iterative, so 10^6-deep subtrees are fine.
+    pub fn deep_copy(&mut self, program: &Program, n: NodeId) -> NodeId {
+        // Each copied node first shares its children with the original;
+        // popping it from the stack replaces them by fresh copies.
+        let root = self.copy_node(program, n);
+        let mut stack = vec![root];
+        while let Some(c) = stack.pop() {
+            let count = program.types[self.type_of(c).index()].fields.len() as u32;
+            for s in 0..count {
+                match self.slot(c, s).clone() {
+                    Slot::Child(orig) => {
+                        let copy = self.copy_node(program, orig);
+                        *self.slot_mut(c, s) = Slot::Child(copy);
+                        stack.push(copy);
+                    }
+                    Slot::List(items) => {
+                        let copies: Vec<NodeId> =
+                            items.iter().map(|&o| self.copy_node(program, o)).collect();
+                        stack.extend(copies.iter().rev().copied());
+                        *self.slot_mut(c, s) = Slot::List(copies.into());
+                    }
+                    Slot::Data(_) => {}
+                }
+            }
+        }
+        root
+    }
+
+    /// A new node with the same type and slots as `n` (children shared).
+    fn copy_node(&mut self, program: &Program, n: NodeId) -> NodeId {
+        let h = self.nodes[n.index()];
+        let count = program.types[h.ty.index()].fields.len();
+        let id = NodeId(self.nodes.len() as u32);
+        let first_slot = self.slots.len() as u32;
+        for s in 0..count {
+            let slot = self.slots[h.first_slot as usize + s].clone();
+            self.slots.push(slot);
+        }
+        self.nodes.push(NodeHeader {
+            ty: h.ty,
+            first_slot,
+        });
+        id
+    }
+
     /// Number of nodes reachable from the root.
     pub fn len(&self, program: &Program) -> usize {
         self.preorder(program).len()

@@ -66,8 +66,11 @@ pub fn const_eval(program: &Program, e: &Expr) -> Result<Value, Diagnostic> {
                 const_eval(program, b)?
             }
         }
-        ExprKind::Local(_) | ExprKind::Field(..) | ExprKind::Call(..) | ExprKind::Is(..) => {
-            return Err(not_const())
-        }
+        ExprKind::Local(_)
+        | ExprKind::Field(..)
+        | ExprKind::Call(..)
+        | ExprKind::Is(..)
+        | ExprKind::ListLen(_)
+        | ExprKind::InList => return Err(not_const()),
     })
 }

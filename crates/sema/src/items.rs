@@ -70,6 +70,7 @@ impl ItemChecker {
         self.traversal_bodies(&trees, &order);
         self.fuses(&fuses);
         self.pure_fn_recursion();
+        crate::body::check_replacement_types(&self.program, &mut self.diags);
     }
 
     fn declare_types(&mut self, records: &[&ast::RecordDecl], trees: &[&ast::TreeDecl]) {

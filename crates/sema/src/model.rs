@@ -410,6 +410,68 @@ pub enum StmtKind {
     },
     /// `return;` in a traversal, `return e;` in a pure function.
     Return(Option<Expr>),
+    /// `self = SUBTREE;` (LANGUAGE.md §7.1): the subtree takes the
+    /// receiver's place (its parent's slot, its list position, or the
+    /// root), and the traversal ends at this node.
+    ReplaceSelf {
+        /// The replacement.
+        with: Subtree,
+    },
+    /// `self = [..];` or `self = PATH;` with a list child (§7.2): the
+    /// receiver, standing in a list, is replaced by zero or more nodes (a
+    /// *thicket*); a runtime error when it does not stand in a list. Ends
+    /// the traversal like `return`.
+    SpliceSelf {
+        /// The nodes, in order.
+        items: Vec<ListItem>,
+    },
+    /// An edit of a list child by the node that owns it (§7.2).
+    EditList {
+        /// The list.
+        list: ChildSlot,
+        /// The edit.
+        edit: ListEdit,
+    },
+    /// `slot = copy(PATH);` (§7.3): a deep copy of a subtree into a child
+    /// slot.
+    CopyTo {
+        /// The child slot replaced.
+        slot: ChildSlot,
+        /// The subtree copied.
+        source: NodePath,
+    },
+}
+
+/// A subtree given where one node goes (§7.1–7.3).
+#[derive(Clone, Debug)]
+pub enum Subtree {
+    /// `new T {..}`.
+    New(NewTree),
+    /// A subtree moved from below the place it goes to (or the receiver
+    /// itself, in a thicket or wrapped by `new`).
+    Move(NodePath),
+    /// `copy(PATH)`: a deep copy.
+    Copy(NodePath),
+}
+
+/// One element of a list value of children.
+#[derive(Clone, Debug)]
+pub enum ListItem {
+    /// A single node.
+    One(Subtree),
+    /// `..PATH`: every element of a list child, moved.
+    Spread(ChildSlot),
+}
+
+/// An edit of a list child (§7.2).
+#[derive(Clone, Debug)]
+pub enum ListEdit {
+    /// `L[i] = SUBTREE;` (a runtime error when `i` is out of range).
+    Set(Expr, Subtree),
+    /// `L.push(SUBTREE);`
+    Push(Subtree),
+    /// `L = [..];` or `L = PATH;` (a list child moved whole).
+    Assign(Vec<ListItem>),
 }
 
 /// Where a path starts.
@@ -422,12 +484,36 @@ pub enum PathRoot {
 }
 
 /// A step of a node path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PathStep {
     /// Go to a single child.
     Child(FieldId),
     /// Checked downcast: a runtime error unless the node is a subtype.
     Cast(TypeId),
+    /// Go to element `i` of a list child (`self.stmts[i]`, §7.2): a
+    /// runtime error when out of range.
+    Elem(FieldId, IndexExpr),
+}
+
+/// The index expression of a [`PathStep::Elem`]. Two of them are equal
+/// when they are the same source expression (same span), which is what
+/// the model's path comparisons need.
+#[derive(Clone, Debug)]
+pub struct IndexExpr(pub Box<Expr>);
+
+impl PartialEq for IndexExpr {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.span == other.0.span
+    }
+}
+
+impl Eq for IndexExpr {}
+
+impl std::hash::Hash for IndexExpr {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.span.start.hash(state);
+        self.0.span.end.hash(state);
+    }
 }
 
 /// A path to a node: a root and steps down through child fields.
@@ -444,17 +530,28 @@ pub struct NodePath {
 }
 
 impl NodePath {
-    /// The child fields the path goes through, casts left out.
+    /// The child fields the path goes through, casts left out (an element
+    /// step gives its list field).
     pub fn fields(&self) -> impl Iterator<Item = FieldId> + '_ {
         self.steps.iter().filter_map(|s| match s {
-            PathStep::Child(f) => Some(*f),
+            PathStep::Child(f) | PathStep::Elem(f, _) => Some(*f),
             PathStep::Cast(_) => None,
         })
     }
 
-    /// Whether the path contains a cast that can fail.
+    /// Whether following the path can fail: a cast, or a list index.
     pub fn has_cast(&self) -> bool {
-        self.steps.iter().any(|s| matches!(s, PathStep::Cast(_)))
+        self.steps
+            .iter()
+            .any(|s| matches!(s, PathStep::Cast(_) | PathStep::Elem(..)))
+    }
+
+    /// The index expressions of its element steps, in order.
+    pub fn index_exprs(&self) -> impl Iterator<Item = &Expr> + '_ {
+        self.steps.iter().filter_map(|s| match s {
+            PathStep::Elem(_, i) => Some(&*i.0),
+            _ => None,
+        })
     }
 }
 
@@ -491,6 +588,8 @@ pub enum NewField {
     List(Vec<NewField>),
     /// A list child moved whole from a descendant of the replaced slot.
     MoveList(ChildSlot),
+    /// `copy(PATH)`: a deep copy of a subtree (§7.3).
+    Copy(NodePath),
 }
 
 /// The target of a data write.
@@ -564,6 +663,10 @@ pub enum ExprKind {
     Is(NodePath, TypeId),
     /// Conditional expression.
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `len(L)` of a list child (§7.2).
+    ListLen(ChildSlot),
+    /// `in_list()`: whether the receiver stands in a list child (§7.2).
+    InList,
 }
 
 impl Program {

@@ -14,8 +14,19 @@ pub fn walk_stmt_exprs<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
         match &s.kind {
             StmtKind::Call { args, .. } => args.iter().for_each(|a| walk_expr(a, f)),
             StmtKind::Let { value, .. } => walk_expr(value, f),
-            StmtKind::Alias { .. } | StmtKind::Move { .. } => {}
+            StmtKind::Alias { path, .. } => walk_path(path, f),
+            StmtKind::Move { slot, source } => {
+                walk_path(&slot.parent, f);
+                walk_path(source, f);
+            }
+            StmtKind::CopyTo { slot, source } => {
+                walk_path(&slot.parent, f);
+                walk_path(source, f);
+            }
             StmtKind::Assign { place, value } => {
+                if let PlaceRoot::Field(p, _) = &place.root {
+                    walk_path(p, f);
+                }
                 for p in &place.projections {
                     if let Projection::Index(i) = p {
                         walk_expr(i, f);
@@ -23,7 +34,23 @@ pub fn walk_stmt_exprs<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
                 }
                 walk_expr(value, f);
             }
-            StmtKind::Replace { tree, .. } => walk_new_tree(tree, f),
+            StmtKind::Replace { slot, tree } => {
+                walk_path(&slot.parent, f);
+                walk_new_tree(tree, f);
+            }
+            StmtKind::ReplaceSelf { with } => walk_subtree(with, f),
+            StmtKind::SpliceSelf { items } => walk_list_items(items, f),
+            StmtKind::EditList { list, edit } => {
+                walk_path(&list.parent, f);
+                match edit {
+                    ListEdit::Set(i, with) => {
+                        walk_expr(i, f);
+                        walk_subtree(with, f);
+                    }
+                    ListEdit::Push(with) => walk_subtree(with, f),
+                    ListEdit::Assign(items) => walk_list_items(items, f),
+                }
+            }
             StmtKind::If {
                 cond,
                 then_branch,
@@ -33,7 +60,10 @@ pub fn walk_stmt_exprs<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
                 walk_stmt_exprs(then_branch, f);
                 walk_stmt_exprs(else_branch, f);
             }
-            StmtKind::ForChildren { body, .. } => walk_stmt_exprs(body, f),
+            StmtKind::ForChildren { list, body, .. } => {
+                walk_path(&list.parent, f);
+                walk_stmt_exprs(body, f);
+            }
             StmtKind::ForArray { array, body, .. } => {
                 walk_expr(array, f);
                 walk_stmt_exprs(body, f);
@@ -54,27 +84,67 @@ pub fn walk_stmt_exprs<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
     }
 }
 
+/// Whether `pred` holds for some statement of `stmts`, nested ones
+/// (in `if` branches and loop bodies) included.
+pub fn any_stmt(stmts: &[Stmt], pred: &impl Fn(&Stmt) -> bool) -> bool {
+    stmts.iter().any(|s| {
+        pred(s)
+            || match &s.kind {
+                StmtKind::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => any_stmt(then_branch, pred) || any_stmt(else_branch, pred),
+                StmtKind::ForChildren { body, .. }
+                | StmtKind::ForArray { body, .. }
+                | StmtKind::ForRange { body, .. } => any_stmt(body, pred),
+                _ => false,
+            }
+    })
+}
+
+/// Calls `f` on the index expressions of a node path (`self.xs[i]`).
+pub fn walk_path<'a>(p: &'a NodePath, f: &mut impl FnMut(&'a Expr)) {
+    p.index_exprs().for_each(|i| walk_expr(i, f));
+}
+
+fn walk_subtree<'a>(t: &'a Subtree, f: &mut impl FnMut(&'a Expr)) {
+    match t {
+        Subtree::New(tree) => walk_new_tree(tree, f),
+        Subtree::Move(p) | Subtree::Copy(p) => walk_path(p, f),
+    }
+}
+
+fn walk_list_items<'a>(items: &'a [ListItem], f: &mut impl FnMut(&'a Expr)) {
+    for item in items {
+        match item {
+            ListItem::One(t) => walk_subtree(t, f),
+            ListItem::Spread(slot) => walk_path(&slot.parent, f),
+        }
+    }
+}
+
 fn walk_new_tree<'a>(tree: &'a NewTree, f: &mut impl FnMut(&'a Expr)) {
     fn field<'a>(nf: &'a NewField, f: &mut impl FnMut(&'a Expr)) {
         match nf {
             NewField::Data(e) => walk_expr(e, f),
             NewField::New(t) => walk_new_tree(t, f),
             NewField::List(items) => items.iter().for_each(|i| field(i, f)),
-            NewField::Move(_) | NewField::MoveList(_) => {}
+            NewField::Move(p) | NewField::Copy(p) => walk_path(p, f),
+            NewField::MoveList(slot) => walk_path(&slot.parent, f),
         }
     }
     tree.fields.iter().for_each(|nf| field(nf, f));
 }
 
-/// Calls `f` on `e` and every sub-expression of it.
+/// Calls `f` on `e` and every sub-expression of it (index expressions of
+/// the node paths it reads included).
 pub fn walk_expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
     f(e);
     match &e.kind {
-        ExprKind::Const(_)
-        | ExprKind::Local(_)
-        | ExprKind::Global(_)
-        | ExprKind::Field(..)
-        | ExprKind::Is(..) => {}
+        ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::InList => {}
+        ExprKind::Field(p, _) | ExprKind::Is(p, _) => walk_path(p, f),
+        ExprKind::ListLen(slot) => walk_path(&slot.parent, f),
         ExprKind::Member(inner, _) | ExprKind::Unary(_, inner) => walk_expr(inner, f),
         ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
             walk_expr(a, f);

@@ -365,8 +365,11 @@ pub enum ExprKind {
     Unary(UnaryOp, Box<Expr>),
     /// Binary operation.
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    /// `[a, b, c]`
+    /// `[a, b, c]`; elements may be spreads `..PATH` (list values of
+    /// children, LANGUAGE.md §7.2).
     Array(Vec<Expr>),
+    /// `..PATH` inside a list value: the elements of a list child.
+    Spread(Box<Expr>),
     /// `Rec { f: e, ... }`
     Record(Ident, Vec<(Ident, Expr)>),
     /// `new T { f: e, ... }`

@@ -828,6 +828,21 @@ impl Parser {
 
     // ----- expressions -------------------------------------------------
 
+    /// An element of a list value `[..]`: an expression, or a spread
+    /// `..PATH` of a list child (LANGUAGE.md §7.2).
+    fn list_element(&mut self) -> PResult<Expr> {
+        if self.at_punct(Punct::DotDot) {
+            let start = self.bump().span;
+            let inner = self.expr(Restriction::None)?;
+            let span = start.to(inner.span);
+            return Ok(Expr {
+                kind: ExprKind::Spread(Box::new(inner)),
+                span,
+            });
+        }
+        self.expr(Restriction::None)
+    }
+
     fn expr(&mut self, r: Restriction) -> PResult<Expr> {
         self.enter()?;
         let e = self.binary(0, r);
@@ -1145,7 +1160,7 @@ impl Parser {
             }
             TokenKind::Punct(Punct::LBracket) => {
                 self.bump();
-                ExprKind::Array(self.comma_list(Punct::RBracket, |p| p.expr(Restriction::None))?)
+                ExprKind::Array(self.comma_list(Punct::RBracket, |p| p.list_element())?)
             }
             TokenKind::Ident(name) => {
                 let ident = Ident {

@@ -24,7 +24,7 @@ impl BodyChecker<'_> {
                 span,
                 "only a descendant of the slot being replaced can be moved into it",
             )
-            .with_note("moving any other subtree would make it reachable twice; build a copy with `new` instead"),
+            .with_note("moving any other subtree would make it reachable twice; copy it with `copy(..)` instead"),
         );
     }
 
@@ -32,15 +32,15 @@ impl BodyChecker<'_> {
     /// above it, would change the list being iterated.
     pub(super) fn check_for_list_write(&mut self, slot: &ChildSlot, span: Span) -> Option<()> {
         for (_, list) in self.for_children.clone() {
-            let (lroot, mut lfields) = self.expand(&list.parent);
-            lfields.push(list.field);
-            let (sroot, mut sfields) = self.expand(&slot.parent);
-            sfields.push(slot.field);
-            if lroot == sroot && lfields.starts_with(&sfields) {
+            let (lroot, mut lsteps) = self.expand(&list.parent);
+            lsteps.push(Step::Child(list.field));
+            let (sroot, mut ssteps) = self.expand(&slot.parent);
+            ssteps.push(Step::Child(slot.field));
+            if lroot == sroot && ssteps.len() <= lsteps.len() && maybe_nested(&lsteps, &ssteps) {
                 self.error(
                     "for-list-write",
                     span,
-                    "this replaces the list of children (or a node above it) that the enclosing `for` iterates over",
+                    "this replaces or edits the list of children (or a node above it) that the enclosing `for` iterates over",
                 );
                 return None;
             }
@@ -48,32 +48,70 @@ impl BodyChecker<'_> {
         Some(())
     }
 
-    pub(super) fn is_strict_descendant(&self, source: &NodePath, slot: &ChildSlot) -> bool {
-        self.is_descendant(source, slot, false)
+    /// Whether an enclosing `for` may iterate over the list `list`.
+    pub(super) fn same_list_open(&self, list: &ChildSlot) -> bool {
+        let (root, mut steps) = self.expand(&list.parent);
+        steps.push(Step::Child(list.field));
+        self.for_children.iter().any(|(_, open)| {
+            let (r, mut s) = self.expand(&open.parent);
+            s.push(Step::Child(open.field));
+            r == root && s.len() == steps.len() && maybe_nested(&s, &steps)
+        })
     }
 
-    /// Whether `source` lies below the subtree in `slot` (or is that
-    /// subtree, when `or_self`).
-    pub(super) fn is_descendant(&self, source: &NodePath, slot: &ChildSlot, or_self: bool) -> bool {
-        let (sroot, sfields) = self.expand(source);
-        let (proot, mut pfields) = self.expand(&slot.parent);
-        pfields.push(slot.field);
-        let deeper = sfields.len() > pfields.len() || (or_self && sfields.len() == pfields.len());
-        sroot == proot && deeper && sfields.starts_with(&pfields)
+    pub(super) fn is_strict_descendant(&self, source: &NodePath, slot: &ChildSlot) -> bool {
+        self.is_descendant(source, &Dest::Slot(slot.clone()), false)
+    }
+
+    /// Whether `source` surely lies below the subtree(s) at `dest` (or is
+    /// one of them, when `or_self`).
+    pub(super) fn is_descendant(&self, source: &NodePath, dest: &Dest, or_self: bool) -> bool {
+        let (sroot, ssteps) = self.expand(source);
+        let (proot, psteps) = match dest {
+            Dest::Receiver => {
+                // Every path of a traversal starts at `self` or at a node
+                // below it; only `self` itself is not strictly below.
+                let is_self = sroot == PathRoot::SelfNode && ssteps.is_empty();
+                return or_self || !is_self;
+            }
+            Dest::Nothing => return false,
+            Dest::Slot(slot) => {
+                let (r, mut p) = self.expand(&slot.parent);
+                p.push(Step::Child(slot.field));
+                (r, p)
+            }
+            Dest::Elem(slot, key) => {
+                let (r, mut p) = self.expand(&slot.parent);
+                p.push(Step::Elem(slot.field, key.clone()));
+                (r, p)
+            }
+            Dest::ListOf(slot) => {
+                // Any element of the list (the whole old list is replaced).
+                let (r, p) = self.expand(&slot.parent);
+                let n = p.len();
+                let below = sroot == r
+                    && ssteps.len() > n
+                    && surely_prefix(&ssteps, &p)
+                    && matches!(&ssteps[n], Step::Elem(f, _) if *f == slot.field);
+                return below && (or_self || ssteps.len() > n + 1);
+            }
+        };
+        let deeper = ssteps.len() > psteps.len() || (or_self && ssteps.len() == psteps.len());
+        sroot == proot && deeper && surely_prefix(&ssteps, &psteps)
     }
 
     pub(super) fn check_overlap(&mut self, moved: &[(NodePath, Option<FieldId>)]) -> Option<()> {
-        let expanded: Vec<(PathRoot, Vec<FieldId>, Span)> = moved
+        let expanded: Vec<(PathRoot, Vec<Step>, Span)> = moved
             .iter()
             .map(|(p, list)| {
                 let (r, mut f) = self.expand(p);
-                f.extend(list.iter().copied());
+                f.extend(list.iter().map(|l| Step::Child(*l)));
                 (r, f, p.span)
             })
             .collect();
         for (i, a) in expanded.iter().enumerate() {
             for b in &expanded[i + 1..] {
-                if a.0 == b.0 && (a.1.starts_with(&b.1) || b.1.starts_with(&a.1)) {
+                if a.0 == b.0 && maybe_nested(&a.1, &b.1) {
                     self.report(
                         Diagnostic::error(
                             "move-overlap",
@@ -93,7 +131,7 @@ impl BodyChecker<'_> {
         &mut self,
         ty: &ast::Ident,
         inits: &[(ast::Ident, ast::Expr)],
-        slot: &ChildSlot,
+        dest: &Dest,
         span: Span,
     ) -> Option<NewTree> {
         let Some(&t) = self.names.types.get(&ty.name) else {
@@ -143,12 +181,12 @@ impl BodyChecker<'_> {
                     .expr(e, Some(&dt))
                     .filter(|x| self.expect_type(x, &dt))
                     .map(NewField::Data),
-                FieldKind::Child(ct) => self.child_init(e, ct, slot),
+                FieldKind::Child(ct) => self.child_init(e, ct, dest),
                 FieldKind::List(ct) => match &e.kind {
                     ast::ExprKind::Array(items) => {
                         let mut out = Vec::new();
                         for item in items {
-                            match self.child_init(item, ct, slot) {
+                            match self.child_init(item, ct, dest) {
                                 Some(x) => out.push(x),
                                 None => ok = false,
                             }
@@ -161,14 +199,7 @@ impl BodyChecker<'_> {
                                 FieldKind::List(lt) => lt,
                                 _ => ct,
                             };
-                            let (sroot, mut sfields) = self.expand(&src.parent);
-                            sfields.push(src.field);
-                            let (proot, mut pfields) = self.expand(&slot.parent);
-                            pfields.push(slot.field);
-                            if !(sroot == proot
-                                && sfields.len() > pfields.len()
-                                && sfields.starts_with(&pfields))
-                            {
+                            if !self.list_below(&src, dest) {
                                 self.move_error(e.span);
                                 None
                             } else if !self.program.is_subtype(list_ty, ct) {
@@ -236,10 +267,18 @@ impl BodyChecker<'_> {
         &mut self,
         e: &ast::Expr,
         child_ty: TypeId,
-        slot: &ChildSlot,
+        dest: &Dest,
     ) -> Option<NewField> {
+        if let Some(source) = self.copy_source(e) {
+            let source = source?;
+            if !self.program.is_subtype(source.ty, child_ty) {
+                self.slot_type_error(e.span, source.ty, child_ty);
+                return None;
+            }
+            return Some(NewField::Copy(source));
+        }
         if let ast::ExprKind::New(ty, inits) = &strip_parens(e).kind {
-            let tree = self.new_tree(ty, inits, slot, e.span)?;
+            let tree = self.new_tree(ty, inits, dest, e.span)?;
             if !self.program.is_subtype(tree.ty, child_ty) {
                 self.slot_type_error(e.span, tree.ty, child_ty);
                 return None;
@@ -251,7 +290,7 @@ impl BodyChecker<'_> {
                 // Inside `new`, the slot's old subtree itself may move down
                 // into the new node (wrapping it): it is dropped from the
                 // slot in the same step, so it stays reachable once.
-                if !self.is_descendant(&src, slot, true) {
+                if !self.is_descendant(&src, dest, true) {
                     self.move_error(e.span);
                     return None;
                 }

@@ -22,7 +22,18 @@ impl BodyChecker<'_> {
             | ast::ExprKind::SelfRef
             | ast::ExprKind::Name(_)
             | ast::ExprKind::Field(..)
-            | ast::ExprKind::As(..) => match self.resolve_expecting(e, expected)? {
+            | ast::ExprKind::As(..) => self.tree_or_data(e, expected),
+            ast::ExprKind::Index(base, _) if self.try_resolve_list(base) == Some(true) => {
+                self.tree_or_data(e, expected)
+            }
+            _ => self.data_expr(e, expected),
+        }
+    }
+
+    /// A path expression that must turn out to be data.
+    fn tree_or_data(&mut self, e: &ast::Expr, expected: Option<&DataType>) -> Option<Expr> {
+        {
+            match self.resolve_expecting(e, expected)? {
                 Resolved::Data(x) => Some(x),
                 Resolved::Node(_) => {
                     self.report(
@@ -39,8 +50,7 @@ impl BodyChecker<'_> {
                     self.list_misuse(e.span);
                     None
                 }
-            },
-            _ => self.data_expr(e, expected),
+            }
         }
     }
 
@@ -210,6 +220,14 @@ impl BodyChecker<'_> {
                 mk(ExprKind::If(Box::new(c), Box::new(a), Box::new(b)), ty)
             }
             ast::ExprKind::Error => None,
+            ast::ExprKind::Spread(_) => {
+                self.error(
+                    "spread-position",
+                    span,
+                    "`..PATH` spreads a list of children and may only stand in a list value of children, such as `self = [new Nop {}, ..self.stmts];`",
+                );
+                None
+            }
             ast::ExprKind::Paren(_)
             | ast::ExprKind::SelfRef
             | ast::ExprKind::Name(_)
@@ -325,6 +343,9 @@ impl BodyChecker<'_> {
                 ty: ret,
                 span,
             });
+        }
+        if let Some(r) = self.rewrite_builtin(name, args, span) {
+            return r;
         }
         let mut checked = Vec::new();
         for a in args {

@@ -16,12 +16,15 @@ use crate::model::*;
 use crate::names::{resolve_data_type, Names};
 use crate::ops::{BinaryOp, Builtin, UnaryOp};
 use crate::value::Value;
+pub(crate) use rewrite::check_replacement_types;
+use rewrite::Dest;
 use treefuse_syntax::ast;
 use treefuse_syntax::{Diagnostic, Span};
 
 mod edit;
 mod expr;
 mod path;
+mod rewrite;
 mod stmt;
 
 /// What kind of body is being checked.
@@ -171,23 +174,125 @@ impl<'a> BodyChecker<'a> {
     }
 
     /// The path with alias roots replaced by the paths they were bound to,
-    /// as (root, child fields).
-    fn expand(&self, p: &NodePath) -> (PathRoot, Vec<FieldId>) {
-        let mut fields: Vec<FieldId> = p.fields().collect();
+    /// as (root, child and element steps; casts left out). Index
+    /// expressions that come from an alias's binding are marked unknown
+    /// (the variable they read may have changed since).
+    fn expand(&self, p: &NodePath) -> (PathRoot, Vec<Step>) {
+        let own = |steps: &[PathStep], fresh: bool| -> Vec<Step> {
+            steps
+                .iter()
+                .filter_map(|s| match s {
+                    PathStep::Child(f) => Some(Step::Child(*f)),
+                    PathStep::Elem(f, i) => Some(Step::Elem(*f, IndexKey::of(&i.0, fresh))),
+                    PathStep::Cast(_) => None,
+                })
+                .collect()
+        };
+        let mut steps = own(&p.steps, true);
         let mut root = p.root;
         while let PathRoot::Var(v) = root {
             match &self.frame.node_vars[v.index()].origin {
                 Some(origin) => {
-                    let mut f: Vec<FieldId> = origin.fields().collect();
-                    f.extend(fields);
-                    fields = f;
+                    let mut f = own(&origin.steps, false);
+                    f.extend(steps);
+                    steps = f;
                     root = origin.root;
                 }
                 None => break,
             }
         }
-        (root, fields)
+        (root, steps)
     }
+
+    /// The steps of `p` with alias roots replaced by the steps they were
+    /// bound with, casts left out (the origin of a new alias).
+    fn expanded_steps(&self, p: &NodePath) -> Vec<PathStep> {
+        let mut steps: Vec<PathStep> = p
+            .steps
+            .iter()
+            .filter(|s| !matches!(s, PathStep::Cast(_)))
+            .cloned()
+            .collect();
+        let mut root = p.root;
+        while let PathRoot::Var(v) = root {
+            match &self.frame.node_vars[v.index()].origin {
+                Some(origin) => {
+                    let mut f = origin.steps.clone();
+                    f.extend(steps);
+                    steps = f;
+                    root = origin.root;
+                }
+                None => break,
+            }
+        }
+        steps
+    }
+}
+
+/// A step of an expanded path: a child field, or an element of a list
+/// child with what is known about its index.
+#[derive(Clone, Debug)]
+pub(crate) enum Step {
+    Child(FieldId),
+    Elem(FieldId, IndexKey),
+}
+
+/// What the checker knows about a list index.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum IndexKey {
+    /// An integer constant.
+    Const(i64),
+    /// A local read in the same statement (it has one value there).
+    Local(LocalId),
+    /// Anything else.
+    Unknown,
+}
+
+impl IndexKey {
+    fn of(e: &Expr, fresh: bool) -> IndexKey {
+        match &e.kind {
+            ExprKind::Const(Value::Int(i)) => IndexKey::Const(*i),
+            ExprKind::Local(l) if fresh => IndexKey::Local(*l),
+            _ => IndexKey::Unknown,
+        }
+    }
+}
+
+impl Step {
+    fn field(&self) -> FieldId {
+        match self {
+            Step::Child(f) | Step::Elem(f, _) => *f,
+        }
+    }
+
+    /// Whether both steps surely reach the same node.
+    fn surely_same(&self, other: &Step) -> bool {
+        match (self, other) {
+            (Step::Child(a), Step::Child(b)) => a == b,
+            (Step::Elem(a, i), Step::Elem(b, j)) => a == b && *i != IndexKey::Unknown && i == j,
+            _ => false,
+        }
+    }
+
+    /// Whether both steps may reach the same node.
+    fn maybe_same(&self, other: &Step) -> bool {
+        match (self, other) {
+            (Step::Elem(a, IndexKey::Const(i)), Step::Elem(b, IndexKey::Const(j))) => {
+                a == b && i == j
+            }
+            _ => self.field() == other.field(),
+        }
+    }
+}
+
+/// Whether `prefix` is surely a prefix of `path`.
+fn surely_prefix(path: &[Step], prefix: &[Step]) -> bool {
+    path.len() >= prefix.len() && prefix.iter().zip(path).all(|(a, b)| a.surely_same(b))
+}
+
+/// Whether one of the paths may be a prefix of the other.
+fn maybe_nested(a: &[Step], b: &[Step]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.maybe_same(y))
 }
 
 /// Stands for an expression that failed to check, where keeping the
@@ -236,12 +341,18 @@ fn collect_moves(tree: &NewTree, f: &mut impl FnMut((NodePath, Option<FieldId>))
         match nf {
             NewField::Move(p) => f((p.clone(), None)),
             NewField::MoveList(slot) => f((slot.parent.clone(), Some(slot.field))),
+            NewField::Copy(_) => {}
             NewField::New(t) => collect_moves(t, f),
             NewField::List(items) => items.iter().for_each(|i| field(i, f)),
             NewField::Data(_) => {}
         }
     }
     tree.fields.iter().for_each(|nf| field(nf, f));
+}
+
+/// Whether `stmts` contain a traversing call (at any depth).
+fn contains_call(stmts: &[Stmt]) -> bool {
+    crate::visit::any_stmt(stmts, &|s| matches!(s.kind, StmtKind::Call { .. }))
 }
 
 /// Whether every path through `stmts` ends in `return`.

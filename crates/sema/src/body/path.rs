@@ -54,9 +54,9 @@ impl BodyChecker<'_> {
             },
             ast::ExprKind::SelfRef => {
                 self.error(
-                    "assign-self",
+                    "assign-target",
                     e.span,
-                    "`self` cannot be replaced; its parent owns the slot",
+                    "cannot assign to a part of `self` this way; assign to one of its fields",
                 );
                 None
             }
@@ -82,7 +82,7 @@ impl BodyChecker<'_> {
                             self.error(
                                 "list-assign",
                                 e.span,
-                                "a list of children cannot be assigned; replace its parent with `new` instead",
+                                "a list of children has no fields; assign to one of its elements' fields (`self.stmts[i].x = ..`)",
                             );
                             None
                         }
@@ -137,6 +137,7 @@ impl BodyChecker<'_> {
                 Some(Binding::Alias(_) | Binding::LoopVar(_))
             ),
             ast::ExprKind::Paren(inner) => return self.try_resolve_node(inner),
+            ast::ExprKind::Index(base, _) => self.try_resolve_list(base) == Some(true),
             ast::ExprKind::Field(base, name) => match self.try_resolve_node(base) {
                 Some(Resolved::Node(p)) => {
                     self.program.field_named(p.ty, &name.name).is_some_and(|f| {
@@ -217,6 +218,9 @@ impl BodyChecker<'_> {
     ) -> Option<Resolved> {
         match &e.kind {
             ast::ExprKind::Paren(inner) => self.resolve_expecting(inner, expected),
+            ast::ExprKind::Index(base, index) if self.try_resolve_list(base) == Some(true) => {
+                self.resolve_elem(base, index, e.span)
+            }
             ast::ExprKind::SelfRef => match self.kind {
                 BodyKind::Traversal { self_ty } => Some(Resolved::Node(NodePath {
                     root: PathRoot::SelfNode,

@@ -92,6 +92,9 @@ impl BodyChecker<'_> {
                 return None;
             }
         }
+        if method.name == "push" && self.try_resolve_list(receiver) == Some(true) {
+            return self.push_stmt(receiver, args, span);
+        }
         let recv = match self.resolve(receiver)? {
             Resolved::Node(p) => p,
             Resolved::List(_) => {
@@ -293,10 +296,10 @@ impl BodyChecker<'_> {
                         }
                     }
                 }
-                let (root, fields) = self.expand(&path);
+                let (root, _) = self.expand(&path);
                 let origin = NodePath {
                     root,
-                    steps: fields.into_iter().map(PathStep::Child).collect(),
+                    steps: self.expanded_steps(&path),
                     ty: path.ty,
                     span: path.span,
                 };
@@ -334,7 +337,7 @@ impl BodyChecker<'_> {
             Diagnostic::error(
                 "list-access",
                 span,
-                "a list of children can only be iterated with `for`, moved whole into a `new` node, or given as `[..]` in `new`",
+                "a list of children can only be iterated with `for`, indexed (`L[i]`), measured (`len(L)`), moved whole or spread (`..L`) into a list value",
             ),
         );
     }
@@ -344,6 +347,18 @@ impl BodyChecker<'_> {
         target: &ast::Expr,
         value: &ast::Expr,
     ) -> Option<StmtKind> {
+        let bare = strip_parens(target);
+        if matches!(bare.kind, ast::ExprKind::SelfRef) {
+            return self.replace_self_stmt(target, value);
+        }
+        if let ast::ExprKind::Index(base, index) = &bare.kind {
+            if self.try_resolve_list(base) == Some(true) {
+                return self.list_set_stmt(base, index, value);
+            }
+        }
+        if self.try_resolve_list(bare) == Some(true) {
+            return self.list_assign_stmt(bare, value);
+        }
         match self.target(target)? {
             Target::Place(place, ty) => {
                 let v = self.expr(value, Some(&ty))?;
@@ -366,8 +381,11 @@ impl BodyChecker<'_> {
                 else {
                     return None;
                 };
+                if let Some(copied) = self.copy_to_stmt(slot.clone(), value) {
+                    return copied;
+                }
                 if let ast::ExprKind::New(ty, inits) = &strip_parens(value).kind {
-                    let tree = self.new_tree(ty, inits, &slot, value.span)?;
+                    let tree = self.new_tree(ty, inits, &Dest::Slot(slot.clone()), value.span)?;
                     if !self.program.is_subtype(tree.ty, child_ty) {
                         self.slot_type_error(value.span, tree.ty, child_ty);
                         return None;
@@ -440,10 +458,23 @@ impl BodyChecker<'_> {
                     self.scopes.push(Vec::new());
                     let v = self.new_node_var(&var.name, elem, None);
                     self.bind(&var.name, Binding::LoopVar(v));
+                    let nested_same = self.same_list_open(&list);
                     self.for_children.push((v, list.clone()));
+                    let body_span = body.span;
                     let body = self.block(body);
                     self.for_children.pop();
                     self.scopes.pop();
+                    if nested_same && contains_call(&body) {
+                        self.report(
+                            Diagnostic::error(
+                                "for-nested-list",
+                                body_span,
+                                "a `for` nested in a `for` over the same list cannot call traversals on its elements",
+                            )
+                            .with_note("a call may replace its element while the outer loop is editing the same list; make the calls in the outer loop"),
+                        );
+                        return None;
+                    }
                     Some(StmtKind::ForChildren { var: v, list, body })
                 }
                 Some(Resolved::Data(array)) => {

@@ -1,4 +1,5 @@
-// `self` cannot be replaced.
+// `self` can only be replaced by a subtree, not by a data value.
 tree Leaf {
-    traversal f() { self = new Leaf {}; }
+    v: i64;
+    traversal f() { self = self.v + 1; }
 }

@@ -1,7 +1,8 @@
-// A list of children cannot be assigned.
+// A list of children has no fields of its own.
 tree Block {
     child stmts: [Block];
+    n: i64;
     traversal f() {
-        self.stmts = [];
+        self.stmts.n = 1;
     }
 }
