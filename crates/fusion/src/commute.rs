@@ -194,11 +194,17 @@ fn walk_assignments(stmts: &[Stmt], f: &mut impl FnMut(&Place, &Expr)) {
             StmtKind::ForChildren { body, .. }
             | StmtKind::ForArray { body, .. }
             | StmtKind::ForRange { body, .. } => walk_assignments(body, f),
+            // Tree edits of §7 assign no globals (their data initializers
+            // are expressions, not assignments).
             StmtKind::Call { .. }
             | StmtKind::Let { .. }
             | StmtKind::Alias { .. }
             | StmtKind::Replace { .. }
             | StmtKind::Move { .. }
+            | StmtKind::ReplaceSelf { .. }
+            | StmtKind::SpliceSelf { .. }
+            | StmtKind::EditList { .. }
+            | StmtKind::CopyTo { .. }
             | StmtKind::Return(_) => {}
         }
     }
