@@ -222,6 +222,51 @@ impl Builder<'_, '_> {
         (0..n.saturating_sub(1)).find(|&k| self.call_replaces(calls[k].0, calls[k].1))
     }
 
+    /// Why loops `a` and `b` over the same list were not merged: an
+    /// iteration of one does not commute with an iteration of the other on
+    /// another element, or a dependence path through other statements runs
+    /// between them.
+    fn explain_loops(
+        &self,
+        vertices: &[Vertex],
+        edges: &[(usize, usize, String)],
+        group: &[usize],
+        a: usize,
+        b: usize,
+    ) -> String {
+        let members = |g: usize| (0..vertices.len()).filter(move |&v| group[v] == g);
+        for x in members(group[a]) {
+            for y in members(group[b]) {
+                let (first, second) = if x < y { (x, y) } else { (y, x) };
+                let (va, vb) = (&vertices[first], &vertices[second]);
+                if self.loops_interleave(va, vb) {
+                    continue;
+                }
+                let same = va.participant == vb.participant;
+                if same && (va.set.returns || vb.set.returns) {
+                    return "a `return` in a loop of one traversal ends both loops at once; interleaved, the other loop's iterations would run in a different number".into();
+                }
+                let conflict = match (va.per_element, vb.per_element) {
+                    (Some(pa), Some(pb)) => self
+                        .conflicts
+                        .conflict(&pa.iteration, vb.set, same)
+                        .or_else(|| self.conflicts.conflict(&pa.header, &pb.other, same))
+                        .or_else(|| self.conflicts.conflict(va.set, &pb.other, same))
+                        .map(|c| c.to_string()),
+                    _ => None,
+                };
+                return match conflict {
+                    Some(c) => format!(
+                        "an iteration of one loop does not commute with an iteration of the other on another element ({c})"
+                    ),
+                    None => "the loops cannot run element by element".into(),
+                };
+            }
+        }
+        explain_path(vertices, edges, group, a, b)
+            .unwrap_or_else(|| "not merged (a conflicting grouping was chosen first)".into())
+    }
+
     /// The per-element schedule of merged loops: a dependence graph over
     /// all their body statements (relative to `self`, the element being
     /// the list's label), calls on the element merged like calls on a
@@ -738,6 +783,22 @@ impl Builder<'_, '_> {
                 });
             }
         }
+        // And for loops over the same list left apart.
+        for (i, &a) in loops.iter().enumerate() {
+            for &b in &loops[i + 1..] {
+                if group[a] == group[b] || vertices[a].lp != vertices[b].lp {
+                    continue;
+                }
+                let reason = self.explain_loops(&vertices, &edges, &group, a, b);
+                blocked.push(Blocked {
+                    first: (vertices[a].participant, vertices[a].stmt),
+                    second: (vertices[b].participant, vertices[b].stmt),
+                    first_span: vertices[a].span,
+                    second_span: vertices[b].span,
+                    reason,
+                });
+            }
+        }
         let graph = DependenceGraph {
             vertices: vertices
                 .iter()
@@ -984,8 +1045,19 @@ fn explain(
             );
         }
     }
-    // A dependence path from a's group to b's group through another
-    // vertex (or the reverse) is what makes the merge cyclic.
+    explain_path(vertices, edges, group, a, b)
+        .unwrap_or_else(|| "not merged (a conflicting grouping was chosen first)".into())
+}
+
+/// A dependence path from `a`'s group to `b`'s group through another
+/// vertex (or the reverse): what makes merging them cyclic.
+fn explain_path(
+    vertices: &[Vertex],
+    edges: &[(usize, usize, String)],
+    group: &[usize],
+    a: usize,
+    b: usize,
+) -> Option<String> {
     for (from, to) in [(a, b), (b, a)] {
         if let Some(path) = group_path(vertices.len(), edges, group, group[from], group[to]) {
             let describe = |(u, v, why): &(usize, usize, String)| {
@@ -998,13 +1070,13 @@ fn explain(
                 )
             };
             let chain: Vec<String> = path.iter().map(|&e| describe(&edges[e])).collect();
-            return format!(
+            return Some(format!(
                 "a dependence path runs between them through other statements: {}",
                 chain.join(", then ")
-            );
+            ));
         }
     }
-    "not merged (a conflicting grouping was chosen first)".into()
+    None
 }
 
 /// Edges (indices) of a shortest path of length at least two between two

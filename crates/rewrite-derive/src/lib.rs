@@ -303,7 +303,10 @@ fn fields_code(path: TokenStream2, fields: &Fields, family: &[Ident]) -> syn::Re
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (i, field) in fields.iter().enumerate() {
         let (b, o) = match &field.ident {
-            Some(id) => (format_ident!("__tf_f_{}", id), format_ident!("__tf_o_{}", id)),
+            Some(id) => (
+                format_ident!("__tf_f_{}", id),
+                format_ident!("__tf_o_{}", id),
+            ),
             None => (format_ident!("__tf_f{}", i), format_ident!("__tf_o{}", i)),
         };
         let shape = if is_skipped(field)? {

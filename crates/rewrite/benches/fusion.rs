@@ -32,7 +32,8 @@ fn bench(c: &mut Criterion) {
             || input.clone(),
             |mut v| {
                 for e in &mut v {
-                    pm.one_by_one(e, &mut ()).expect("the toy rules cannot fail");
+                    pm.one_by_one(e, &mut ())
+                        .expect("the toy rules cannot fail");
                 }
                 v
             },

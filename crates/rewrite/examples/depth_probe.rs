@@ -27,7 +27,8 @@ fn main() {
     let mut pm = PassManager::<(), _>::new(rules())
         .expect("no ordering constraints")
         .with_stack_growth(grow);
-    pm.fused(&mut e, &mut ()).expect("the toy rules cannot fail");
+    pm.fused(&mut e, &mut ())
+        .expect("the toy rules cannot fail");
     println!(
         "depth {depth} ok (stack growth: {grow}); fired {:?}",
         pm.stats().fired

@@ -150,7 +150,12 @@ fn instructions(variant: &str, nodes: usize, seed: u64) -> Option<u64> {
         let l = l.rsplit("==").next().unwrap_or(l).trim_start();
         l.starts_with("I ") && l.contains("refs:")
     })?;
-    line.rsplit(':').next()?.trim().replace(',', "").parse().ok()
+    line.rsplit(':')
+        .next()?
+        .trim()
+        .replace(',', "")
+        .parse()
+        .ok()
 }
 
 fn main() {

@@ -38,8 +38,8 @@
 use std::fmt;
 
 use crate::manager::{PassManager, Round, RunError};
-use crate::node::{deep_clone, dismantle, first_difference, subtree_at, Kind, Node, PathDisplay};
 use crate::node::PathStep;
+use crate::node::{deep_clone, dismantle, first_difference, subtree_at, Kind, Node, PathDisplay};
 use crate::rule::{Env, RuleSet};
 
 /// What the checker compares.
@@ -168,7 +168,9 @@ where
                 .and_then(|()| self.one_by_one(&mut copy, &mut copy_ctx)),
             CheckMode::Fixpoint { max_rounds } => self
                 .fixpoint(tree, ctx, Round::Fused, max_rounds)
-                .and_then(|()| self.fixpoint(&mut copy, &mut copy_ctx, Round::OneByOne, max_rounds)),
+                .and_then(|()| {
+                    self.fixpoint(&mut copy, &mut copy_ctx, Round::OneByOne, max_rounds)
+                }),
         };
         let verdict = match runs {
             Err(e) => Err(CheckError::Run(e)),

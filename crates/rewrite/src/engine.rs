@@ -59,9 +59,21 @@ impl Default for Config {
 /// into names).
 #[derive(Debug)]
 pub(crate) enum EngineError<E> {
-    Rule { rule: usize, kind: Kind, error: E },
-    Budget { rule: usize, kind: Kind, limit: u32 },
-    NotInList { rule: usize, kind: Kind, edit: &'static str },
+    Rule {
+        rule: usize,
+        kind: Kind,
+        error: E,
+    },
+    Budget {
+        rule: usize,
+        kind: Kind,
+        limit: u32,
+    },
+    NotInList {
+        rule: usize,
+        kind: Kind,
+        edit: &'static str,
+    },
 }
 
 /// The walk stopped; the reason is kept in the engine.
@@ -352,7 +364,11 @@ impl<X: Env, Rs: RuleSet<X>, const GROW: bool> Engine<'_, X, Rs, GROW> {
 
     #[inline(never)]
     fn apply_edits<N: Node>(&mut self, list: &mut Vec<N>, edits: Vec<(usize, Option<Vec<N>>)>) {
-        let inserted: usize = edits.iter().filter_map(|(_, v)| v.as_ref()).map(Vec::len).sum();
+        let inserted: usize = edits
+            .iter()
+            .filter_map(|(_, v)| v.as_ref())
+            .map(Vec::len)
+            .sum();
         let old = std::mem::take(list);
         let mut out = Vec::with_capacity(old.len() - edits.len() + inserted);
         let mut edits = edits.into_iter().peekable();

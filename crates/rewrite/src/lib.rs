@@ -128,10 +128,15 @@ pub mod rule;
 pub mod toy;
 
 pub use check::{CheckError, CheckMode, Mismatch};
-pub use manager::{Mode, OptLevel, OrderError, PassManager, Round, RunError, Stats, DEFAULT_LEVEL_MODES};
+pub use manager::{
+    Mode, OptLevel, OrderError, PassManager, Round, RunError, Stats, DEFAULT_LEVEL_MODES,
+};
 pub use node::{
     deep_clone, deep_eq, dismantle, first_difference, node_count, subtree_at, take_child, DeepTree,
     DynNode, Explode, Graveyard, Kind, Node, NodeList, PathDisplay, PathStep, Walker,
 };
-pub use rule::{Chain, Cx, Edit, End, Env, Flow, Handles, Hook, IntoRuleSet, PhaseState, Rule, RuleInfo, RuleSet};
+pub use rule::{
+    Chain, Cx, Edit, End, Env, Flow, Handles, Hook, IntoRuleSet, PhaseState, Rule, RuleInfo,
+    RuleSet,
+};
 pub use treefuse_rewrite_derive::Rewritable;

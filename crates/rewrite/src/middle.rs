@@ -434,7 +434,11 @@ impl Rule<Middle> for UnreachableCode {
 
 impl Hook<Function, Middle> for UnreachableCode {
     #[inline(always)]
-    fn transform(&self, f: &mut Function, cx: &mut Cx<'_, Middle>) -> Result<Edit<Function>, MiddleError> {
+    fn transform(
+        &self,
+        f: &mut Function,
+        cx: &mut Cx<'_, Middle>,
+    ) -> Result<Edit<Function>, MiddleError> {
         Ok(changed(cut_after_return(&mut f.body), cx))
     }
 }
@@ -750,7 +754,10 @@ impl Generator {
                 let n = self.pick(3);
                 Expr::Call(self.pick(4) as Sym, (0..n).map(|_| self.expr(d)).collect())
             }
-            _ => Expr::mul(Expr::Int(self.pick(5) as i64), Expr::Int(self.pick(5) as i64)),
+            _ => Expr::mul(
+                Expr::Int(self.pick(5) as i64),
+                Expr::Int(self.pick(5) as i64),
+            ),
         }
     }
 

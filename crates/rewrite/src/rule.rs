@@ -239,8 +239,7 @@ pub trait Handles<R: ?Sized, X: Env> {
     /// Runs the rule's prepare hook if `N` is in the list.
     fn prepare<N: Node>(rule: &R, node: &mut N, cx: &mut Cx<'_, X>) -> Result<Edit<N>, X::Error>;
     /// Runs the rule's transform hook if `N` is in the list.
-    fn transform<N: Node>(rule: &R, node: &mut N, cx: &mut Cx<'_, X>)
-        -> Result<Edit<N>, X::Error>;
+    fn transform<N: Node>(rule: &R, node: &mut N, cx: &mut Cx<'_, X>) -> Result<Edit<N>, X::Error>;
     /// Names of the types in the list.
     fn type_names() -> Vec<&'static str>;
 }

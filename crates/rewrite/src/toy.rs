@@ -391,11 +391,19 @@ macro_rules! toy_rule {
         impl<X: Env, const POST: bool> Hook<Expr, X> for $name<POST> {
             #[inline(always)]
             fn prepare(&self, e: &mut Expr, _: &mut Cx<'_, X>) -> Result<Edit<Expr>, X::Error> {
-                Ok(if POST { Edit::Keep } else { $body(e, Edit::Restart) })
+                Ok(if POST {
+                    Edit::Keep
+                } else {
+                    $body(e, Edit::Restart)
+                })
             }
             #[inline(always)]
             fn transform(&self, e: &mut Expr, _: &mut Cx<'_, X>) -> Result<Edit<Expr>, X::Error> {
-                Ok(if POST { $body(e, Edit::Revisit) } else { Edit::Keep })
+                Ok(if POST {
+                    $body(e, Edit::Revisit)
+                } else {
+                    Edit::Keep
+                })
             }
         }
     };

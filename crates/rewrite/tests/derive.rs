@@ -66,7 +66,13 @@ fn enum_children_in_order() {
         els: Some(Box::new(Stmt::Block(vec![Stmt::Nop]))),
     };
     assert_eq!(kinds(&s), ["Stmt::Nop", "Stmt::Block"]);
-    assert_eq!(s.kind(), Kind { ty: "Stmt", variant: "If" });
+    assert_eq!(
+        s.kind(),
+        Kind {
+            ty: "Stmt",
+            variant: "If"
+        }
+    );
     let s = Stmt::Many(vec![Box::new(Stmt::Nop), Box::new(Stmt::Block(vec![]))], 7);
     assert_eq!(kinds(&s), ["Stmt::Nop", "Stmt::Block"]);
     assert!(kinds(&Stmt::Opt(None)).is_empty());
@@ -87,7 +93,10 @@ fn skip_attribute() {
 #[test]
 fn family_children_cross_types() {
     let e = E::Block(
-        Box::new(S::Seq(vec![S::Expr(E::Lit(1)), S::Expr(E::Args(vec![E::Lit(2)]))])),
+        Box::new(S::Seq(vec![
+            S::Expr(E::Lit(1)),
+            S::Expr(E::Args(vec![E::Lit(2)])),
+        ])),
         Some(Box::new(E::Lit(3))),
     );
     assert_eq!(kinds(&e), ["S::Seq", "E::Lit"]);
@@ -101,7 +110,10 @@ fn family_children_cross_types() {
         }
     }
     let path = first_difference(&e, &d).unwrap();
-    let steps: Vec<(String, usize)> = path.iter().map(|s| (s.parent.to_string(), s.child)).collect();
+    let steps: Vec<(String, usize)> = path
+        .iter()
+        .map(|s| (s.parent.to_string(), s.child))
+        .collect();
     assert_eq!(
         steps,
         [
@@ -117,8 +129,16 @@ fn family_children_cross_types() {
 
 #[test]
 fn structs_generics_units() {
-    let leaf = |l| Node2 { label: l, kids: vec![], extra: None };
-    let n = Node2 { label: "root", kids: vec![leaf("a"), leaf("b")], extra: Some(Box::new(leaf("e"))) };
+    let leaf = |l| Node2 {
+        label: l,
+        kids: vec![],
+        extra: None,
+    };
+    let n = Node2 {
+        label: "root",
+        kids: vec![leaf("a"), leaf("b")],
+        extra: Some(Box::new(leaf("e"))),
+    };
     assert_eq!(node_count(&n), 4);
     assert_eq!(n.kind().to_string(), "Node2");
     assert_eq!(deep_clone(&n), n);

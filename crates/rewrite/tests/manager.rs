@@ -16,7 +16,13 @@ where
 }
 
 fn program(body: Vec<Stmt>) -> Program {
-    Program { functions: vec![Function { name: 0, params: vec![], body }] }
+    Program {
+        functions: vec![Function {
+            name: 0,
+            params: vec![],
+            body,
+        }],
+    }
 }
 
 fn eval(e: Expr) -> Stmt {
@@ -80,7 +86,10 @@ impl Env for Counting {
 fn pre_order_remove_and_splice() {
     let mut p = program(vec![
         eval(var(1)),
-        Stmt::Block(vec![eval(Expr::Int(1)), Stmt::Block(vec![eval(var(2)), eval(Expr::Int(2))])]),
+        Stmt::Block(vec![
+            eval(Expr::Int(1)),
+            Stmt::Block(vec![eval(var(2)), eval(Expr::Int(2))]),
+        ]),
         Stmt::Return(None),
     ]);
     let mut pm = manager::<Counting, _>((PreEdits, Seen));
@@ -88,7 +97,11 @@ fn pre_order_remove_and_splice() {
     pm.fused(&mut p, &mut counts).unwrap();
     assert_eq!(
         p,
-        program(vec![eval(Expr::Int(1)), eval(Expr::Int(2)), Stmt::Return(None)])
+        program(vec![
+            eval(Expr::Int(1)),
+            eval(Expr::Int(2)),
+            Stmt::Return(None)
+        ])
     );
     // `Seen` saw only what survived PreEdits: the three final statements,
     // and the two expressions inside them.
@@ -104,7 +117,11 @@ fn post_order_splice_and_remove_with_the_middle_end() {
             Expr::not(Expr::Bool(false)),
             vec![
                 Stmt::Assign(1, Expr::Int(1)),
-                Stmt::Block(vec![Stmt::Assign(2, Expr::Int(2)), Stmt::Return(None), Stmt::Assign(3, Expr::Int(3))]),
+                Stmt::Block(vec![
+                    Stmt::Assign(2, Expr::Int(2)),
+                    Stmt::Return(None),
+                    Stmt::Assign(3, Expr::Int(3)),
+                ]),
             ],
             vec![],
         ),
@@ -117,9 +134,19 @@ fn post_order_splice_and_remove_with_the_middle_end() {
     pm.fused(&mut t, &mut ctx).unwrap();
     assert_eq!(
         t,
-        program(vec![Stmt::Assign(1, Expr::Int(1)), Stmt::Assign(2, Expr::Int(2)), Stmt::Return(None)])
+        program(vec![
+            Stmt::Assign(1, Expr::Int(1)),
+            Stmt::Assign(2, Expr::Int(2)),
+            Stmt::Return(None)
+        ])
     );
-    assert_eq!(ctx, MiddleStats { folded: 1, unreachable: 2 }); // `while (false)` is removed by dead-branch elimination
+    assert_eq!(
+        ctx,
+        MiddleStats {
+            folded: 1,
+            unreachable: 2
+        }
+    ); // `while (false)` is removed by dead-branch elimination
     assert_eq!(pm.stats().traversals, 1);
     // One by one reaches the same here.
     let mut u = p.clone();
@@ -146,18 +173,40 @@ impl<X: Env> Hook<Expr, X> for SpliceExpr {
 #[test]
 fn list_edits_outside_lists() {
     let mut p = program(vec![eval(Expr::add(var(3), var(4)))]);
-    manager::<(), _>((SpliceExpr(1),)).fused(&mut p, &mut ()).unwrap();
-    assert_eq!(p, program(vec![eval(Expr::add(Expr::Int(3), Expr::Int(4)))]));
+    manager::<(), _>((SpliceExpr(1),))
+        .fused(&mut p, &mut ())
+        .unwrap();
+    assert_eq!(
+        p,
+        program(vec![eval(Expr::add(Expr::Int(3), Expr::Int(4)))])
+    );
     let mut p = program(vec![eval(Expr::add(var(3), var(4)))]);
-    let err = manager::<(), _>((SpliceExpr(2),)).fused(&mut p, &mut ()).unwrap_err();
-    assert!(matches!(err, RunError::NotInList { rule: "SpliceExpr", edit: "Splice", .. }), "{err}");
+    let err = manager::<(), _>((SpliceExpr(2),))
+        .fused(&mut p, &mut ())
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            RunError::NotInList {
+                rule: "SpliceExpr",
+                edit: "Splice",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(err.to_string().contains("not an element of a Vec"), "{err}");
     // In a list (call arguments) splicing is fine.
     let mut p = program(vec![eval(Expr::Call(0, vec![var(1), Expr::Int(0)]))]);
-    manager::<(), _>((SpliceExpr(2),)).fused(&mut p, &mut ()).unwrap();
+    manager::<(), _>((SpliceExpr(2),))
+        .fused(&mut p, &mut ())
+        .unwrap();
     assert_eq!(
         p,
-        program(vec![eval(Expr::Call(0, vec![Expr::Int(1), Expr::Int(1), Expr::Int(0)]))])
+        program(vec![eval(Expr::Call(
+            0,
+            vec![Expr::Int(1), Expr::Int(1), Expr::Int(0)]
+        ))])
     );
 }
 
@@ -199,7 +248,9 @@ fn ancestors_context_and_skipping_children() {
         Stmt::While(var(3), vec![eval(var(4))]),
     ]);
     let mut seen = Vec::new();
-    manager::<Paths, _>((Ancestry,)).fused(&mut p, &mut seen).unwrap();
+    manager::<Paths, _>((Ancestry,))
+        .fused(&mut p, &mut seen)
+        .unwrap();
     assert_eq!(
         seen,
         [
@@ -217,7 +268,11 @@ impl Rule<Middle> for Unlucky {
     type Handles = (Expr,);
 }
 impl Hook<Expr, Middle> for Unlucky {
-    fn transform(&self, e: &mut Expr, _: &mut Cx<'_, Middle>) -> Result<Edit<Expr>, middle::MiddleError> {
+    fn transform(
+        &self,
+        e: &mut Expr,
+        _: &mut Cx<'_, Middle>,
+    ) -> Result<Edit<Expr>, middle::MiddleError> {
         match e {
             Expr::Var(13) => Err(middle::MiddleError::ShiftOutOfRange(13)),
             _ => Ok(Edit::Keep),
@@ -247,17 +302,43 @@ fn failing_rule_stops_with_the_tree_whole() {
     // third not reached.
     assert_eq!(
         t,
-        program(vec![eval(Expr::Int(3)), eval(var(13)), eval(Expr::add(Expr::Int(3), Expr::Int(4)))])
+        program(vec![
+            eval(Expr::Int(3)),
+            eval(var(13)),
+            eval(Expr::add(Expr::Int(3), Expr::Int(4)))
+        ])
     );
     // The middle end's own error: a constant shift out of range.
-    let mut t = program(vec![eval(Expr::shl(var(1), Expr::add(Expr::Int(60), Expr::Int(10))))]);
+    let mut t = program(vec![eval(Expr::shl(
+        var(1),
+        Expr::add(Expr::Int(60), Expr::Int(10)),
+    ))]);
     let mut pm = manager::<Middle, _>(middle::rules());
     let err = pm.fused(&mut t, &mut MiddleStats::default());
-    assert!(err.is_ok(), "a variable shifted by a constant is not folded");
-    let mut t = program(vec![eval(Expr::shl(Expr::Int(1), Expr::add(Expr::Int(60), Expr::Int(10))))]);
+    assert!(
+        err.is_ok(),
+        "a variable shifted by a constant is not folded"
+    );
+    let mut t = program(vec![eval(Expr::shl(
+        Expr::Int(1),
+        Expr::add(Expr::Int(60), Expr::Int(10)),
+    ))]);
     let err = pm.fused(&mut t, &mut MiddleStats::default()).unwrap_err();
-    assert!(matches!(err, RunError::Rule { rule: "ConstantFolding", error: middle::MiddleError::ShiftOutOfRange(70), .. }), "{err}");
-    assert_eq!(t, program(vec![eval(Expr::shl(Expr::Int(1), Expr::Int(70)))]));
+    assert!(
+        matches!(
+            err,
+            RunError::Rule {
+                rule: "ConstantFolding",
+                error: middle::MiddleError::ShiftOutOfRange(70),
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        t,
+        program(vec![eval(Expr::shl(Expr::Int(1), Expr::Int(70)))])
+    );
 }
 
 struct Panicky;
@@ -286,7 +367,12 @@ fn panicking_rule_leaves_a_whole_tree() {
     ]);
     let mut pm = manager::<(), _>((Panicky,));
     let err = pm.fused(&mut p, &mut ()).unwrap_err();
-    assert_eq!(err, RunError::Panicked { message: "rule bug on a = 7".into() });
+    assert_eq!(
+        err,
+        RunError::Panicked {
+            message: "rule bug on a = 7".into()
+        }
+    );
     assert_eq!(
         p,
         program(vec![
@@ -333,16 +419,30 @@ fn restart_budget_is_an_error_not_a_stack_overflow() {
     let err = pm.fused(&mut p, &mut ()).unwrap_err();
     assert_eq!(
         err,
-        RunError::RestartBudget { rule: "Grow", kind: treefuse_rewrite::Kind { ty: "Expr", variant: "Neg" }, limit: 1000 }
+        RunError::RestartBudget {
+            rule: "Grow",
+            kind: treefuse_rewrite::Kind {
+                ty: "Expr",
+                variant: "Neg"
+            },
+            limit: 1000
+        }
     );
     assert!(err.to_string().contains("more than 1000 times"), "{err}");
     assert!(node_count(&p) > 1000, "the tree holds what the rule built");
     // Two rules that undo each other, through Revisit.
     let mut p = program(vec![eval(Expr::neg(var(1)))]);
-    let err = manager::<(), _>((Grow, Shrink)).fused(&mut p, &mut ()).unwrap_err();
-    assert!(matches!(err, RunError::RestartBudget { limit: 64, .. }), "{err}");
+    let err = manager::<(), _>((Grow, Shrink))
+        .fused(&mut p, &mut ())
+        .unwrap_err();
+    assert!(
+        matches!(err, RunError::RestartBudget { limit: 64, .. }),
+        "{err}"
+    );
     // Revisit alone converges: ----x => -x (each --x => -x is visited again).
-    let mut p = program(vec![eval(Expr::neg(Expr::neg(Expr::neg(Expr::neg(var(1))))))]);
+    let mut p = program(vec![eval(Expr::neg(Expr::neg(Expr::neg(Expr::neg(var(
+        1,
+    ))))))]);
     manager::<(), _>((Shrink,)).fused(&mut p, &mut ()).unwrap();
     assert_eq!(p, program(vec![eval(Expr::neg(var(1)))]));
 }
@@ -376,12 +476,29 @@ fn ordering_constraints_are_checked_when_building() {
     assert_eq!(manager::<(), _>((A, B)).groups(), [(0, 2)]);
 
     let e = PassManager::<(), _>::new((B, A)).err().unwrap();
-    assert_eq!(e, OrderError::WrongOrder { rule: "B", must_come_first: "A", groups: false });
-    assert!(e.to_string().contains("rule B must run after A (runs_after)"), "{e}");
+    assert_eq!(
+        e,
+        OrderError::WrongOrder {
+            rule: "B",
+            must_come_first: "A",
+            groups: false
+        }
+    );
+    assert!(
+        e.to_string()
+            .contains("rule B must run after A (runs_after)"),
+        "{e}"
+    );
     let e = PassManager::<(), _>::new((C, A)).err().unwrap();
     assert!(e.to_string().contains("runs_after_groups_of"), "{e}");
     let e = PassManager::<(), _>::new((A, D)).err().unwrap();
-    assert_eq!(e, OrderError::UnknownRule { rule: "D", missing: "Nobody" });
+    assert_eq!(
+        e,
+        OrderError::UnknownRule {
+            rule: "D",
+            missing: "Nobody"
+        }
+    );
     let e = PassManager::<(), _>::new((A, A)).err().unwrap();
     assert_eq!(e, OrderError::DuplicateName { name: "A" });
     // The middle end declares that unreachable-code removal runs after
@@ -389,7 +506,11 @@ fn ordering_constraints_are_checked_when_building() {
     let e = PassManager::<Middle, _>::new((middle::UnreachableCode, middle::DeadBranchElimination))
         .err()
         .unwrap();
-    assert!(e.to_string().contains("UnreachableCode must run after DeadBranchElimination"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("UnreachableCode must run after DeadBranchElimination"),
+        "{e}"
+    );
 }
 
 // --------------------------------------------------------- fixpoint --
@@ -413,13 +534,25 @@ fn fixpoint_bound_and_levels() {
     let mut p = program(vec![Stmt::Return(None), Stmt::Return(None)]);
     let mut pm = manager::<(), _>((Liar,));
     let err = pm.fixpoint(&mut p, &mut (), Round::Fused, 5).unwrap_err();
-    assert_eq!(err, RunError::NoFixpoint { rounds: 5, fired_last_round: vec![("liar", 2)] });
+    assert_eq!(
+        err,
+        RunError::NoFixpoint {
+            rounds: 5,
+            fired_last_round: vec![("liar", 2)]
+        }
+    );
     assert!(err.to_string().contains("liar (2x)"), "{err}");
     assert_eq!(pm.stats().rounds, 5);
 
     let pm = pm.with_mode_for(OptLevel::O0, Mode::OneByOne);
     assert_eq!(pm.mode_for(OptLevel::O0), Mode::OneByOne);
-    assert!(matches!(pm.mode_for(OptLevel::O2), Mode::Fixpoint { round: Round::Fused, .. }));
+    assert!(matches!(
+        pm.mode_for(OptLevel::O2),
+        Mode::Fixpoint {
+            round: Round::Fused,
+            ..
+        }
+    ));
 }
 
 // ------------------------------------------------------- deep trees --
@@ -429,7 +562,11 @@ fn fixpoint_bound_and_levels() {
 fn deep_program(depth: usize) -> Program {
     let mut e = Expr::add(Expr::mul(Expr::Int(2), Expr::Int(3)), Expr::Int(0));
     for i in 0..depth {
-        e = if i % 3 == 2 { Expr::add(e, var(1)) } else { Expr::neg(e) };
+        e = if i % 3 == 2 {
+            Expr::add(e, var(1))
+        } else {
+            Expr::neg(e)
+        };
     }
     let mut s = vec![eval(e), Stmt::Return(None), eval(var(9))];
     for _ in 0..depth / 10 {
@@ -446,13 +583,20 @@ fn million_deep_chains_in_every_mode() {
     for mode in [
         Mode::Fused,
         Mode::OneByOne,
-        Mode::Fixpoint { round: Round::Fused, max_rounds: 8 },
-        Mode::Fixpoint { round: Round::OneByOne, max_rounds: 8 },
+        Mode::Fixpoint {
+            round: Round::Fused,
+            max_rounds: 8,
+        },
+        Mode::Fixpoint {
+            round: Round::OneByOne,
+            max_rounds: 8,
+        },
     ] {
         let mut p = deep_clone(&input);
         let mut ctx = MiddleStats::default();
         let mut pm = manager::<Middle, _>(middle::rules());
-        pm.run(&mut p, &mut ctx, mode).unwrap_or_else(|e| panic!("{mode:?}: {e}"));
+        pm.run(&mut p, &mut ctx, mode)
+            .unwrap_or_else(|e| panic!("{mode:?}: {e}"));
         // Blocks flattened, the statement after the return removed.
         assert_eq!(p.functions[0].body.len(), 2, "{mode:?}");
         assert!(ctx.folded >= 1 && ctx.unreachable == 1, "{mode:?}: {ctx:?}");
@@ -467,7 +611,11 @@ fn million_deep_chains_in_every_mode() {
     // The checker copies and compares 10^6-deep trees iteratively.
     let mut p = deep_clone(&input);
     manager::<Middle, _>(middle::rules())
-        .check(&mut p, &mut MiddleStats::default(), CheckMode::Fixpoint { max_rounds: 8 })
+        .check(
+            &mut p,
+            &mut MiddleStats::default(),
+            CheckMode::Fixpoint { max_rounds: 8 },
+        )
         .unwrap();
     assert!(deep_eq(&p, &results[0]));
     // Hand-fused would overflow here (it does not grow its stack).

@@ -11,7 +11,10 @@ use treefuse_rewrite::{
     deep_eq, node_count, CheckMode, Kind, Mode, OrderError, PassManager, Round, RunError,
 };
 
-fn manager() -> PassManager<Middle, <treefuse_rewrite::middle::MiddleRules as treefuse_rewrite::IntoRuleSet>::Rules> {
+fn manager() -> PassManager<
+    Middle,
+    <treefuse_rewrite::middle::MiddleRules as treefuse_rewrite::IntoRuleSet>::Rules,
+> {
     PassManager::new(rules()).unwrap()
 }
 
@@ -27,7 +30,10 @@ fn program(body: Vec<Stmt>) -> Program {
 
 /// Runs the library in `mode` and the hand-written `baseline` on 40
 /// generated programs; trees and contexts must agree.
-fn agree_on_generated(mode: Mode, baseline: fn(&mut Program, &mut MiddleStats) -> Result<(), MiddleError>) -> treefuse_rewrite::Stats {
+fn agree_on_generated(
+    mode: Mode,
+    baseline: fn(&mut Program, &mut MiddleStats) -> Result<(), MiddleError>,
+) -> treefuse_rewrite::Stats {
     let mut pm = manager();
     for seed in 0..40 {
         let p = generate(seed, 3_000);
@@ -54,7 +60,10 @@ fn fused_equals_hand_fused_on_generated_programs() {
 
 #[test]
 fn one_by_one_equals_separate_passes() {
-    assert_eq!(agree_on_generated(Mode::OneByOne, separate).traversals, 40 * 6);
+    assert_eq!(
+        agree_on_generated(Mode::OneByOne, separate).traversals,
+        40 * 6
+    );
 }
 
 #[test]
@@ -70,7 +79,10 @@ fn each_rule_on_its_pattern() {
         (Expr::sub(Var(1), Int(0)), Var(1)),
         (Expr::mul(Int(1), Var(1)), Var(1)),
         (Expr::mul(Var(1), Int(0)), Int(0)),
-        (Expr::mul(Expr::neg(Var(1)), Int(0)), Expr::mul(Expr::neg(Var(1)), Int(0))),
+        (
+            Expr::mul(Expr::neg(Var(1)), Int(0)),
+            Expr::mul(Expr::neg(Var(1)), Int(0)),
+        ),
         (Expr::neg(Expr::neg(Var(2))), Var(2)),
         (Expr::not(Expr::not(Var(2))), Var(2)),
         (Expr::mul(Var(1), Int(8)), Expr::shl(Var(1), Int(3))),
@@ -78,7 +90,10 @@ fn each_rule_on_its_pattern() {
         (Expr::mul(Var(1), Int(6)), Expr::mul(Var(1), Int(6))),
         // Rules continue on a replacement: --(x * 1) => x * 1 => x,
         // and (x + 0) * 2 => x * 2 => x << 1.
-        (Expr::mul(Expr::add(Var(1), Int(0)), Int(2)), Expr::shl(Var(1), Int(1))),
+        (
+            Expr::mul(Expr::add(Var(1), Int(0)), Int(2)),
+            Expr::shl(Var(1), Int(1)),
+        ),
     ];
     for (input, want) in cases {
         let mut p = program(vec![Stmt::Eval(input.clone())]);
@@ -87,7 +102,11 @@ fn each_rule_on_its_pattern() {
     }
     // Statement rules.
     let mut p = program(vec![
-        Stmt::If(Expr::Int(0), vec![Stmt::Eval(Var(1))], vec![Stmt::Eval(Var(2)), Stmt::Return(None)]),
+        Stmt::If(
+            Expr::Int(0),
+            vec![Stmt::Eval(Var(1))],
+            vec![Stmt::Eval(Var(2)), Stmt::Return(None)],
+        ),
         Stmt::Eval(Var(3)),
     ]);
     let mut ctx = MiddleStats::default();
@@ -115,18 +134,38 @@ fn check_passes_and_single_round_differs_somewhere() {
     // `--x * 0`: fused, algebraic simplification sees `x * 0` after double
     // negation ran on the child; one by one, it ran before.
     let mut pm = manager();
-    let input = program(vec![Stmt::Eval(Expr::mul(Expr::neg(Expr::neg(Expr::Var(1))), Expr::Int(0)))]);
+    let input = program(vec![Stmt::Eval(Expr::mul(
+        Expr::neg(Expr::neg(Expr::Var(1))),
+        Expr::Int(0),
+    ))]);
     let mut p = input.clone();
     match pm.check(&mut p, &mut MiddleStats::default(), CheckMode::SinglePass) {
         Err(treefuse_rewrite::CheckError::Mismatch(m)) => {
-            assert_eq!(m.fused, Kind { ty: "Expr", variant: "Int" });
-            assert_eq!(m.one_by_one, Kind { ty: "Expr", variant: "Mul" });
+            assert_eq!(
+                m.fused,
+                Kind {
+                    ty: "Expr",
+                    variant: "Int"
+                }
+            );
+            assert_eq!(
+                m.one_by_one,
+                Kind {
+                    ty: "Expr",
+                    variant: "Mul"
+                }
+            );
             assert_eq!(m.path.len(), 3); // Program, Function, Stmt::Eval
         }
         other => panic!("expected a mismatch, got {other:?}"),
     }
     let mut p = input;
-    pm.check(&mut p, &mut MiddleStats::default(), CheckMode::Fixpoint { max_rounds: 8 }).unwrap();
+    pm.check(
+        &mut p,
+        &mut MiddleStats::default(),
+        CheckMode::Fixpoint { max_rounds: 8 },
+    )
+    .unwrap();
     assert_eq!(p, program(vec![Stmt::Eval(Expr::Int(0))]));
     let _: Option<RunError<MiddleError>> = None;
     let _ = (Mode::Fused, Round::Fused, node_count(&p));

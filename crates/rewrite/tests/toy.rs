@@ -39,9 +39,15 @@ fn dead_code_elimination_alone() {
     assert_eq!(f(&mut pm, "if true then 1 else 2"), p("1"));
     assert_eq!(f(&mut pm, "if false then 1 else 2"), p("2"));
     // Nested, and the replacement is rewritten again (restart).
-    assert_eq!(f(&mut pm, "if true then (if false then 1 else 3) else 2"), p("3"));
+    assert_eq!(
+        f(&mut pm, "if true then (if false then 1 else 3) else 2"),
+        p("3")
+    );
     assert_eq!(f(&mut pm, "if x then 1 else 2"), p("if x then 1 else 2"));
-    assert_eq!(f(&mut pm, "4 / 2; let x = 1 in x"), p("4 / 2; let x = 1 in x"));
+    assert_eq!(
+        f(&mut pm, "4 / 2; let x = 1 in x"),
+        p("4 / 2; let x = 1 in x")
+    );
     assert_eq!(pm.stats().total_fired(), 4);
 }
 
@@ -61,21 +67,33 @@ fn constant_division_alone() {
 fn redundant_let_alone() {
     let mut pm = manager((RedundantLet::<false>,));
     assert_eq!(run(&mut pm, &p("let x = 2 in x"), Mode::Fused), p("2"));
-    assert_eq!(run(&mut pm, &p("let x = 2 in y"), Mode::Fused), p("let x = 2 in y"));
-    assert_eq!(run(&mut pm, &p("let x = (let y = 3 in y) in x"), Mode::Fused), p("3"));
+    assert_eq!(
+        run(&mut pm, &p("let x = 2 in y"), Mode::Fused),
+        p("let x = 2 in y")
+    );
+    assert_eq!(
+        run(&mut pm, &p("let x = (let y = 3 in y) in x"), Mode::Fused),
+        p("3")
+    );
     assert_eq!(pm.rule_names(), ["RedundantLet"]);
 }
 
 #[test]
 fn blog_example_if() {
     assert_eq!(fused_str("10 / (if true then 2 else 5)"), "10 / 2");
-    assert_eq!(manually_fused(p("10 / (if true then 2 else 5)")), p("10 / 2"));
+    assert_eq!(
+        manually_fused(p("10 / (if true then 2 else 5)")),
+        p("10 / 2")
+    );
     assert_eq!(not_fused(p("10 / (if true then 2 else 5)")), p("5"));
     let mut pm = manager(rules());
     let e = p("10 / (if true then 2 else 5)");
     assert_eq!(run(&mut pm, &e, Mode::OneByOne), p("5"));
     for round in [Round::Fused, Round::OneByOne] {
-        let mode = Mode::Fixpoint { round, max_rounds: 10 };
+        let mode = Mode::Fixpoint {
+            round,
+            max_rounds: 10,
+        };
         assert_eq!(run(&mut pm, &e, mode), p("5"));
     }
 }
@@ -120,7 +138,10 @@ fn checker_on_blog_examples() {
     match pm.check(&mut e, &mut (), CheckMode::SinglePass) {
         Err(CheckError::Mismatch(m)) => {
             assert_eq!(m.path.iter().map(|s| s.child).collect::<Vec<_>>(), [1, 1]);
-            assert!(m.to_string().contains("root/Expr::Seq[1]/Expr::Seq[1]"), "{m}");
+            assert!(
+                m.to_string().contains("root/Expr::Seq[1]/Expr::Seq[1]"),
+                "{m}"
+            );
         }
         other => panic!("expected a mismatch, got {other:?}"),
     }
@@ -173,8 +194,11 @@ fn arb_expr() -> impl Strategy<Value = Expr> {
             (name.clone(), inner.clone(), inner.clone()).prop_map(|(x, v, b)| Expr::let_(x, v, b)),
             (name.clone(), inner.clone()).prop_map(|(x, v)| Expr::let_(x, v, Expr::id(x))),
             (inner.clone(), inner.clone(), inner.clone()).prop_map(|(c, t, e)| Expr::if_(c, t, e)),
-            (any::<bool>(), inner.clone(), inner.clone())
-                .prop_map(|(c, t, e)| Expr::if_(Expr::Bool(c), t, e)),
+            (any::<bool>(), inner.clone(), inner.clone()).prop_map(|(c, t, e)| Expr::if_(
+                Expr::Bool(c),
+                t,
+                e
+            )),
         ]
     })
 }

@@ -184,3 +184,21 @@ fn a_conditional_operand_that_can_fail_does_not_commute() {
         );
     }
 }
+
+#[test]
+fn loops_left_apart_are_reported_with_the_reason() {
+    // `check_b` reads ERRORS, so an iteration of `check_a` on one element
+    // does not commute with one of `check_b` on another.
+    let src = LOOPS.replace("if self.v > 3 {", "if self.v > ERRORS {");
+    let p = compile_source("read_loops.tf", &src).unwrap_or_else(|d| panic!("{d}"));
+    let fused = p.fuse_all(&FusionOptions::default());
+    let report = treefuse_fusion::report::text_report(&p.model, &fused, &p.source);
+    assert!(
+        report.contains("not merged: ") && report.contains("does not commute"),
+        "{report}"
+    );
+    assert!(!report.contains(" 0 call pairs left unmerged"), "{report}");
+    let (unfused, fused) = compare(&p, "check", 30);
+    // Only the root's two visits become one, in each of the 30 runs.
+    assert_eq!(unfused - fused, 30, "no loop fusion");
+}
