@@ -1,5 +1,5 @@
 // AST passes: the second case study of the Grafter paper (PLDI'19, §5.2),
-// ported faithfully from its C++ baseline (see ../../../shared/docs/CASE_STUDIES.md).
+// ported faithfully from its C++ baseline (see README.md here).
 //
 // 19 tree types, six traversals (desugarDecr, desugarInc,
 // propagateConstantsAssignments with its helper replaceVarRefWithConst,

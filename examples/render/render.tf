@@ -1,5 +1,5 @@
 // Render tree: the first case study of the Grafter paper (PLDI'19, §5.1),
-// ported faithfully from its C++ baseline (see ../../../shared/docs/CASE_STUDIES.md).
+// ported faithfully from its C++ baseline (see README.md here).
 //
 // 17 tree types, five passes with the reference call orders, the linked
 // lists of the reference (`*ListInner` / `*ListEnd` with `Next`), error logs

@@ -1,5 +1,5 @@
 // The toy language of "Pass fusion with open recursion"
-// (../../../shared/seeds/pass-fusion-open-recursion.md), as three separate
+// (a blog post), as three separate
 // traversals that rewrite the tree by moving subtrees up:
 //
 //   dead_code_elimination   if true then x else y  =>  x

@@ -12,7 +12,7 @@
 //! | `toylang`      | `examples/toylang/toylang.tf`       | 1        | top-level expressions |
 //!
 //! The render and AST variants follow the reference builders of the Grafter
-//! case studies (`../shared/docs/CASE_STUDIES.md`: documents 1, 2, 3 and
+//! case studies (PLDI'19 §5.1 and §5.2: documents 1, 2, 3 and
 //! programs 1, 2, 3); random choices use our own seeded ChaCha generator, so
 //! a `(name, variant, size, seed)` always yields the same bytes. A `-lists`
 //! variant consumes the random stream exactly like its linked-list twin, so

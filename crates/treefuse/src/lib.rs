@@ -18,6 +18,8 @@
 
 #![warn(missing_docs)]
 
+pub mod error_index;
+
 use std::fmt;
 use std::path::Path;
 pub use treefuse_fusion::{FusedProgram, FusionOptions};

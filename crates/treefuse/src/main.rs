@@ -150,6 +150,12 @@ enum Command {
         #[arg(long, default_value_t = 4)]
         max_list: usize,
     },
+    /// Explain a diagnostic code (such as `unknown-field`) with an example
+    /// and its fix; without a code, list every code.
+    ExplainCode {
+        /// The code, as shown in `error[CODE]`.
+        code: Option<String>,
+    },
     /// Generate Rust code for a program: its tree types, the unfused
     /// traversals and one function per `fuse` item, fused and unfused.
     Emit {
@@ -251,10 +257,47 @@ fn note(line: impl std::fmt::Display) {
 }
 
 fn load(file: &Path) -> Result<Program, Failure> {
-    compile_file(file).map_err(|e| match e {
+    compile_file(file).map_err(|e| invalid_program(e, false))
+}
+
+/// The failure for a program that cannot be loaded: its diagnostics, and
+/// where to read more about the first one's code.
+fn invalid_program(e: LoadError, color: bool) -> Failure {
+    match e {
         LoadError::Io(m) => usage(m),
-        LoadError::Invalid(d) => Failure(d.render(false), 1),
-    })
+        LoadError::Invalid(d) => {
+            let mut text = d.render(color);
+            if let Some(first) = d.items.first() {
+                text.push_str(&format!(
+                    "For more information about an error, try `treefuse explain-code {}`.\n",
+                    first.code
+                ));
+            }
+            Failure(text, 1)
+        }
+    }
+}
+
+fn explain_code(code: Option<&str>) -> Result<(), Failure> {
+    use treefuse::error_index;
+    match code {
+        Some(code) => {
+            let code = code.trim_start_matches("error[").trim_end_matches(']');
+            match error_index::lookup(code) {
+                Some(entry) => write_output(None, &entry.render()),
+                None => Err(usage(format!(
+                    "no diagnostic code `{code}`; `treefuse explain-code` lists them"
+                ))),
+            }
+        }
+        None => {
+            let mut out = String::new();
+            for entry in error_index::entries() {
+                out.push_str(&format!("{:<24} {}\n", entry.code, entry.summary()));
+            }
+            write_output(None, &out)
+        }
+    }
 }
 
 fn read_input(path: &Path) -> Result<String, Failure> {
@@ -316,10 +359,9 @@ fn write_output(out: Option<&Path>, text: &str) -> Result<(), Failure> {
 fn dispatch(command: Command) -> Result<(), Failure> {
     match command {
         Command::Demo => demo(),
-        Command::Check { file, color } => compile_file(&file).map(|_| ()).map_err(|e| match e {
-            LoadError::Io(m) => usage(m),
-            LoadError::Invalid(d) => Failure(d.render(color), 1),
-        }),
+        Command::Check { file, color } => compile_file(&file)
+            .map(|_| ())
+            .map_err(|e| invalid_program(e, color)),
         Command::Run {
             file,
             fuse,
@@ -514,6 +556,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 ),
             )
         }
+        Command::ExplainCode { code } => explain_code(code.as_deref()),
         Command::Emit { file, out } => {
             // Diagnostics first, with the usual exit code for invalid programs.
             load(&file)?;
