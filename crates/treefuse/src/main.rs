@@ -744,3 +744,199 @@ fn demo() -> Result<(), Failure> {
     }
     write_output(None, &out)
 }
+
+/// Fuzzing of the argument handling: random command lines built from the
+/// tool's own words and hostile values go through clap and then through
+/// the argument checks of the commands (`--arg` values against a `fuse`
+/// item's parameters, `--root` types, error codes), without running
+/// anything long. None may panic. `PROPTEST_CASES=1000000 cargo test -p
+/// treefuse --bin treefuse` is the long run.
+#[cfg(test)]
+mod argument_fuzz {
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    const WORDS: &[&str] = &[
+        "check",
+        "run",
+        "fuse",
+        "explain",
+        "check-equiv",
+        "gen",
+        "emit",
+        "gen-example",
+        "explain-code",
+        "demo",
+        "--fuse",
+        "--tree",
+        "--arg",
+        "--out",
+        "--stats",
+        "--engine",
+        "--max-group",
+        "--max-repeat",
+        "--random",
+        "--seed",
+        "--nodes",
+        "--root",
+        "--max-depth",
+        "--max-list",
+        "--size",
+        "--variant",
+        "--report",
+        "--dot",
+        "--pretty",
+        "-o",
+        "--color",
+        "--help",
+        "--version",
+        "-",
+        "--",
+        "fused",
+        "unfused",
+        "text",
+        "json",
+        "layout",
+        "go",
+        "k",
+        "k=1",
+        "k=",
+        "=",
+        "k=1.5",
+        "k=\"s\"",
+        "k=[1,2]",
+        "k={}",
+        "s=text",
+        "root=1",
+        "k=99999999999999999999",
+        "0",
+        "1",
+        "64",
+        "65",
+        "-1",
+        "18446744073709551616",
+        "Element",
+        "Leaf",
+        "Nope",
+        "unknown-field",
+        "error[syntax]",
+        "syntax",
+        "examples/figure2/figure2.tf",
+        "examples/figure2/doc.json",
+        "no/such/file",
+        "render",
+        "ast",
+        "toylang",
+        "\u{0}",
+        "é",
+        "",
+    ];
+
+    fn program() -> &'static Program {
+        static P: OnceLock<Program> = OnceLock::new();
+        P.get_or_init(|| {
+            compile_source(
+                "args.tf",
+                "record R { a: i64 }\n\
+                 tree Leaf { n: i64; traversal f(k: i64, s: str, r: R, xs: [f64]) {} }\n\
+                 fuse go(root: Leaf, k: i64, s: str, r: R, xs: [f64]) { root.f(k, s, r, xs); }\n",
+            )
+            .unwrap_or_else(|d| panic!("{d}"))
+        })
+    }
+
+    /// The argument checks of a parsed command, without running it.
+    fn check_arguments(command: Command) {
+        let p = program();
+        match command {
+            Command::Run {
+                fuse,
+                args,
+                cutoffs,
+                ..
+            }
+            | Command::CheckEquiv {
+                fuse,
+                args,
+                cutoffs,
+                ..
+            } => {
+                let _ = cutoffs.options();
+                let _ = fuse_arguments(p, &fuse, &args);
+            }
+            Command::Gen {
+                root,
+                nodes,
+                max_depth,
+                max_list,
+                seed,
+                ..
+            } => {
+                let _ = p.model.type_named(&root);
+                let options = GenOptions {
+                    nodes,
+                    max_depth,
+                    max_list,
+                    seed,
+                };
+                let generated = treefuse_runtime::Generated {
+                    tree: Tree::new(),
+                    nodes: nodes / 2,
+                };
+                let _ = generated.reached(&options);
+                let _ = gen_shortfall(&generated, &options, &root);
+            }
+            Command::ExplainCode { code } => {
+                if let Some(code) = code {
+                    let _ = treefuse::error_index::lookup(&code);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn argv() -> impl Strategy<Value = Vec<String>> {
+        let word = prop_oneof![
+            4 => prop::sample::select(WORDS).prop_map(String::from),
+            1 => "\\PC{0,12}",
+            1 => (prop::sample::select(&["k", "s", "r", "xs", "zz"][..]), "\\PC{0,10}")
+                .prop_map(|(n, v)| format!("{n}={v}")),
+        ];
+        prop::collection::vec(word, 0..10)
+    }
+
+    fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(3000)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: cases(), max_shrink_iters: 200, ..ProptestConfig::default() })]
+        #[test]
+        fn random_command_lines_do_not_panic(words in argv()) {
+            let argv = std::iter::once("treefuse".to_string()).chain(words);
+            if let Ok(cli) = Cli::try_parse_from(argv) {
+                check_arguments(cli.command);
+            }
+        }
+    }
+
+    #[test]
+    fn repeated_and_malformed_args_are_usage_errors() {
+        let p = program();
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let twice = fuse_arguments(
+            p,
+            "go",
+            &args(&["k=1", "k=2", "s=a", "r={\"a\":1}", "xs=[]"]),
+        );
+        assert!(matches!(twice, Err(Failure(m, 2)) if m.contains("given twice")));
+        let bad = fuse_arguments(p, "go", &args(&["k"]));
+        assert!(matches!(bad, Err(Failure(_, 2))));
+        let ok = fuse_arguments(p, "go", &args(&["k=1", "s=a", "r={\"a\":1}", "xs=[1.5]"]));
+        assert!(ok.is_ok());
+    }
+}
