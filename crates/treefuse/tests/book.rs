@@ -4,9 +4,9 @@
 //!
 //! - `tf`: a complete program that checks cleanly;
 //! - `tf,fail=CODE`: a program rejected with (at least) diagnostic `CODE`;
-//! - `tf,file=PATH`, `rust,file=PATH`, `toml,file=PATH`: the contents of
-//!   the repository file PATH (a `tf` file must also check cleanly), so
-//!   the book shows exactly what the repository builds and tests;
+//! - `tf,file=PATH`, `rust,file=PATH`, `toml,file=PATH`: a verbatim part
+//!   of the repository file PATH (for `tf`, the whole file must check),
+//!   so the book shows exactly what the repository builds and tests;
 //! - `json`: a JSON document;
 //! - `console`: a shell session run from the repository root with the
 //!   `treefuse` just built first on `PATH`: `$ COMMAND` lines, each
@@ -212,15 +212,18 @@ fn check_block(b: &Block) -> Result<(), String> {
         .map(|a| a.split_once('=').unwrap_or((a, "")))
         .collect();
     let attr = |name: &str| attrs.iter().find(|(k, _)| *k == name).map(|(_, v)| *v);
+    let mut program = b.body.clone();
     if let Some(file) = attr("file") {
         let on_disk = fs::read_to_string(repo().join(file))
             .map_err(|e| format!("cannot read {file}: {e}"))?;
-        if on_disk != b.body {
-            return Err(format!("differs from {file}; copy the file into the book"));
+        if !on_disk.contains(&b.body) {
+            return Err(format!("is not a part of {file}; copy it from the file"));
         }
+        // An excerpt of a program: the whole file must check.
+        program = on_disk;
     }
     match lang {
-        "tf" => check_program(b, &b.body, attr("fail")),
+        "tf" => check_program(b, &program, attr("fail")),
         "json" => serde_json::from_str::<serde_json::Value>(&b.body)
             .map(|_| ())
             .map_err(|e| format!("not JSON: {e}")),
