@@ -225,6 +225,7 @@ proptest! {
         );
         prop_assert_eq!(where_par_grain(starts, grain), where_seq(starts));
         prop_assert_eq!(compact_par(&xs, starts), compact_seq(&xs, starts));
+        prop_assert_eq!(compact_par_grain(&xs, starts, grain), compact_seq(&xs, starts));
     }
 
     #[test]
