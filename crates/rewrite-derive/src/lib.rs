@@ -189,27 +189,58 @@ fn each_stmt(shape: &Shape, expr: TokenStream2, depth: usize) -> TokenStream2 {
     }
 }
 
-/// Statement moving the children out of the owned value `expr` onto `out`.
-fn bury_stmt(shape: &Shape, expr: TokenStream2, depth: usize) -> TokenStream2 {
+/// Statement moving the children out of the owned value `expr` onto `out`
+/// (`into_children`), or, when `bounded`, dropping them by recursion while
+/// `budget` lasts and moving them onto `out` after that (`drop_within`).
+fn bury_stmt(shape: &Shape, expr: TokenStream2, depth: usize, bounded: bool) -> TokenStream2 {
     match shape {
+        Shape::Direct(_) if bounded => {
+            quote! { ::treefuse_rewrite::Node::drop_within(#expr, budget, out); }
+        }
         Shape::Direct(_) => quote! { ::treefuse_rewrite::Node::into_children(#expr, out); },
         Shape::Boxed(inner) if matches!(**inner, Shape::Direct(_)) => {
-            quote! { out.push(#expr); }
-        }
-        Shape::Boxed(inner) => bury_stmt(inner, quote! { *#expr }, depth + 1),
-        Shape::Vec(inner) if matches!(**inner, Shape::Direct(_)) => quote! {
-            if !#expr.is_empty() {
-                out.push(::std::boxed::Box::new(::treefuse_rewrite::NodeList(#expr)));
+            if bounded {
+                quote! {
+                    if budget > 0 {
+                        ::treefuse_rewrite::Node::drop_within(*#expr, budget - 1, out);
+                    } else {
+                        out.push(#expr);
+                    }
+                }
+            } else {
+                quote! { out.push(#expr); }
             }
-        },
+        }
+        Shape::Boxed(inner) => bury_stmt(inner, quote! { *#expr }, depth + 1, bounded),
+        Shape::Vec(inner) if matches!(**inner, Shape::Direct(_)) => {
+            let defer = quote! {
+                if !#expr.is_empty() {
+                    out.push(::std::boxed::Box::new(::treefuse_rewrite::NodeList(#expr)));
+                }
+            };
+            if bounded {
+                let x = format_ident!("__tf_x{}", depth);
+                quote! {
+                    if budget > 0 {
+                        for #x in #expr {
+                            ::treefuse_rewrite::Node::drop_within(#x, budget - 1, out);
+                        }
+                    } else {
+                        #defer
+                    }
+                }
+            } else {
+                defer
+            }
+        }
         Shape::Vec(inner) => {
             let x = format_ident!("__tf_x{}", depth);
-            let body = bury_stmt(inner, quote! { #x }, depth + 1);
+            let body = bury_stmt(inner, quote! { #x }, depth + 1, bounded);
             quote! { for #x in #expr { #body } }
         }
         Shape::Option(inner) => {
             let x = format_ident!("__tf_x{}", depth);
-            let body = bury_stmt(inner, quote! { #x }, depth + 1);
+            let body = bury_stmt(inner, quote! { #x }, depth + 1, bounded);
             quote! { if let ::core::option::Option::Some(#x) = #expr { #body } }
         }
     }
@@ -292,6 +323,7 @@ struct FieldsCode {
     walk: TokenStream2,
     each: TokenStream2,
     bury: TokenStream2,
+    drop: TokenStream2,
     eq: TokenStream2,
     copy: TokenStream2,
 }
@@ -299,8 +331,8 @@ struct FieldsCode {
 fn fields_code(path: TokenStream2, fields: &Fields, family: &[Ident]) -> syn::Result<FieldsCode> {
     let mut binders = Vec::new();
     let mut others = Vec::new();
-    let (mut walk, mut each, mut bury, mut eq, mut copies) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut walk, mut each, mut bury, mut drop, mut eq, mut copies) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (i, field) in fields.iter().enumerate() {
         let (b, o) = match &field.ident {
             Some(id) => (
@@ -318,7 +350,8 @@ fn fields_code(path: TokenStream2, fields: &Fields, family: &[Ident]) -> syn::Re
             Some(shape) => {
                 walk.push(walk_stmt(shape, quote! { #b }, 0));
                 each.push(each_stmt(shape, quote! { #b }, 0));
-                bury.push(bury_stmt(shape, quote! { #b }, 0));
+                bury.push(bury_stmt(shape, quote! { #b }, 0, false));
+                drop.push(bury_stmt(shape, quote! { #b }, 0, true));
                 eq.push(same_shape(shape, quote! { #b }, quote! { #o }, 0));
                 copies.push(copy_expr(shape, quote! { #b }, 0));
             }
@@ -357,6 +390,7 @@ fn fields_code(path: TokenStream2, fields: &Fields, family: &[Ident]) -> syn::Re
         walk: quote! { #( #walk )* },
         each: quote! { #( #each )* },
         bury: quote! { #( #bury )* },
+        drop: quote! { #( #drop )* },
         eq,
         copy,
     })
@@ -392,6 +426,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let mut walk_arms = Vec::new();
     let mut each_arms = Vec::new();
     let mut bury_arms = Vec::new();
+    let mut drop_arms = Vec::new();
     let mut eq_arms = Vec::new();
     let mut copy_arms = Vec::new();
     for (path, vname, fields) in &variants {
@@ -402,6 +437,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             walk,
             each,
             bury,
+            drop,
             eq,
             copy,
         } = c;
@@ -409,6 +445,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         walk_arms.push(quote! { #pattern => { #walk } });
         each_arms.push(quote! { #pattern => { #each } });
         bury_arms.push(quote! { #pattern => { #bury } });
+        drop_arms.push(quote! { #pattern => { #drop } });
         eq_arms.push(quote! { (#pattern, #other_pattern) => #eq, });
         copy_arms.push(quote! { #pattern => #copy, });
     }
@@ -419,8 +456,9 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     } else {
         quote! {}
     };
-    let (variant_body, walk_body, each_body, bury_body, eq_body, copy_body) = if empty {
+    let (variant_body, walk_body, each_body, bury_body, drop_body, eq_body, copy_body) = if empty {
         (
+            quote! { match self {} },
             quote! { match *self {} },
             quote! { match *self {} },
             quote! { match *self {} },
@@ -434,6 +472,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             quote! { match self { #( #walk_arms )* } ::core::result::Result::Ok(()) },
             quote! { match self { #( #each_arms )* } },
             quote! { match self { #( #bury_arms )* } },
+            quote! { match self { #( #drop_arms )* } },
             quote! { match (self, other) { #( #eq_arms )* #eq_fallback } },
             quote! { match self { #( #copy_arms )* } },
         )
@@ -466,6 +505,11 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
 
             fn into_children(self, out: &mut ::treefuse_rewrite::Graveyard) {
                 #bury_body
+            }
+
+            #[inline]
+            fn drop_within(self, budget: u32, out: &mut ::treefuse_rewrite::Graveyard) {
+                #drop_body
             }
 
             fn shallow_eq(&self, other: &Self) -> bool {

@@ -22,16 +22,17 @@
 //!   elements spliced in by a transform hook continue with the remaining
 //!   transform hooks (see [`Edit::Splice`](crate::Edit::Splice)).
 //!
-//! The engine is monomorphised per rule list, node type and stack-growth
-//! setting (a `const bool`), so that the per-node code is a straight line of
-//! inlined hooks. With stack growth on, each node costs one comparison of
+//! The engine is monomorphised per rule list, node type, stack-growth
+//! setting and "all rules active" (`const bool`s), so that the per-node
+//! code is a straight line of inlined hooks: in a fused traversal of the
+//! whole list, no rule is tested for being active. With stack growth on, each node costs one comparison of
 //! the stack pointer; when the stack runs low the walk continues on a fresh
 //! segment (`stacker`).
 //!
 //! Errors do not unwind through the walk as values: the engine keeps the
 //! error aside and returns a zero-sized [`Stopped`] up the stack.
 
-use crate::node::{drain_graveyard, Graveyard, Kind, Node, Walker};
+use crate::node::{drop_node, Graveyard, Kind, Node, Walker};
 use crate::rule::{Env, Flow, PhaseState, RuleSet};
 
 /// Stack kept free before recursing, when stack growth is on.
@@ -86,7 +87,7 @@ enum Outcome<N> {
     Spliced(Vec<N>),
 }
 
-struct Engine<'r, X: Env, Rs, const GROW: bool> {
+struct Engine<'r, X: Env, Rs, const GROW: bool, const FULL: bool> {
     rules: &'r Rs,
     ctx: &'r mut X::Ctx,
     fired: &'r mut [u64],
@@ -120,7 +121,7 @@ fn stack_low() -> usize {
     }
 }
 
-impl<X: Env, Rs: RuleSet<X>, const GROW: bool> Engine<'_, X, Rs, GROW> {
+impl<X: Env, Rs: RuleSet<X>, const GROW: bool, const FULL: bool> Engine<'_, X, Rs, GROW, FULL> {
     #[inline(always)]
     fn phase<N: Node, const PRE: bool>(
         &mut self,
@@ -145,7 +146,12 @@ impl<X: Env, Rs: RuleSet<X>, const GROW: bool> Engine<'_, X, Rs, GROW> {
             deep_drop: GROW,
             graveyard: &mut self.graveyard,
         };
-        let flow = rules.run_phase::<N, PRE>(0, from, node, &mut st);
+        // The common case: every rule of the list, from the first.
+        let flow = if FULL && from == 0 {
+            rules.run_phase::<N, PRE, true>(0, 0, node, &mut st)
+        } else {
+            rules.run_phase::<N, PRE, false>(0, from, node, &mut st)
+        };
         (flow, st.skip_children)
     }
 
@@ -178,8 +184,7 @@ impl<X: Env, Rs: RuleSet<X>, const GROW: bool> Engine<'_, X, Rs, GROW> {
     #[inline(always)]
     fn retire<N: Node>(&mut self, old: N) {
         if GROW {
-            old.into_children(&mut self.graveyard);
-            drain_graveyard(&mut self.graveyard);
+            drop_node(old, &mut self.graveyard);
         } else {
             drop(old);
         }
@@ -388,7 +393,9 @@ impl<X: Env, Rs: RuleSet<X>, const GROW: bool> Engine<'_, X, Rs, GROW> {
     }
 }
 
-impl<X: Env, Rs: RuleSet<X>, const GROW: bool> Walker for Engine<'_, X, Rs, GROW> {
+impl<X: Env, Rs: RuleSet<X>, const GROW: bool, const FULL: bool> Walker
+    for Engine<'_, X, Rs, GROW, FULL>
+{
     type Stop = Stopped;
 
     #[inline]
@@ -422,8 +429,8 @@ pub(crate) fn run_traversal<X: Env, Rs: RuleSet<X>, T: Node>(
     config: Config,
 ) -> Result<Traversal, EngineError<X::Error>> {
     macro_rules! go {
-        ($grow:literal) => {{
-            let mut engine = Engine::<X, Rs, $grow> {
+        ($grow:literal, $full:literal) => {{
+            let mut engine = Engine::<X, Rs, $grow, $full> {
                 rules,
                 ctx,
                 fired,
@@ -455,9 +462,10 @@ pub(crate) fn run_traversal<X: Env, Rs: RuleSet<X>, T: Node>(
             }
         }};
     }
-    if config.grow_stack {
-        go!(true)
-    } else {
-        go!(false)
+    match (config.grow_stack, lo == 0 && hi == Rs::LEN) {
+        (true, true) => go!(true, true),
+        (true, false) => go!(true, false),
+        (false, true) => go!(false, true),
+        (false, false) => go!(false, false),
     }
 }

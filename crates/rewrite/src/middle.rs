@@ -504,27 +504,38 @@ fn all_expr_rules(e: &mut Expr, ctx: &mut MiddleStats) -> Result<(), MiddleError
     Ok(())
 }
 
-/// The operands of an expression (in child order): up to two boxed ones,
-/// and the arguments of a call. The hand-written passes' view of its
-/// children.
+/// Walks `e` children first, calling `f` on every expression: the
+/// expression part of every hand-written pass (a plain recursive `match`;
+/// `f` inlines).
 #[inline(always)]
-fn operands(e: &mut Expr) -> ([Option<&mut Expr>; 2], &mut [Expr]) {
-    match e {
-        Expr::Neg(a) | Expr::Not(a) => ([Some(a), None], &mut []),
-        Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) | Expr::Shl(a, b) => {
-            ([Some(a), Some(b)], &mut [])
+fn expr_post(
+    e: &mut Expr,
+    f: &mut impl FnMut(&mut Expr) -> Result<(), MiddleError>,
+) -> Result<(), MiddleError> {
+    fn walk(
+        e: &mut Expr,
+        f: &mut impl FnMut(&mut Expr) -> Result<(), MiddleError>,
+    ) -> Result<(), MiddleError> {
+        match e {
+            Expr::Neg(a) | Expr::Not(a) => walk(a, f)?,
+            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) | Expr::Shl(a, b) => {
+                walk(a, f)?;
+                walk(b, f)?;
+            }
+            Expr::Call(_, args) => {
+                for a in args {
+                    walk(a, f)?;
+                }
+            }
+            Expr::Int(_) | Expr::Bool(_) | Expr::Var(_) => {}
         }
-        Expr::Call(_, args) => ([None, None], args),
-        Expr::Int(_) | Expr::Bool(_) | Expr::Var(_) => ([None, None], &mut []),
+        f(e)
     }
+    walk(e, f)
 }
 
 fn hand_expr(e: &mut Expr, ctx: &mut MiddleStats) -> Result<(), MiddleError> {
-    let (boxed, args) = operands(e);
-    for a in boxed.into_iter().flatten().chain(args) {
-        hand_expr(a, ctx)?;
-    }
-    all_expr_rules(e, ctx)
+    expr_post(e, &mut |e| all_expr_rules(e, ctx))
 }
 
 /// The expression and the statement lists directly inside a statement (in
@@ -597,16 +608,6 @@ fn each_expr_post(
     p: &mut Program,
     f: &mut impl FnMut(&mut Expr) -> Result<(), MiddleError>,
 ) -> Result<(), MiddleError> {
-    fn expr(
-        e: &mut Expr,
-        f: &mut impl FnMut(&mut Expr) -> Result<(), MiddleError>,
-    ) -> Result<(), MiddleError> {
-        let (boxed, args) = operands(e);
-        for a in boxed.into_iter().flatten().chain(args) {
-            expr(a, f)?;
-        }
-        f(e)
-    }
     fn stmts(
         list: &mut [Stmt],
         f: &mut impl FnMut(&mut Expr) -> Result<(), MiddleError>,
@@ -614,7 +615,7 @@ fn each_expr_post(
         for s in list {
             let (e, lists) = parts(s);
             if let Some(e) = e {
-                expr(e, f)?;
+                expr_post(e, f)?;
             }
             for l in lists.into_iter().flatten() {
                 stmts(l, f)?;

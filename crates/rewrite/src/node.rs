@@ -106,6 +106,15 @@ pub trait Node: Sized + 'static {
     /// rest of the node.
     fn into_children(self, out: &mut Graveyard);
 
+    /// Drops the node, recursing into its children at most `budget` levels
+    /// deep and moving what lies deeper onto `out` (to be dropped without
+    /// recursion). Cheap for the common, shallow case; safe for any depth.
+    /// The default moves every child onto `out`.
+    fn drop_within(self, budget: u32, out: &mut Graveyard) {
+        let _ = budget;
+        self.into_children(out)
+    }
+
     /// Whether `self` and `other` are equal apart from the contents of their
     /// children: same variant, equal other fields, same number of children
     /// in each place.
@@ -224,6 +233,20 @@ pub fn dismantle<T: Node>(tree: T) {
     let mut out: Graveyard = Vec::new();
     tree.into_children(&mut out);
     drain_graveyard(&mut out);
+}
+
+/// How deep [`drop_node`] recurses before it defers to the graveyard.
+const DROP_RECURSION: u32 = 256;
+
+/// Drops a node of any depth: by recursion for its first
+/// [`DROP_RECURSION`] levels, iteratively below. `out` is a reusable
+/// work stack (empty before and after).
+#[inline]
+pub(crate) fn drop_node<N: Node>(node: N, out: &mut Graveyard) {
+    node.drop_within(DROP_RECURSION, out);
+    if !out.is_empty() {
+        drain_graveyard(out);
+    }
 }
 
 /// Drops everything in `out`, one level at a time.

@@ -26,7 +26,7 @@
 use std::any::Any;
 use std::convert::Infallible;
 
-use crate::node::{drain_graveyard, Graveyard, Kind, Node};
+use crate::node::{drop_node, Graveyard, Kind, Node};
 
 /// The environment of a pass: the user context threaded through every hook
 /// and the error type hooks may fail with.
@@ -384,8 +384,7 @@ impl<X: Env> PhaseState<'_, X> {
     #[inline(always)]
     pub(crate) fn retire<N: Node>(&mut self, old: N) {
         if self.deep_drop {
-            old.into_children(self.graveyard);
-            drain_graveyard(self.graveyard);
+            drop_node(old, self.graveyard);
         } else {
             drop(old);
         }
@@ -402,8 +401,10 @@ pub trait RuleSet<X: Env> {
 
     /// Runs the prepare hooks (`PRE`) or the transform hooks of the rules
     /// from position `from` on (and inside `st.lo..st.hi`) on `node`;
-    /// `index` is the position of this list's first rule.
-    fn run_phase<N: Node, const PRE: bool>(
+    /// `index` is the position of this list's first rule. `ALL` says that
+    /// every rule runs (`from` is 0 and the range is the whole list), so
+    /// that the common case tests nothing per rule.
+    fn run_phase<N: Node, const PRE: bool, const ALL: bool>(
         &self,
         index: usize,
         from: usize,
@@ -419,7 +420,7 @@ impl<X: Env> RuleSet<X> for End {
     const LEN: usize = 0;
     const NEEDS_ANCESTORS: bool = false;
     #[inline(always)]
-    fn run_phase<N: Node, const PRE: bool>(
+    fn run_phase<N: Node, const PRE: bool, const ALL: bool>(
         &self,
         _: usize,
         _: usize,
@@ -436,14 +437,14 @@ impl<X: Env, H: Rule<X>, Rest: RuleSet<X>> RuleSet<X> for Chain<H, Rest> {
     const NEEDS_ANCESTORS: bool = H::NEEDS_ANCESTORS || Rest::NEEDS_ANCESTORS;
 
     #[inline(always)]
-    fn run_phase<N: Node, const PRE: bool>(
+    fn run_phase<N: Node, const PRE: bool, const ALL: bool>(
         &self,
         index: usize,
         from: usize,
         node: &mut N,
         st: &mut PhaseState<'_, X>,
     ) -> Flow<N> {
-        if index >= from && index >= st.lo && index < st.hi {
+        if ALL || (index >= from && index >= st.lo && index < st.hi) {
             let mut cx = Cx::<X> {
                 ctx: st.ctx,
                 ancestors: st.ancestors,
@@ -488,7 +489,7 @@ impl<X: Env, H: Rule<X>, Rest: RuleSet<X>> RuleSet<X> for Chain<H, Rest> {
                 }
             }
         }
-        self.1.run_phase::<N, PRE>(index + 1, from, node, st)
+        self.1.run_phase::<N, PRE, ALL>(index + 1, from, node, st)
     }
 
     fn describe(&self, out: &mut Vec<RuleInfo>) {
