@@ -648,3 +648,63 @@ fn discarding_a_million_deep_subtree() {
     assert!(node_count(&p) < 200_000);
     dismantle(p);
 }
+
+/// Post-order: a block in a list is spliced; the rules after the splicing
+/// one run on each spliced statement (they ran on it inside the block
+/// too), the rules before it do not run again.
+struct CountBefore;
+impl Rule<Counting> for CountBefore {
+    type Handles = (Stmt,);
+}
+impl Hook<Stmt, Counting> for CountBefore {
+    fn transform(&self, _: &mut Stmt, cx: &mut Cx<'_, Counting>) -> Result<Edit<Stmt>, ()> {
+        cx.ctx().exprs += 1;
+        Ok(Edit::Keep)
+    }
+}
+struct PostFlatten;
+impl<X: Env> Rule<X> for PostFlatten {
+    type Handles = (Stmt,);
+}
+impl<X: Env> Hook<Stmt, X> for PostFlatten {
+    fn transform(&self, s: &mut Stmt, _: &mut Cx<'_, X>) -> Result<Edit<Stmt>, X::Error> {
+        Ok(match s {
+            Stmt::Block(b) => Edit::Splice(std::mem::take(b)),
+            _ => Edit::Keep,
+        })
+    }
+}
+struct CountAfter;
+impl Rule<Counting> for CountAfter {
+    type Handles = (Stmt,);
+}
+impl Hook<Stmt, Counting> for CountAfter {
+    fn transform(&self, _: &mut Stmt, cx: &mut Cx<'_, Counting>) -> Result<Edit<Stmt>, ()> {
+        cx.ctx().stmts += 1;
+        Ok(Edit::Keep)
+    }
+}
+
+#[test]
+fn post_order_splice_continues_with_the_remaining_rules() {
+    let a = || Stmt::Assign(1, Expr::Int(1));
+    let mut p = program(vec![Stmt::Block(vec![a(), Stmt::Block(vec![a()])]), a()]);
+    let mut counts = Counts::default();
+    manager::<Counting, _>((CountBefore, PostFlatten, CountAfter))
+        .fused(&mut p, &mut counts)
+        .unwrap();
+    assert_eq!(p, program(vec![a(), a(), a()]));
+    // CountBefore: every statement once where it stood (5 statements);
+    // CountAfter: the 3 plain statements where they stood, plus once more
+    // for each statement spliced (the inner `a` twice: into the outer
+    // block, then into the body).
+    assert_eq!(counts, Counts { stmts: 3 + 1 + 2, exprs: 5 });
+}
+
+#[test]
+fn deep_tree_guard_drops_iteratively() {
+    let mut t = treefuse_rewrite::DeepTree::new(deep_program(1_000_000));
+    manager::<(), _>((Discard,)).fused(t.get_mut(), &mut ()).unwrap();
+    assert!(node_count(t.get()) < 200_000);
+    drop(t);
+}
