@@ -100,7 +100,10 @@ struct Acc {
 /// Whether a value of this type has parts below it (a record's members, an
 /// array's elements): reading or writing it whole covers every path below.
 fn aggregate(ty: &DataType) -> bool {
-    matches!(ty, DataType::Record(_) | DataType::Array(_))
+    matches!(
+        ty,
+        DataType::Record(_) | DataType::Array(_) | DataType::Map(..)
+    )
 }
 
 /// The automaton of `root . rest`, followed by `.*` if `suffix`.
@@ -465,6 +468,10 @@ impl<'a> BodyCtx<'a> {
                 self.expr(a, acc);
                 self.expr(b, acc);
             }
+            ExprKind::Match(x, arms) => {
+                self.expr(x, acc);
+                arms.iter().for_each(|arm| self.expr(&arm.body, acc));
+            }
         }
     }
 
@@ -503,6 +510,15 @@ impl<'a> BodyCtx<'a> {
                     whole = true;
                     if let DataType::Array(t) = ty {
                         ty = *t;
+                    }
+                }
+                // `m[k] = v;` inserts or updates: a write of the map (the
+                // field, local or global it lives in), which cannot fail.
+                Projection::Key(e) => {
+                    self.expr(e, acc);
+                    whole = true;
+                    if let DataType::Map(_, v) = ty {
+                        ty = *v;
                     }
                 }
             }

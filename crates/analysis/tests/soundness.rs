@@ -443,6 +443,13 @@ impl<'a> Tracer<'a> {
                     self.eval(b)?
                 }
             }
+            ExprKind::Match(x, arms) => {
+                let v = self.eval(x)?;
+                match ops::match_arm(&v, arms) {
+                    Some(arm) => self.eval(&arm.body)?,
+                    None => return Err(self.fail()),
+                }
+            }
         })
     }
 
@@ -543,8 +550,17 @@ impl<'a> Tracer<'a> {
             },
         };
         let mut whole = false;
+        let mut key = None;
         for pr in &place.projections {
             match pr {
+                Projection::Key(e) => {
+                    key = Some(self.eval(e)?);
+                    whole = true;
+                    ty = match ty {
+                        Some(treefuse_sema::DataType::Map(_, t)) => Some(*t),
+                        _ => None,
+                    };
+                }
                 Projection::Index(e) => {
                     indices.push(self.eval(e)?.as_int());
                     whole = true;
@@ -586,7 +602,7 @@ impl<'a> Tracer<'a> {
                 }
             }
         };
-        match project(target, &place.projections, indices) {
+        match project(target, &place.projections, indices, key) {
             Some(cur) => {
                 *cur = v;
                 Ok(())
@@ -816,11 +832,13 @@ fn project<'v>(
     mut cur: &'v mut Value,
     projections: &[Projection],
     indices: Vec<i64>,
+    key: Option<Value>,
 ) -> Option<&'v mut Value> {
     let mut idx = indices.into_iter();
     for pr in projections {
         cur = match pr {
             Projection::Member(i) => ops::member_mut(cur, *i as usize),
+            Projection::Key(_) => ops::entry_mut(cur, key.as_ref()?, Value::Int(0)),
             Projection::Index(_) => ops::index_mut(cur, idx.next().unwrap_or(0)).ok()?,
         };
     }

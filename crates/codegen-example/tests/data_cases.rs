@@ -80,3 +80,33 @@ fn data_cases() {
         }
     }
 }
+
+/// Map and enum values in JSON: a repeated map key, an unknown variant and
+/// a malformed pair are input errors that name the JSON path.
+#[test]
+fn data_input_errors() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/programs");
+    let program =
+        treefuse::compile_file(&format!("{dir}/data.tf")).unwrap_or_else(|e| panic!("{e}"));
+    for (input, expected) in [
+        (
+            r#"{"type": "Case", "m": [["a", 1], ["b", 2], ["a", 3]]}"#,
+            "$.m[2][0]: repeated key in the map",
+        ),
+        (
+            r#"{"type": "Case", "e": "Div"}"#,
+            "$.e: unknown variant `Div` of enum `Op`",
+        ),
+        (
+            r#"{"type": "Case", "m": [["a"]]}"#,
+            "$.m[0]: expected a `[key, value]` pair of the map, found an array",
+        ),
+        (
+            r#"{"type": "Case", "m": [[1, 2]]}"#,
+            "$.m[0][0]: expected str, found a number",
+        ),
+    ] {
+        let err = program.read_tree("run", input).expect_err(input).to_string();
+        assert!(err.contains(expected), "{input}: {err}");
+    }
+}

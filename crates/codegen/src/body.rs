@@ -223,6 +223,41 @@ impl Gen<'_> {
                     prec: LOW,
                 }
             }
+            ExprKind::Match(x, arms) => self.match_expr(x, arms, fr),
+        }
+    }
+
+    /// A `match` as a Rust `match`: the checker left only reachable arms
+    /// that cover every value, so Rust sees an exhaustive match with no
+    /// unreachable pattern (strings are matched as `&str`).
+    fn match_expr(&self, x: &Expr, arms: &[MatchArm], fr: &Frame) -> E {
+        let scrutinee = if x.ty == DataType::Str {
+            let s = self.by_ref(x, fr).at(UNARY);
+            quote!(&*#s)
+        } else {
+            self.expr(x, fr).ts
+        };
+        let arms = arms.iter().map(|arm| {
+            let body = self.expr(&arm.body, fr).ts;
+            if arm.patterns.is_empty() {
+                return quote!(_ => #body,);
+            }
+            let pats = arm.patterns.iter().map(|p| match p {
+                Value::Int(i) => {
+                    let l = proc_macro2::Literal::i64_suffixed(*i);
+                    quote!(#l)
+                }
+                Value::Str(s) => {
+                    let s: &str = s;
+                    quote!(#s)
+                }
+                _ => self.constant(p, &x.ty).ts,
+            });
+            quote!(#(#pats)|* => #body,)
+        });
+        E {
+            ts: quote!(match #scrutinee { #(#arms)* }),
+            prec: LOW,
         }
     }
 
@@ -374,7 +409,52 @@ impl Gen<'_> {
                 let at = self.at(&fr.context, span);
                 E::atom(quote!(substr_checked(#s, #from, #to, #at)?))
             }
-            Builtin::LenStr | Builtin::LenArray => {
+            Builtin::MapFrom => {
+                if args.is_empty() {
+                    return E::atom(quote!(imbl::OrdMap::new()));
+                }
+                let pairs = args.chunks(2).map(|kv| {
+                    let (k, v) = (self.expr(&kv[0], fr).ts, self.expr(&kv[1], fr).ts);
+                    quote!((#k, #v))
+                });
+                E::atom(quote!(imbl::OrdMap::from_iter([#(#pairs),*])))
+            }
+            Builtin::MapIndex => {
+                let m = self.as_ref_arg(&args[0], fr);
+                let k = self.as_ref_arg(&args[1], fr);
+                let at = self.at(&fr.context, span);
+                E::atom(quote!(map_index(#m, #k, #at)?))
+            }
+            Builtin::MapGetOr => {
+                let m = self.as_ref_arg(&args[0], fr);
+                let k = self.as_ref_arg(&args[1], fr);
+                let d = arg(2).ts;
+                E::atom(quote!(map_get_or(#m, #k, #d)))
+            }
+            Builtin::MapContains => {
+                let m = self.by_ref(&args[0], fr).at(ATOM);
+                let k = self.as_ref_arg(&args[1], fr);
+                E::atom(quote!(#m.contains_key(#k)))
+            }
+            Builtin::MapInsert => {
+                let m = self.by_ref(&args[0], fr).at(ATOM);
+                let (k, v) = (arg(1).ts, arg(2).ts);
+                E::atom(quote!(#m.update(#k, #v)))
+            }
+            Builtin::MapRemove => {
+                let m = self.by_ref(&args[0], fr).at(ATOM);
+                let k = self.as_ref_arg(&args[1], fr);
+                E::atom(quote!(#m.without(#k)))
+            }
+            Builtin::MapKeys => {
+                let m = self.by_ref(&args[0], fr).at(ATOM);
+                E::atom(quote!(#m.keys().cloned().collect::<Vec<_>>()))
+            }
+            Builtin::MapValues => {
+                let m = self.by_ref(&args[0], fr).at(ATOM);
+                E::atom(quote!(#m.values().cloned().collect::<Vec<_>>()))
+            }
+            Builtin::LenStr | Builtin::LenArray | Builtin::LenMap => {
                 let x = self.by_ref(&args[0], fr).at(ATOM);
                 E {
                     ts: quote!(#x.len() as i64),
@@ -645,12 +725,22 @@ impl Gen<'_> {
         let mut body = quote!(let v = #v;);
         let at = self.at(&fr.context, s.span);
         let mut indexed = Vec::new();
+        let mut key = None;
         for (i, pr) in place.projections.iter().enumerate() {
-            if let Projection::Index(e) = pr {
-                let iv = self.expr(e, fr).ts;
-                let name = format_ident!("i{i}");
-                body.extend(quote!(let #name = #iv;));
-                indexed.push(name);
+            match pr {
+                Projection::Index(e) => {
+                    let iv = self.expr(e, fr).ts;
+                    let name = format_ident!("i{i}");
+                    body.extend(quote!(let #name = #iv;));
+                    indexed.push(name);
+                }
+                Projection::Key(e) => {
+                    let kv = self.expr(e, fr).ts;
+                    let name = format_ident!("k{i}");
+                    body.extend(quote!(let #name = #kv;));
+                    key = Some(name);
+                }
+                Projection::Member(_) => {}
             }
         }
         body.extend(pre);
@@ -678,6 +768,15 @@ impl Gen<'_> {
                     if let DataType::Array(el) = ty.clone() {
                         ty = *el;
                     }
+                }
+                // Always the last projection (the checker made sure).
+                Projection::Key(_) => {
+                    let target = if deref {
+                        quote!((#target))
+                    } else {
+                        target
+                    };
+                    return quote!({ #body #target.insert(#key, v); });
                 }
             }
         }

@@ -369,6 +369,34 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
             ),
         ),
         (
+            "map_index",
+            quote!(
+                #[inline]
+                fn map_index<K: Ord + Clone, V: Clone>(
+                    m: &imbl::OrdMap<K, V>,
+                    k: &K,
+                    at: &At,
+                ) -> Result<V, Fail> {
+                    match m.get(k) {
+                        Some(v) => Ok(v.clone()),
+                        None => Err(at.error("the key is not in the map".to_string())),
+                    }
+                }
+            ),
+        ),
+        (
+            "map_get_or",
+            quote!(
+                #[inline]
+                fn map_get_or<K: Ord + Clone, V: Clone>(m: &imbl::OrdMap<K, V>, k: &K, d: V) -> V {
+                    match m.get(k) {
+                        Some(v) => v.clone(),
+                        None => d,
+                    }
+                }
+            ),
+        ),
+        (
             "concat_str",
             quote!(
                 #[inline]

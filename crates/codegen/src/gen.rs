@@ -118,6 +118,9 @@ pub(crate) struct Gen<'p> {
     pub variant: Vec<Ident>,
     pub rec: Vec<Ident>,
     pub rec_fields: Vec<Vec<Ident>>,
+    /// Per enum: its Rust name and its variants' names.
+    pub enum_name: Vec<Ident>,
+    pub enum_variants: Vec<Vec<Ident>>,
     pub global: Vec<Ident>,
     pub pure: Vec<Ident>,
     /// Per pure function, per parameter: lent as a reference (`lent_params`).
@@ -146,12 +149,16 @@ pub(crate) fn reserved_locals() -> Vec<String> {
         v.push(format!("f{i}"));
         v.push(format!("i{i}"));
         v.push(format!("arg{i}"));
+        v.push(format!("k{i}"));
     }
     v
 }
 
 pub(crate) fn is_copy(t: &DataType) -> bool {
-    matches!(t, DataType::Int | DataType::Float | DataType::Bool)
+    matches!(
+        t,
+        DataType::Int | DataType::Float | DataType::Bool | DataType::Enum(_)
+    )
 }
 
 impl<'p> Gen<'p> {
@@ -173,6 +180,9 @@ impl<'p> Gen<'p> {
             "rem_int",
             "checked_index",
             "checked_index_mut",
+            "map_index",
+            "map_get_or",
+            "imbl",
             "shift_int",
             "concat_str",
             "substr_checked",
@@ -278,6 +288,15 @@ impl<'p> Gen<'p> {
             .map(|t| ident(&crate::names::safe(&t.name)))
             .collect();
         let rec = p.records.iter().map(|r| top.fresh(&r.name)).collect();
+        let enum_name = p.enums.iter().map(|e| top.fresh(&e.name)).collect();
+        let enum_variants = p
+            .enums
+            .iter()
+            .map(|e| {
+                let mut ns = Names::with_reserved(&["Self"]);
+                e.variants.iter().map(|v| ns.fresh(v)).collect()
+            })
+            .collect();
         let rec_fields = p
             .records
             .iter()
@@ -337,6 +356,8 @@ impl<'p> Gen<'p> {
             variant,
             rec,
             rec_fields,
+            enum_name,
+            enum_variants,
             global,
             pure,
             pure_lent,
@@ -367,6 +388,14 @@ impl<'p> Gen<'p> {
             DataType::Record(r) => {
                 let n = &self.rec[r.index()];
                 quote!(#n)
+            }
+            DataType::Enum(e) => {
+                let n = &self.enum_name[e.index()];
+                quote!(#n)
+            }
+            DataType::Map(k, v) => {
+                let (k, v) = (self.data_type(k), self.data_type(v));
+                quote!(imbl::OrdMap<#k, #v>)
             }
             DataType::Array(e) => {
                 let e = self.data_type(e);
@@ -400,6 +429,11 @@ impl<'p> Gen<'p> {
                 quote!(#n::default())
             }
             DataType::Array(_) => quote!(Vec::new()),
+            DataType::Enum(e) => {
+                let (n, v) = (&self.enum_name[e.index()], &self.enum_variants[e.index()][0]);
+                quote!(#n::#v)
+            }
+            DataType::Map(..) => quote!(imbl::OrdMap::new()),
         }
     }
 
@@ -459,6 +493,24 @@ impl<'p> Gen<'p> {
             (Value::Array(items), DataType::Array(e)) => {
                 let items = items.iter().map(|v| self.constant(v, e).ts);
                 E::atom(quote!(vec![#(#items),*]))
+            }
+            (Value::Enum(i), DataType::Enum(e)) => {
+                let n = &self.enum_name[e.index()];
+                match self.enum_variants[e.index()].get(*i as usize) {
+                    Some(v) => E::atom(quote!(#n::#v)),
+                    None => E::atom(self.zero(t)),
+                }
+            }
+            (Value::Map(m), DataType::Map(k, v)) => {
+                if m.is_empty() {
+                    return E::atom(quote!(imbl::OrdMap::new()));
+                }
+                let pairs = m.iter().map(|(key, x)| {
+                    let key = self.constant(&key.to_value(), k).ts;
+                    let x = self.constant(x, v).ts;
+                    quote!((#key, #x))
+                });
+                E::atom(quote!(imbl::OrdMap::from_iter([#(#pairs),*])))
             }
             (Value::Record(items), DataType::Record(r)) => {
                 let name = &self.rec[r.index()];

@@ -18,6 +18,10 @@ impl Gen<'_> {
             }
             match t {
                 DataType::Array(e) => add(e, p, out),
+                DataType::Map(k, v) => {
+                    add(k, p, out);
+                    add(v, p, out);
+                }
                 DataType::Record(r) => {
                     for f in &p.records[r.index()].fields {
                         add(&f.ty, p, out);
@@ -73,6 +77,32 @@ impl Gen<'_> {
                         quote!(match v {
                             RtValue::Array(items) => items.iter().map(#fe).collect(),
                             _ => Vec::new(),
+                        }),
+                    )
+                }
+                DataType::Enum(_) => (
+                    quote!(RtValue::Enum(*v as u32)),
+                    quote!(match v {
+                        RtValue::Enum(i) => #rt::from_index(*i),
+                        _ => #rt::default(),
+                    }),
+                ),
+                DataType::Map(k, x) => {
+                    let (tk, fk, tx, fx) = (to(k), from(k), to(x), from(x));
+                    (
+                        quote!(RtValue::Map(
+                            v.iter()
+                                .filter_map(|(k, x)| {
+                                    Some((treefuse_sema::value::MapKey::of(&#tk(k))?, #tx(x)))
+                                })
+                                .collect()
+                        )),
+                        quote!(match v {
+                            RtValue::Map(m) => m
+                                .iter()
+                                .map(|(k, x)| (#fk(&k.to_value()), #fx(x)))
+                                .collect(),
+                            _ => imbl::OrdMap::new(),
                         }),
                     )
                 }

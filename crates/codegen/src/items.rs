@@ -294,6 +294,36 @@ impl Gen<'_> {
 
     pub fn records(&self) -> TokenStream {
         let mut out = TokenStream::new();
+        for (i, e) in self.p.enums.iter().enumerate() {
+            let name = &self.enum_name[i];
+            let vs = &self.enum_variants[i];
+            let first = &vs[0];
+            let rest = &vs[1..];
+            let doc = format!("`enum {}`; ordered by declaration, as map keys are.", e.name);
+            let indices = (0..vs.len() as u32).collect::<Vec<_>>();
+            out.extend(quote!(
+                #[doc = #doc]
+                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+                #[allow(non_camel_case_types)]
+                pub enum #name {
+                    #[default]
+                    #[allow(missing_docs)]
+                    #first,
+                    #(#[allow(missing_docs)] #rest),*
+                }
+
+                impl #name {
+                    /// The variant with this index (declaration order); the
+                    /// first for an index out of range.
+                    pub fn from_index(i: u32) -> #name {
+                        match i {
+                            #(#indices => #name::#vs,)*
+                            _ => #name::#first,
+                        }
+                    }
+                }
+            ));
+        }
         for (i, r) in self.p.records.iter().enumerate() {
             let name = &self.rec[i];
             let fs = &self.rec_fields[i];

@@ -602,9 +602,12 @@ impl<'p> Interpreter<'p> {
     ) -> Result<(), RuntimeError> {
         // Evaluate index expressions before borrowing the target mutably.
         let mut indices = Vec::new();
+        let mut key = None;
         for p in &place.projections {
-            if let Projection::Index(e) = p {
-                indices.push(self.eval(tree, frame, e)?.as_int());
+            match p {
+                Projection::Index(e) => indices.push(self.eval(tree, frame, e)?.as_int()),
+                Projection::Key(e) => key = Some(self.eval(tree, frame, e)?),
+                Projection::Member(_) => {}
             }
         }
         let node = match &place.root {
@@ -628,6 +631,12 @@ impl<'p> Interpreter<'p> {
         for p in &place.projections {
             cur = match p {
                 Projection::Member(i) => ops::member_mut(cur, *i as usize),
+                // The checker makes a key the last projection: the entry is
+                // inserted (or found) and then overwritten below.
+                Projection::Key(_) => {
+                    let k = key.take().unwrap_or(Value::Int(0));
+                    ops::entry_mut(cur, &k, Value::Int(0))
+                }
                 Projection::Index(_) => {
                     let i = next_index.next().unwrap_or(0);
                     match ops::index_mut(cur, i) {
@@ -798,6 +807,14 @@ impl<'p> Interpreter<'p> {
                 )
             }
             ExprKind::InList => Value::Bool(matches!(frame.site, Site::Listed(_))),
+            ExprKind::Match(x, arms) => {
+                let v = self.eval(tree, frame, x)?;
+                match ops::match_arm(&v, arms) {
+                    Some(arm) => self.eval(tree, frame, &arm.body)?,
+                    // The checker made the arms cover every value.
+                    None => return Err(self.error(frame, e.span, "no `match` arm for this value")),
+                }
+            }
         })
     }
 

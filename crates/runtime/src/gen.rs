@@ -14,6 +14,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 use std::sync::Arc;
+use treefuse_sema::value::{MapKey, OrdMap};
 use treefuse_sema::{DataType, FieldKind, Program, TypeId, Value};
 
 /// Knobs of the random tree generator.
@@ -318,6 +319,19 @@ pub fn random_value(program: &Program, ty: &DataType, rng: &mut impl Rng) -> Val
             Value::Array(Arc::new(
                 (0..len).map(|_| random_value(program, elem, rng)).collect(),
             ))
+        }
+        DataType::Enum(e) => {
+            Value::Enum(rng.gen_range(0..program.enums[e.index()].variants.len().max(1)) as u32)
+        }
+        DataType::Map(k, v) => {
+            let len = rng.gen_range(0..4);
+            let mut m = OrdMap::new();
+            for _ in 0..len {
+                if let Some(key) = MapKey::of(&random_value(program, k, rng)) {
+                    m.insert(key, random_value(program, v, rng));
+                }
+            }
+            Value::Map(m)
         }
         DataType::Record(r) => Value::Record(Arc::new(
             program.records[r.index()]

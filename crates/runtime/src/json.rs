@@ -16,6 +16,7 @@ use struson::reader::json_path::JsonPathPiece;
 use struson::reader::{
     JsonReader, JsonStreamReader, ReaderError, ReaderSettings, SyntaxErrorKind, ValueType,
 };
+use treefuse_sema::value::{MapKey, OrdMap};
 use treefuse_sema::{DataType, FieldKind, Program, TypeId, Value};
 
 /// A problem with an input tree, located by its JSON path.
@@ -537,6 +538,50 @@ fn read_data(
                     .collect(),
             ))
         }
+        (DataType::Enum(e), JsonValue::Str(name)) => {
+            let def = &program.enums[e.index()];
+            match def.variants.iter().position(|v| **v == **name) {
+                Some(i) => Value::Enum(i as u32),
+                None => {
+                    return Err(err(
+                        paths,
+                        path,
+                        format!("unknown variant `{name}` of enum `{}`", def.name),
+                    ))
+                }
+            }
+        }
+        (DataType::Map(key_ty, value_ty), JsonValue::Array(items)) => {
+            let base = materialize(paths, path);
+            let mut out = OrdMap::new();
+            for (i, item) in items.iter().enumerate() {
+                let ipath = paths.push(base, Segment::Index(i));
+                let pair = match &doc[*item as usize] {
+                    JsonValue::Array(pair) if pair.len() == 2 => pair,
+                    other => {
+                        return Err(err(
+                            paths,
+                            at(ipath),
+                            format!(
+                                "expected a `[key, value]` pair of the map, found {}",
+                                other.describe()
+                            ),
+                        ))
+                    }
+                };
+                let kpath = paths.push(ipath, Segment::Index(0));
+                let key = read_data(program, key_ty, pair[0], doc, paths, at(kpath))?;
+                let vpath = paths.push(ipath, Segment::Index(1));
+                let value = read_data(program, value_ty, pair[1], doc, paths, at(vpath))?;
+                let Some(key) = MapKey::of(&key) else {
+                    continue;
+                };
+                if out.insert(key, value).is_some() {
+                    return Err(err(paths, at(kpath), "repeated key in the map".to_string()));
+                }
+            }
+            Value::Map(out)
+        }
         _ => {
             return Err(err(
                 paths,
@@ -698,6 +743,34 @@ pub fn write_value(out: &mut String, program: &Program, ty: &DataType, v: &Value
         }
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Str(s) => write_str(out, s),
+        Value::Enum(i) => match ty {
+            DataType::Enum(e) => write_str(
+                out,
+                program.enums[e.index()]
+                    .variants
+                    .get(*i as usize)
+                    .map_or("", |v| v.as_str()),
+            ),
+            _ => out.push_str(&i.to_string()),
+        },
+        Value::Map(m) => {
+            let (key_ty, value_ty) = match ty {
+                DataType::Map(k, v) => (&**k, &**v),
+                other => (other, other),
+            };
+            out.push('[');
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push('[');
+                write_value(out, program, key_ty, &k.to_value());
+                out.push(',');
+                write_value(out, program, value_ty, v);
+                out.push(']');
+            }
+            out.push(']');
+        }
         Value::Array(items) => {
             let elem = match ty {
                 DataType::Array(e) => &**e,

@@ -66,6 +66,13 @@ pub fn const_eval(program: &Program, e: &Expr) -> Result<Value, Diagnostic> {
                 const_eval(program, b)?
             }
         }
+        ExprKind::Match(x, arms) => {
+            let v = const_eval(program, x)?;
+            match ops::match_arm(&v, arms) {
+                Some(arm) => const_eval(program, &arm.body)?,
+                None => return Err(not_const()),
+            }
+        }
         ExprKind::Local(_)
         | ExprKind::Field(..)
         | ExprKind::Call(..)

@@ -23,10 +23,11 @@ pub fn check(file: &ast::SourceFile) -> Result<Program, Vec<Diagnostic>> {
         diags: Vec::new(),
     };
     cx.run(file);
-    if cx.diags.is_empty() {
+    cx.diags.sort_by_key(|d| d.span.start);
+    if cx.diags.iter().all(|d| d.is_warning) {
+        cx.program.warnings = cx.diags;
         Ok(cx.program)
     } else {
-        cx.diags.sort_by_key(|d| d.span.start);
         Err(cx.diags)
     }
 }
@@ -48,8 +49,10 @@ impl ItemChecker {
         let mut globals = Vec::new();
         let mut pure_fns = Vec::new();
         let mut fuses = Vec::new();
+        let mut enums = Vec::new();
         for item in &file.items {
             match item {
+                ast::Item::Enum(e) => enums.push(e),
                 ast::Item::Record(r) => records.push(r),
                 ast::Item::Tree(t) => trees.push(t),
                 ast::Item::Global(g) => globals.push(g),
@@ -57,7 +60,7 @@ impl ItemChecker {
                 ast::Item::Fuse(f) => fuses.push(f),
             }
         }
-        self.declare_types(&records, &trees);
+        self.declare_types(&records, &trees, &enums);
         self.record_fields(&records);
         let order = self.hierarchy(&trees);
         self.fields_and_traversals(&trees, &order);
@@ -73,7 +76,12 @@ impl ItemChecker {
         crate::body::check_replacement_types(&self.program, &mut self.diags);
     }
 
-    fn declare_types(&mut self, records: &[&ast::RecordDecl], trees: &[&ast::TreeDecl]) {
+    fn declare_types(
+        &mut self,
+        records: &[&ast::RecordDecl],
+        trees: &[&ast::TreeDecl],
+        enums: &[&ast::EnumDecl],
+    ) {
         let mut taken: IndexMap<String, Span> = IndexMap::new();
         let mut claim = |cx: &mut Self, name: &ast::Ident| -> bool {
             if BUILTIN_TYPES.contains(&name.name.as_str()) {
@@ -97,6 +105,37 @@ impl ItemChecker {
             taken.insert(name.name.clone(), name.span);
             true
         };
+        for e in enums {
+            if claim(self, &e.name) {
+                let mut variants: Vec<String> = Vec::new();
+                for v in &e.variants {
+                    if variants.contains(&v.name) {
+                        self.error(
+                            "duplicate-name",
+                            v.span,
+                            format!("the enum `{}` has two variants named `{}`", e.name.name, v.name),
+                        );
+                        continue;
+                    }
+                    variants.push(v.name.clone());
+                }
+                if variants.is_empty() {
+                    self.error(
+                        "enum-empty",
+                        e.name.span,
+                        format!("the enum `{}` needs at least one variant (its first is the default value)", e.name.name),
+                    );
+                    continue;
+                }
+                let id = EnumId(self.program.enums.len() as u32);
+                self.names.enums.insert(e.name.name.clone(), id);
+                self.program.enums.push(EnumDef {
+                    name: e.name.name.clone(),
+                    span: e.name.span,
+                    variants,
+                });
+            }
+        }
         for r in records {
             if claim(self, &r.name) {
                 let id = RecordId(self.program.records.len() as u32);
@@ -439,9 +478,17 @@ impl ItemChecker {
     fn child_type(&mut self, ty: &ast::TypeExpr) -> Option<FieldKind> {
         let (name, is_list) = match ty {
             ast::TypeExpr::Named(n) => (n, false),
+            ast::TypeExpr::Map(..) => {
+                self.error(
+                    "child-type",
+                    ty.span(),
+                    "a child is a tree node or a list of them, not a map; drop `child` to declare a data field",
+                );
+                return None;
+            }
             ast::TypeExpr::Array(inner, _) => match &**inner {
                 ast::TypeExpr::Named(n) => (n, true),
-                ast::TypeExpr::Array(..) => {
+                ast::TypeExpr::Array(..) | ast::TypeExpr::Map(..) => {
                     self.error(
                         "child-type",
                         ty.span(),

@@ -45,6 +45,8 @@ id_type! {
     LocalId,
     /// A node variable in a frame: a tree alias or a `for` loop variable.
     NodeVarId,
+    /// An enum type.
+    EnumId,
 }
 
 /// The type of a data value.
@@ -62,6 +64,10 @@ pub enum DataType {
     Record(RecordId),
     /// `[T]`
     Array(Box<DataType>),
+    /// An enum.
+    Enum(EnumId),
+    /// `{K: V}`: `K` is `i64`, `str`, `bool` or an enum.
+    Map(Box<DataType>, Box<DataType>),
 }
 
 /// A checked program.
@@ -83,6 +89,21 @@ pub struct Program {
     pub globals: Vec<Global>,
     /// `fuse` items.
     pub fuses: Vec<Fuse>,
+    /// Enum types.
+    pub enums: Vec<EnumDef>,
+    /// Warnings of the checker (unreachable `match` patterns).
+    pub warnings: Vec<treefuse_syntax::Diagnostic>,
+}
+
+/// An enum type.
+#[derive(Clone, Debug)]
+pub struct EnumDef {
+    /// Name.
+    pub name: String,
+    /// Declaration.
+    pub span: Span,
+    /// Variant names; a value of the enum is an index into them.
+    pub variants: Vec<String>,
 }
 
 /// A record type.
@@ -619,6 +640,8 @@ pub enum Projection {
     Member(u32),
     /// Array element.
     Index(Expr),
+    /// Map entry, inserted or updated (always the last projection).
+    Key(Expr),
 }
 
 /// A typed expression.
@@ -667,6 +690,18 @@ pub enum ExprKind {
     ListLen(ChildSlot),
     /// `in_list()`: whether the receiver stands in a list child (§7.2).
     InList,
+    /// `match`: the first arm whose patterns contain the value; the arms
+    /// cover every value (the checker made sure) and none is unreachable.
+    Match(Box<Expr>, Vec<MatchArm>),
+}
+
+/// One arm of a checked `match`.
+#[derive(Clone, Debug)]
+pub struct MatchArm {
+    /// The constants it matches; empty for the final `_`.
+    pub patterns: Vec<Value>,
+    /// Its value.
+    pub body: Expr,
 }
 
 impl Program {
@@ -747,6 +782,10 @@ impl Program {
             DataType::Str => "str".into(),
             DataType::Record(r) => self.records[r.index()].name.clone(),
             DataType::Array(t) => format!("[{}]", self.data_type_name(t)),
+            DataType::Enum(e) => self.enums[e.index()].name.clone(),
+            DataType::Map(k, v) => {
+                format!("{{{}: {}}}", self.data_type_name(k), self.data_type_name(v))
+            }
         }
     }
 
@@ -759,6 +798,8 @@ impl Program {
             DataType::Bool => Value::Bool(false),
             DataType::Str => Value::Str("".into()),
             DataType::Array(_) => Value::Array(Default::default()),
+            DataType::Enum(_) => Value::Enum(0),
+            DataType::Map(..) => Value::Map(Default::default()),
             DataType::Record(r) => Value::Record(std::sync::Arc::new(
                 self.records[r.index()]
                     .fields

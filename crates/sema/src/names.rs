@@ -14,6 +14,7 @@ pub(crate) struct Names {
     pub types: IndexMap<String, TypeId>,
     pub globals: IndexMap<String, GlobalId>,
     pub pure_fns: IndexMap<String, PureFnId>,
+    pub enums: IndexMap<String, EnumId>,
 }
 
 /// Resolves a written data type.
@@ -27,6 +28,26 @@ pub(crate) fn resolve_data_type(
         ast::TypeExpr::Array(inner, _) => {
             resolve_data_type(names, diags, inner, what).map(|t| DataType::Array(Box::new(t)))
         }
+        ast::TypeExpr::Map(k, v, _) => {
+            let key = resolve_data_type(names, diags, k, "a map key");
+            let value = resolve_data_type(names, diags, v, "a map value");
+            let key = key?;
+            if !matches!(
+                key,
+                DataType::Int | DataType::Str | DataType::Bool | DataType::Enum(_)
+            ) {
+                diags.push(
+                    Diagnostic::error(
+                        "map-key-type",
+                        k.span(),
+                        "a map key must be an `i64`, a `str`, a `bool` or an enum",
+                    )
+                    .with_note("keys need an exact order; `f64`, records, arrays and maps have none"),
+                );
+                return None;
+            }
+            Some(DataType::Map(Box::new(key), Box::new(value?)))
+        }
         ast::TypeExpr::Named(n) => match n.name.as_str() {
             "i64" => Some(DataType::Int),
             "f64" => Some(DataType::Float),
@@ -35,6 +56,8 @@ pub(crate) fn resolve_data_type(
             other => {
                 if let Some(&r) = names.records.get(other) {
                     Some(DataType::Record(r))
+                } else if let Some(&e) = names.enums.get(other) {
+                    Some(DataType::Enum(e))
                 } else if names.types.contains_key(other) {
                     diags.push(Diagnostic::error(
                         "data-type",

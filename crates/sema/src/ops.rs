@@ -6,7 +6,9 @@
 //! the code generator share one definition of arithmetic: wrapping `i64`,
 //! IEEE `f64`, and division or remainder by zero as an error.
 
-use crate::value::Value;
+use crate::model::MatchArm;
+use crate::value::{MapKey, Value};
+use imbl::OrdMap;
 use std::sync::Arc;
 
 /// A unary operation, resolved by operand type.
@@ -101,12 +103,31 @@ pub enum Builtin {
     /// `substr(s, start, end)` by byte offsets; out of range or not on a
     /// character boundary is an error.
     Substr,
+    /// A map value `{k1: v1, ...}`: arguments are keys and values in
+    /// turn; a later repeated key wins.
+    MapFrom,
+    /// `m[k]`; an absent key is an error.
+    MapIndex,
+    /// `get(m, k, default)`.
+    MapGetOr,
+    /// `contains(m, k)`.
+    MapContains,
+    /// `len(m)`.
+    LenMap,
+    /// `insert(m, k, v)`: a new map.
+    MapInsert,
+    /// `remove(m, k)`: a new map (an absent key is no error).
+    MapRemove,
+    /// `keys(m)`, ascending.
+    MapKeys,
+    /// `values(m)`, in ascending key order.
+    MapValues,
 }
 
 impl Builtin {
     /// Whether evaluating the built-in can fail.
     pub fn can_fail(self) -> bool {
-        matches!(self, Builtin::Substr)
+        matches!(self, Builtin::Substr | Builtin::MapIndex)
     }
 }
 
@@ -124,6 +145,8 @@ pub enum OpError {
     },
     /// A shift amount outside `0..=63`.
     ShiftOutOfRange(i64),
+    /// `m[k]` with `k` not in `m`.
+    KeyAbsent,
     /// `substr` with offsets out of range or not on character boundaries.
     Substr {
         /// The start offset.
@@ -142,6 +165,7 @@ impl std::fmt::Display for OpError {
             OpError::IndexOutOfRange { index, len } => {
                 write!(f, "index {index} out of range for array of length {len}")
             }
+            OpError::KeyAbsent => f.write_str("the key is not in the map"),
             OpError::ShiftOutOfRange(n) => {
                 write!(f, "shift amount {n} is outside 0..=63")
             }
@@ -274,7 +298,69 @@ pub fn builtin(f: Builtin, args: &[Value]) -> Result<Value, OpError> {
             let s = arg(0);
             Value::Str(substr(s.as_str(), arg(1).as_int(), arg(2).as_int())?.into())
         }
+        Builtin::MapFrom => {
+            let mut m = OrdMap::new();
+            for pair in args.chunks(2) {
+                if let [k, v] = pair {
+                    if let Some(k) = MapKey::of(k) {
+                        m.insert(k, v.clone());
+                    }
+                }
+            }
+            Value::Map(m)
+        }
+        Builtin::MapIndex => map_entry(&arg(0), &arg(1))
+            .cloned()
+            .ok_or(OpError::KeyAbsent)?,
+        Builtin::MapGetOr => map_entry(&arg(0), &arg(1))
+            .cloned()
+            .unwrap_or_else(|| arg(2)),
+        Builtin::MapContains => Value::Bool(map_entry(&arg(0), &arg(1)).is_some()),
+        Builtin::LenMap => match args.first() {
+            Some(Value::Map(m)) => Value::Int(m.len() as i64),
+            _ => Value::Int(0),
+        },
+        Builtin::MapInsert => match (arg(0), MapKey::of(&arg(1))) {
+            (Value::Map(m), Some(k)) => Value::Map(m.update(k, arg(2))),
+            (other, _) => other,
+        },
+        Builtin::MapRemove => match (arg(0), MapKey::of(&arg(1))) {
+            (Value::Map(m), Some(k)) => Value::Map(m.without(&k)),
+            (other, _) => other,
+        },
+        Builtin::MapKeys | Builtin::MapValues => match args.first() {
+            Some(Value::Map(m)) => Value::Array(Arc::new(if f == Builtin::MapKeys {
+                m.keys().map(MapKey::to_value).collect()
+            } else {
+                m.values().cloned().collect()
+            })),
+            _ => Value::Array(Arc::default()),
+        },
     })
+}
+
+/// The value stored under key `k` in map `m`.
+fn map_entry<'a>(m: &'a Value, k: &Value) -> Option<&'a Value> {
+    match (m, MapKey::of(k)) {
+        (Value::Map(m), Some(k)) => m.get(&k),
+        _ => None,
+    }
+}
+
+/// A mutable reference to `map[key]`, inserting `zero` first if the key is
+/// absent (`m[k] = v;` inserts or updates); copy on write as for arrays.
+pub fn entry_mut<'a>(map: &'a mut Value, key: &Value, zero: Value) -> &'a mut Value {
+    match (map, MapKey::of(key)) {
+        (Value::Map(m), Some(k)) => m.entry(k).or_insert(zero),
+        (other, _) => other,
+    }
+}
+
+/// The arm of a `match` that a value takes: the first whose patterns
+/// contain it, or the final `_` arm.
+pub fn match_arm<'a>(v: &Value, arms: &'a [MatchArm]) -> Option<&'a MatchArm> {
+    arms.iter()
+        .find(|arm| arm.patterns.is_empty() || arm.patterns.contains(v))
 }
 
 /// Reads `array[index]`.

@@ -7,6 +7,7 @@
 //! shared (`Arc`); a write to an element copies on write, so sharing is
 //! never observable, as LANGUAGE.md requires.
 
+pub use imbl::OrdMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -25,6 +26,51 @@ pub enum Value {
     Array(Arc<Vec<Value>>),
     /// A record, fields in declaration order.
     Record(Arc<Vec<Value>>),
+    /// An enum value: the index of its variant.
+    Enum(u32),
+    /// `{K: V}`, a persistent ordered map: a copy is O(1) and an update
+    /// O(log n), so passing an environment down a tree costs nothing.
+    Map(OrdMap<MapKey, Value>),
+}
+
+/// A map key: the values of the key types `i64`, `str`, `bool` and enums,
+/// ordered as LANGUAGE.md §7.4 says (`false < true`, integers numerically,
+/// strings by bytes, enums by declaration order). A map has one key type,
+/// so the order between the variants never matters.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MapKey {
+    /// A `bool` key.
+    Bool(bool),
+    /// An `i64` key.
+    Int(i64),
+    /// A `str` key.
+    Str(Arc<str>),
+    /// An enum key (the variant's index).
+    Enum(u32),
+}
+
+impl MapKey {
+    /// The key of a value of a key type; `None` for other values (the
+    /// checker allows only key types as keys).
+    pub fn of(v: &Value) -> Option<MapKey> {
+        Some(match v {
+            Value::Bool(b) => MapKey::Bool(*b),
+            Value::Int(i) => MapKey::Int(*i),
+            Value::Str(s) => MapKey::Str(s.clone()),
+            Value::Enum(e) => MapKey::Enum(*e),
+            _ => return None,
+        })
+    }
+
+    /// The key as a value.
+    pub fn to_value(&self) -> Value {
+        match self {
+            MapKey::Bool(b) => Value::Bool(*b),
+            MapKey::Int(i) => Value::Int(*i),
+            MapKey::Str(s) => Value::Str(s.clone()),
+            MapKey::Enum(e) => Value::Enum(*e),
+        }
+    }
 }
 
 impl Value {
@@ -66,6 +112,12 @@ impl Value {
             (Value::Array(a), Value::Array(b)) | (Value::Record(a), Value::Record(b)) => {
                 a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same_as(y))
             }
+            (Value::Map(a), Value::Map(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b.iter())
+                        .all(|((k, x), (l, y))| k == l && x.same_as(y))
+            }
             _ => self == other,
         }
     }
@@ -78,6 +130,17 @@ impl fmt::Display for Value {
             Value::Float(v) => write!(f, "{v:?}"),
             Value::Bool(v) => write!(f, "{v}"),
             Value::Str(s) => write!(f, "{s:?}"),
+            Value::Enum(e) => write!(f, "variant #{e}"),
+            Value::Map(m) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}: {v}", k.to_value())?;
+                }
+                f.write_str("}")
+            }
             Value::Array(items) | Value::Record(items) => {
                 let (open, close) = if matches!(self, Value::Array(_)) {
                     ("[", "]")

@@ -28,7 +28,7 @@ pub fn walk_stmt_exprs<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
                     walk_path(p, f);
                 }
                 for p in &place.projections {
-                    if let Projection::Index(i) = p {
+                    if let Projection::Index(i) | Projection::Key(i) = p {
                         walk_expr(i, f);
                     }
                 }
@@ -158,6 +158,10 @@ pub fn walk_expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
             walk_expr(c, f);
             walk_expr(a, f);
             walk_expr(b, f);
+        }
+        ExprKind::Match(x, arms) => {
+            walk_expr(x, f);
+            arms.iter().for_each(|arm| walk_expr(&arm.body, f));
         }
     }
 }

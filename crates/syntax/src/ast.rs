@@ -36,6 +36,19 @@ pub enum Item {
     PureFn(PureFnDecl),
     /// `fuse NAME(root: T, ...) { ... }`
     Fuse(FuseDecl),
+    /// `enum NAME { A, B, ... }`
+    Enum(EnumDecl),
+}
+
+/// `enum NAME { A, B, ... }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumDecl {
+    /// Name.
+    pub name: Ident,
+    /// Variants in declaration order (which is their order as map keys).
+    pub variants: Vec<Ident>,
+    /// The whole item.
+    pub span: Span,
 }
 
 /// A type as written: `i64`, `Border`, `[i64]`, `Element`, `[Stmt]`.
@@ -45,6 +58,8 @@ pub enum TypeExpr {
     Named(Ident),
     /// `[T]`.
     Array(Box<TypeExpr>, Span),
+    /// `{K: V}`.
+    Map(Box<TypeExpr>, Box<TypeExpr>, Span),
 }
 
 impl TypeExpr {
@@ -52,7 +67,7 @@ impl TypeExpr {
     pub fn span(&self) -> Span {
         match self {
             TypeExpr::Named(i) => i.span,
-            TypeExpr::Array(_, s) => *s,
+            TypeExpr::Array(_, s) | TypeExpr::Map(_, _, s) => *s,
         }
     }
 }
@@ -271,6 +286,17 @@ pub enum ForIter {
     Range(Expr, Expr),
 }
 
+/// One arm of a `match`: patterns joined by `|`, and the value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchArm {
+    /// Literals, variants or `_` (a [`ExprKind::Name`] `_`), as written.
+    pub patterns: Vec<Expr>,
+    /// The arm's value.
+    pub body: Expr,
+    /// The whole arm.
+    pub span: Span,
+}
+
 /// Unary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnaryOp {
@@ -382,6 +408,12 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// A parenthesized expression (kept so that spans stay exact).
     Paren(Box<Expr>),
+    /// `Enum::Variant`
+    Variant(Ident, Ident),
+    /// `match e { p1 | p2 => e1, _ => e2 }`
+    Match(Box<Expr>, Vec<MatchArm>),
+    /// `{k1: v1, k2: v2}` (a map value; `{}` is the empty map)
+    Map(Vec<(Expr, Expr)>),
     /// Placeholder for an expression that failed to parse.
     Error,
 }

@@ -36,6 +36,9 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     /// Free-form notes and hints printed after the snippet.
     pub notes: Vec<String>,
+    /// A warning does not reject the program (an unreachable `match`
+    /// arm); everything else is an error.
+    pub is_warning: bool,
 }
 
 impl Diagnostic {
@@ -48,6 +51,16 @@ impl Diagnostic {
             span_label: String::new(),
             labels: Vec::new(),
             notes: Vec::new(),
+            is_warning: false,
+        }
+    }
+
+    /// A warning for rule `code` at `span`: reported, but the program is
+    /// accepted.
+    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            is_warning: true,
+            ..Diagnostic::error(code, span, message)
         }
     }
 
@@ -98,7 +111,12 @@ pub fn render(diagnostics: &[Diagnostic], file_name: &str, source: &str, color: 
                 .iter()
                 .map(|l| cs::Label::secondary((), clamp(l.span)).with_message(l.message.clone())),
         );
-        let diag = cs::Diagnostic::error()
+        let diag = if d.is_warning {
+            cs::Diagnostic::warning()
+        } else {
+            cs::Diagnostic::error()
+        };
+        let diag = diag
             .with_code(d.code)
             .with_message(d.message.clone())
             .with_labels(labels)

@@ -330,6 +330,7 @@ impl Parser {
                     | Keyword::Abstract
                     | Keyword::Pure
                     | Keyword::Fuse
+                    | Keyword::Enum
             )
         )
     }
@@ -376,6 +377,17 @@ impl Parser {
                 }))
             }
             TokenKind::Keyword(Keyword::Abstract | Keyword::Tree) => self.tree_decl(),
+            TokenKind::Keyword(Keyword::Enum) => {
+                self.bump();
+                let name = self.ident("an enum name")?;
+                self.expect_punct(Punct::LBrace)?;
+                let variants = self.comma_list(Punct::RBrace, |p| p.ident("a variant name"))?;
+                Ok(Item::Enum(EnumDecl {
+                    name,
+                    variants,
+                    span: start.to(self.prev_span()),
+                }))
+            }
             TokenKind::Keyword(Keyword::Pure) => self.pure_fn(),
             TokenKind::Keyword(Keyword::Fuse) => {
                 self.bump();
@@ -390,7 +402,9 @@ impl Parser {
                     span: start.to(self.prev_span()),
                 }))
             }
-            _ => Err(self.error_here("an item (`global`, `record`, `tree`, `pure fn` or `fuse`)")),
+            _ => Err(self.error_here(
+                "an item (`global`, `record`, `enum`, `tree`, `pure fn` or `fuse`)",
+            )),
         }
     }
 
@@ -421,7 +435,15 @@ impl Parser {
     }
 
     fn type_expr(&mut self) -> PResult<TypeExpr> {
-        if self.at_punct(Punct::LBracket) {
+        if self.at_punct(Punct::LBrace) {
+            let start = self.bump().span;
+            self.enter()?;
+            let kv = self.map_type_inner();
+            self.leave();
+            let (k, v) = kv?;
+            let end = self.expect_punct(Punct::RBrace)?;
+            Ok(TypeExpr::Map(Box::new(k), Box::new(v), start.to(end)))
+        } else if self.at_punct(Punct::LBracket) {
             let start = self.bump().span;
             self.enter()?;
             let inner = self.type_expr();
@@ -432,6 +454,14 @@ impl Parser {
         } else {
             Ok(TypeExpr::Named(self.ident("a type")?))
         }
+    }
+
+    /// `K: V` inside `{K: V}`.
+    fn map_type_inner(&mut self) -> PResult<(TypeExpr, TypeExpr)> {
+        let k = self.type_expr()?;
+        self.expect_punct(Punct::Colon)?;
+        let v = self.type_expr()?;
+        Ok((k, v))
     }
 
     fn tree_decl(&mut self) -> PResult<Item> {
@@ -1162,12 +1192,43 @@ impl Parser {
                 self.bump();
                 ExprKind::Array(self.comma_list(Punct::RBracket, |p| p.list_element())?)
             }
+            TokenKind::Punct(Punct::LBrace) => {
+                self.bump();
+                let entries = self.comma_list(Punct::RBrace, |p| {
+                    let k = p.expr(Restriction::None)?;
+                    p.expect_punct(Punct::Colon)?;
+                    let v = p.expr(Restriction::None)?;
+                    Ok((k, v))
+                })?;
+                if r == Restriction::NoRecord {
+                    // As with record values: `{` here would open the block.
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            "syntax",
+                            start.to(self.prev_span()),
+                            "a map value cannot stand directly as the condition of `if`, the range of `for` or the value of `match`",
+                        )
+                        .with_span_label("put this map value in parentheses"),
+                    );
+                }
+                ExprKind::Map(entries)
+            }
+            TokenKind::Keyword(Keyword::Match) => {
+                self.bump();
+                let scrutinee = self.expr(Restriction::NoRecord)?;
+                self.expect_punct(Punct::LBrace)?;
+                let arms = self.comma_list(Punct::RBrace, |p| p.match_arm())?;
+                ExprKind::Match(Box::new(scrutinee), arms)
+            }
             TokenKind::Ident(name) => {
                 let ident = Ident {
                     name,
                     span: self.bump().span,
                 };
-                if self.at_punct(Punct::LParen) {
+                if self.eat_punct(Punct::ColonColon) {
+                    let variant = self.ident("a variant name after `::`")?;
+                    ExprKind::Variant(ident, variant)
+                } else if self.at_punct(Punct::LParen) {
                     self.bump();
                     let args = self.comma_list(Punct::RParen, |p| p.expr(Restriction::None))?;
                     ExprKind::Call(ident, args)
@@ -1206,6 +1267,23 @@ impl Parser {
         Ok(Expr {
             kind,
             span: start.to(self.prev_span()),
+        })
+    }
+
+    /// `p1 | p2 => value`: patterns are unary expressions (literals,
+    /// `-5`, `E::V`, `_`), checked by the semantic layer.
+    fn match_arm(&mut self) -> PResult<MatchArm> {
+        let start = self.span();
+        let mut patterns = vec![self.unary(Restriction::NoRecord)?];
+        while self.eat_punct(Punct::Pipe) {
+            patterns.push(self.unary(Restriction::NoRecord)?);
+        }
+        self.expect_punct(Punct::FatArrow)?;
+        let body = self.expr(Restriction::None)?;
+        Ok(MatchArm {
+            patterns,
+            span: start.to(body.span),
+            body,
         })
     }
 

@@ -66,6 +66,14 @@ pub struct Program {
     pub file_name: String,
 }
 
+impl Program {
+    /// Renders the checker's warnings (unreachable `match` patterns) as
+    /// diagnostics are rendered.
+    pub fn render_warnings(&self, color: bool) -> String {
+        treefuse_syntax::render(&self.model.warnings, &self.file_name, &self.source, color)
+    }
+}
+
 /// An error loading a program file.
 #[derive(Debug)]
 pub enum LoadError {

@@ -257,7 +257,17 @@ fn note(line: impl std::fmt::Display) {
 }
 
 fn load(file: &Path) -> Result<Program, Failure> {
-    compile_file(file).map_err(|e| invalid_program(e, false))
+    load_colored(file, false)
+}
+
+/// Loads a program; its warnings (unreachable `match` patterns) go to
+/// stderr, and do not stop the command.
+fn load_colored(file: &Path, color: bool) -> Result<Program, Failure> {
+    let program = compile_file(file).map_err(|e| invalid_program(e, color))?;
+    if !program.model.warnings.is_empty() {
+        eprint!("{}", program.render_warnings(color));
+    }
+    Ok(program)
 }
 
 /// The failure for a program that cannot be loaded: its diagnostics, and
@@ -359,9 +369,7 @@ fn write_output(out: Option<&Path>, text: &str) -> Result<(), Failure> {
 fn dispatch(command: Command) -> Result<(), Failure> {
     match command {
         Command::Demo => demo(),
-        Command::Check { file, color } => compile_file(&file)
-            .map(|_| ())
-            .map_err(|e| invalid_program(e, color)),
+        Command::Check { file, color } => load_colored(&file, color).map(|_| ()),
         Command::Run {
             file,
             fuse,

@@ -44,10 +44,12 @@ fn file_name(path: &Path) -> String {
     path.file_name().unwrap().to_string_lossy().into_owned()
 }
 
-/// The codes (`error[CODE]`) of a rendered output.
+/// The codes (`error[CODE]`, `warning[CODE]`) of a rendered output.
 fn codes_in(rendered: &str) -> impl Iterator<Item = &str> {
     rendered.lines().filter_map(|l| {
-        let rest = l.strip_prefix("error[")?;
+        let rest = l
+            .strip_prefix("error[")
+            .or_else(|| l.strip_prefix("warning["))?;
         Some(&rest[..rest.find(']')?])
     })
 }

@@ -6,6 +6,17 @@ use super::*;
 impl BodyChecker<'_> {
     /// Checks a data expression. `expected` only guides the typing of `[]`.
     pub(crate) fn expr(&mut self, e: &ast::Expr, expected: Option<&DataType>) -> Option<Expr> {
+        if let ast::ExprKind::Map(entries) = &e.kind {
+            if entries.is_empty() {
+                if let Some(t @ DataType::Map(..)) = expected {
+                    return Some(Expr {
+                        kind: ExprKind::Builtin(Builtin::MapFrom, Vec::new()),
+                        ty: t.clone(),
+                        span: e.span,
+                    });
+                }
+            }
+        }
         if let ast::ExprKind::Array(items) = &e.kind {
             if items.is_empty() {
                 if let Some(t @ DataType::Array(_)) = expected {
@@ -67,6 +78,13 @@ impl BodyChecker<'_> {
             ),
             ast::ExprKind::Index(base, index) => {
                 let b = self.expr(base, None)?;
+                if let DataType::Map(key_ty, value_ty) = b.ty.clone() {
+                    let k = self.expr(index, Some(&key_ty))?;
+                    if !self.expect_type(&k, &key_ty) {
+                        return None;
+                    }
+                    return mk(ExprKind::Builtin(Builtin::MapIndex, vec![b, k]), *value_ty);
+                }
                 let i = self.expr(index, Some(&DataType::Int))?;
                 let DataType::Array(elem) = b.ty.clone() else {
                     self.error(
@@ -228,12 +246,107 @@ impl BodyChecker<'_> {
                 );
                 None
             }
+            ast::ExprKind::Variant(name, variant) => {
+                let Some(&id) = self.names.enums.get(&name.name) else {
+                    self.error(
+                        "unknown-type",
+                        name.span,
+                        format!("unknown enum `{}`", name.name),
+                    );
+                    return None;
+                };
+                let def = &self.program.enums[id.index()];
+                let Some(i) = def.variants.iter().position(|v| *v == variant.name) else {
+                    let known = def.variants.join("`, `");
+                    let msg = format!("the enum `{}` has no variant `{}`", name.name, variant.name);
+                    self.report(
+                        Diagnostic::error("unknown-variant", variant.span, msg)
+                            .with_note(format!("its variants are `{known}`")),
+                    );
+                    return None;
+                };
+                mk(ExprKind::Const(Value::Enum(i as u32)), DataType::Enum(id))
+            }
+            ast::ExprKind::Match(x, arms) => self.match_expr(x, arms, span, expected),
+            ast::ExprKind::Map(entries) => self.map_value(entries, span, expected),
             ast::ExprKind::Paren(_)
             | ast::ExprKind::SelfRef
             | ast::ExprKind::Name(_)
             | ast::ExprKind::Field(..)
             | ast::ExprKind::As(..) => self.expr(e, expected),
         }
+    }
+
+    /// `{k1: v1, ...}`; the empty map is typed by [`Self::expr`] from the
+    /// context.
+    fn map_value(
+        &mut self,
+        entries: &[(ast::Expr, ast::Expr)],
+        span: Span,
+        expected: Option<&DataType>,
+    ) -> Option<Expr> {
+        let (key_expected, value_expected) = match expected {
+            Some(DataType::Map(k, v)) => (Some((**k).clone()), Some((**v).clone())),
+            _ => (None, None),
+        };
+        if entries.is_empty() {
+            self.report(
+                Diagnostic::error(
+                    "map-type",
+                    span,
+                    "cannot infer the key and value types of `{}`",
+                )
+                .with_note("annotate the local, e.g. `let m: {str: i64} = {};`"),
+            );
+            return None;
+        }
+        let mut args: Vec<Expr> = Vec::new();
+        let mut constant_keys: Vec<(Value, Span)> = Vec::new();
+        for (k, v) in entries {
+            let key = self.expr(k, key_expected.as_ref().or(args.first().map(|a| &a.ty)))?;
+            let value = self.expr(v, value_expected.as_ref().or(args.get(1).map(|a| &a.ty)))?;
+            if let [first_key, first_value, ..] = args.as_slice() {
+                let (kt, vt) = (first_key.ty.clone(), first_value.ty.clone());
+                if !self.expect_type(&key, &kt) || !self.expect_type(&value, &vt) {
+                    return None;
+                }
+            } else if !matches!(
+                key.ty,
+                DataType::Int | DataType::Str | DataType::Bool | DataType::Enum(_)
+            ) {
+                self.report(Diagnostic::error(
+                    "map-key-type",
+                    key.span,
+                    format!(
+                        "a map key must be an `i64`, a `str`, a `bool` or an enum, not `{}`",
+                        self.type_name(&key.ty)
+                    ),
+                ));
+                return None;
+            }
+            if let ExprKind::Const(c) = &key.kind {
+                if let Some((_, first)) = constant_keys.iter().find(|(v, _)| v == c) {
+                    self.report(
+                        Diagnostic::error(
+                            "map-duplicate-key",
+                            key.span,
+                            "this key is already given in this map value",
+                        )
+                        .with_label(*first, "first given here"),
+                    );
+                    return None;
+                }
+                constant_keys.push((c.clone(), key.span));
+            }
+            args.push(key);
+            args.push(value);
+        }
+        let ty = DataType::Map(Box::new(args[0].ty.clone()), Box::new(args[1].ty.clone()));
+        Some(Expr {
+            kind: ExprKind::Builtin(Builtin::MapFrom, args),
+            ty,
+            span,
+        })
     }
 
     pub(super) fn binary_expr(
@@ -347,9 +460,48 @@ impl BodyChecker<'_> {
         if let Some(r) = self.rewrite_builtin(name, args, span) {
             return r;
         }
-        let mut checked = Vec::new();
-        for a in args {
-            checked.push(self.expr(a, None)?);
+        let mut checked: Vec<Expr> = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            // Map built-ins type keys, values and defaults from the map,
+            // so that `insert(m, k, [])` and `get(m, k, {})` check.
+            let expected = match (name.name.as_str(), checked.first().map(|m| &m.ty), i) {
+                ("get" | "contains" | "insert" | "remove", Some(DataType::Map(k, _)), 1) => {
+                    Some((**k).clone())
+                }
+                ("get" | "insert", Some(DataType::Map(_, v)), 2) => Some((**v).clone()),
+                _ => None,
+            };
+            checked.push(self.expr(a, expected.as_ref())?);
+        }
+        if let (
+            "to_str",
+            [Expr {
+                ty: DataType::Enum(e),
+                ..
+            }],
+        ) = (name.name.as_str(), checked.as_slice())
+        {
+            // `to_str(e)` on an enum is the match from variants to names.
+            let def = &self.program.enums[e.index()];
+            let arms = def
+                .variants
+                .iter()
+                .enumerate()
+                .map(|(i, v)| MatchArm {
+                    patterns: vec![Value::Enum(i as u32)],
+                    body: Expr {
+                        kind: ExprKind::Const(Value::Str(v.as_str().into())),
+                        ty: DataType::Str,
+                        span,
+                    },
+                })
+                .collect();
+            let x = checked.remove(0);
+            return Some(Expr {
+                kind: ExprKind::Match(Box::new(x), arms),
+                ty: DataType::Str,
+                span,
+            });
         }
         let tys: Vec<&DataType> = checked.iter().map(|a| &a.ty).collect();
         use DataType::*;
@@ -371,6 +523,19 @@ impl BodyChecker<'_> {
             ("to_str", [Bool]) => Some((Builtin::ToStrBool, Str)),
             ("to_str", [Float]) => Some((Builtin::ToStrFloat, Str)),
             ("substr", [Str, Int, Int]) => Some((Builtin::Substr, Str)),
+            ("len", [Map(..)]) => Some((Builtin::LenMap, Int)),
+            ("get", [Map(k, v), k2, v2]) if **k == **k2 && **v == **v2 => {
+                Some((Builtin::MapGetOr, (**v).clone()))
+            }
+            ("contains", [Map(k, _), k2]) if **k == **k2 => Some((Builtin::MapContains, Bool)),
+            ("insert", [m @ Map(k, v), k2, v2]) if **k == **k2 && **v == **v2 => {
+                Some((Builtin::MapInsert, (*m).clone()))
+            }
+            ("remove", [m @ Map(k, _), k2]) if **k == **k2 => {
+                Some((Builtin::MapRemove, (*m).clone()))
+            }
+            ("keys", [Map(k, _)]) => Some((Builtin::MapKeys, Array(k.clone()))),
+            ("values", [Map(_, v)]) => Some((Builtin::MapValues, Array(v.clone()))),
             _ => None,
         };
         match resolved {
@@ -380,9 +545,9 @@ impl BodyChecker<'_> {
                 span,
             }),
             None => {
-                const BUILTINS: [&str; 11] = [
+                const BUILTINS: [&str; 17] = [
                     "to_f64", "to_i64", "abs", "min", "max", "sqrt", "floor", "ceil", "len",
-                    "to_str", "substr",
+                    "to_str", "substr", "get", "contains", "insert", "remove", "keys", "values",
                 ];
                 if BUILTINS.contains(&name.name.as_str()) {
                     let given = tys

@@ -25,6 +25,7 @@ mod edit;
 mod expr;
 mod path;
 mod rewrite;
+mod pattern;
 mod stmt;
 
 /// What kind of body is being checked.

@@ -92,6 +92,7 @@ impl BodyChecker<'_> {
                     self.error("assign-target", e.span, "cannot assign to this");
                     return None;
                 };
+                self.no_projection_after_key(&place, e.span)?;
                 let (i, fty) = self.record_member(&ty, name, "")?;
                 place.projections.push(Projection::Member(i));
                 Some(Target::Place(place, fty))
@@ -101,6 +102,15 @@ impl BodyChecker<'_> {
                     self.error("assign-target", e.span, "cannot index a tree node");
                     return None;
                 };
+                self.no_projection_after_key(&place, e.span)?;
+                if let DataType::Map(key_ty, value_ty) = ty {
+                    let k = self.expr(index, Some(&key_ty))?;
+                    if !self.expect_type(&k, &key_ty) {
+                        return None;
+                    }
+                    place.projections.push(Projection::Key(k));
+                    return Some(Target::Place(place, *value_ty));
+                }
                 let DataType::Array(elem) = ty else {
                     self.error(
                         "type-mismatch",
@@ -125,6 +135,23 @@ impl BodyChecker<'_> {
                 None
             }
         }
+    }
+
+    /// `m[k] = v;` writes a whole entry; `m[k].f = v;` or `m[k][i] = v;`
+    /// would need the entry to exist, so they are rejected.
+    fn no_projection_after_key(&mut self, place: &Place, span: Span) -> Option<()> {
+        if let Some(Projection::Key(_)) = place.projections.last() {
+            self.report(
+                Diagnostic::error(
+                    "map-entry-assign",
+                    span,
+                    "a map entry is assigned whole: `m[k] = v;`",
+                )
+                .with_note("read the entry, change it, and assign it back: `let e = m[k]; e.f = 1; m[k] = e;`"),
+            );
+            return None;
+        }
+        Some(())
     }
 
     /// Resolves `e` if it denotes a node, without reporting anything when
