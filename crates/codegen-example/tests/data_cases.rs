@@ -106,7 +106,10 @@ fn data_input_errors() {
             "$.m[0][0]: expected str, found a number",
         ),
     ] {
-        let err = program.read_tree("run", input).expect_err(input).to_string();
+        let err = program
+            .read_tree("run", input)
+            .expect_err(input)
+            .to_string();
         assert!(err.contains(expected), "{input}: {err}");
     }
 }

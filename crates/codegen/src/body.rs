@@ -771,11 +771,7 @@ impl Gen<'_> {
                 }
                 // Always the last projection (the checker made sure).
                 Projection::Key(_) => {
-                    let target = if deref {
-                        quote!((#target))
-                    } else {
-                        target
-                    };
+                    let target = if deref { quote!((#target)) } else { target };
                     return quote!({ #body #target.insert(#key, v); });
                 }
             }

@@ -430,7 +430,10 @@ impl<'p> Gen<'p> {
             }
             DataType::Array(_) => quote!(Vec::new()),
             DataType::Enum(e) => {
-                let (n, v) = (&self.enum_name[e.index()], &self.enum_variants[e.index()][0]);
+                let (n, v) = (
+                    &self.enum_name[e.index()],
+                    &self.enum_variants[e.index()][0],
+                );
                 quote!(#n::#v)
             }
             DataType::Map(..) => quote!(imbl::OrdMap::new()),

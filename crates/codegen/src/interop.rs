@@ -389,6 +389,9 @@ impl Gen<'_> {
                         #(#arenas: Vec::with_capacity(counts[#idxs] as usize),)*
                     };
                     for &n in &order {
+                        // One arm per concrete type; with a single type
+                        // clippy would rather see an `if`.
+                        #[allow(clippy::single_match)]
                         match rt.type_of(n).0 {
                             #(#from_arms)*
                             _ => {}

@@ -299,7 +299,10 @@ impl Gen<'_> {
             let vs = &self.enum_variants[i];
             let first = &vs[0];
             let rest = &vs[1..];
-            let doc = format!("`enum {}`; ordered by declaration, as map keys are.", e.name);
+            let doc = format!(
+                "`enum {}`; ordered by declaration, as map keys are.",
+                e.name
+            );
             let indices = (0..vs.len() as u32).collect::<Vec<_>>();
             out.extend(quote!(
                 #[doc = #doc]

@@ -8,13 +8,14 @@ use treefuse_syntax::Diagnostic;
 
 /// Evaluates a checked constant expression: literals, operators, record and
 /// array values, built-ins, `if`, and earlier globals.
-pub fn const_eval(program: &Program, e: &Expr) -> Result<Value, Diagnostic> {
+/// The error is boxed: a diagnostic is large and the path is cold.
+pub fn const_eval(program: &Program, e: &Expr) -> Result<Value, Box<Diagnostic>> {
     let not_const = || {
-        Diagnostic::error(
+        Box::new(Diagnostic::error(
             "const-expr",
             e.span,
             "this must be a constant expression (literals, operators, record and array values, and earlier globals)",
-        )
+        ))
     };
     Ok(match &e.kind {
         ExprKind::Const(v) => v.clone(),
@@ -26,7 +27,7 @@ pub fn const_eval(program: &Program, e: &Expr) -> Result<Value, Diagnostic> {
                 ops::BinaryOp::And if !a.as_bool() => Value::Bool(false),
                 ops::BinaryOp::Or if a.as_bool() => Value::Bool(true),
                 _ => ops::binary(*op, &a, &const_eval(program, b)?)
-                    .map_err(|err| Diagnostic::error("const-expr", e.span, err.to_string()))?,
+                    .map_err(|err| Box::new(Diagnostic::error("const-expr", e.span, err.to_string())))?,
             }
         }
         ExprKind::Array(items) => Value::Array(Arc::new(
@@ -49,7 +50,7 @@ pub fn const_eval(program: &Program, e: &Expr) -> Result<Value, Diagnostic> {
             let a = const_eval(program, a)?;
             let i = const_eval(program, i)?.as_int();
             ops::index(&a, i)
-                .map_err(|err| Diagnostic::error("const-expr", e.span, err.to_string()))?
+                .map_err(|err| Box::new(Diagnostic::error("const-expr", e.span, err.to_string())))?
         }
         ExprKind::Builtin(b, args) => {
             let args = args
@@ -57,7 +58,7 @@ pub fn const_eval(program: &Program, e: &Expr) -> Result<Value, Diagnostic> {
                 .map(|x| const_eval(program, x))
                 .collect::<Result<Vec<_>, _>>()?;
             ops::builtin(*b, &args)
-                .map_err(|err| Diagnostic::error("const-expr", e.span, err.to_string()))?
+                .map_err(|err| Box::new(Diagnostic::error("const-expr", e.span, err.to_string())))?
         }
         ExprKind::If(c, a, b) => {
             if const_eval(program, c)?.as_bool() {

@@ -113,7 +113,10 @@ impl ItemChecker {
                         self.error(
                             "duplicate-name",
                             v.span,
-                            format!("the enum `{}` has two variants named `{}`", e.name.name, v.name),
+                            format!(
+                                "the enum `{}` has two variants named `{}`",
+                                e.name.name, v.name
+                            ),
                         );
                         continue;
                     }
@@ -626,7 +629,7 @@ impl ItemChecker {
             let init = match const_eval(&self.program, &expr) {
                 Ok(v) => v,
                 Err(d) => {
-                    self.diags.push(d);
+                    self.diags.push(*d);
                     continue;
                 }
             };
@@ -673,7 +676,7 @@ impl ItemChecker {
                         checked.and_then(|x| match const_eval(&self.program, &x) {
                             Ok(v) => Some(v),
                             Err(d) => {
-                                self.diags.push(d);
+                                self.diags.push(*d);
                                 None
                             }
                         })

@@ -42,7 +42,9 @@ pub(crate) fn resolve_data_type(
                         k.span(),
                         "a map key must be an `i64`, a `str`, a `bool` or an enum",
                     )
-                    .with_note("keys need an exact order; `f64`, records, arrays and maps have none"),
+                    .with_note(
+                        "keys need an exact order; `f64`, records, arrays and maps have none",
+                    ),
                 );
                 return None;
             }

@@ -402,9 +402,8 @@ impl Parser {
                     span: start.to(self.prev_span()),
                 }))
             }
-            _ => Err(self.error_here(
-                "an item (`global`, `record`, `enum`, `tree`, `pure fn` or `fuse`)",
-            )),
+            _ => Err(self
+                .error_here("an item (`global`, `record`, `enum`, `tree`, `pure fn` or `fuse`)")),
         }
     }
 

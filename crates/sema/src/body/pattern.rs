@@ -113,7 +113,11 @@ impl BodyChecker<'_> {
             return None;
         }
         let Some(ty) = result_ty else {
-            self.error("match-not-exhaustive", span, "a `match` needs at least one arm");
+            self.error(
+                "match-not-exhaustive",
+                span,
+                "a `match` needs at least one arm",
+            );
             return None;
         };
         Some(Expr {
