@@ -26,8 +26,9 @@ pub fn const_eval(program: &Program, e: &Expr) -> Result<Value, Box<Diagnostic>>
             match op {
                 ops::BinaryOp::And if !a.as_bool() => Value::Bool(false),
                 ops::BinaryOp::Or if a.as_bool() => Value::Bool(true),
-                _ => ops::binary(*op, &a, &const_eval(program, b)?)
-                    .map_err(|err| Box::new(Diagnostic::error("const-expr", e.span, err.to_string())))?,
+                _ => ops::binary(*op, &a, &const_eval(program, b)?).map_err(|err| {
+                    Box::new(Diagnostic::error("const-expr", e.span, err.to_string()))
+                })?,
             }
         }
         ExprKind::Array(items) => Value::Array(Arc::new(

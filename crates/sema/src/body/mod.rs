@@ -24,8 +24,8 @@ use treefuse_syntax::{Diagnostic, Span};
 mod edit;
 mod expr;
 mod path;
-mod rewrite;
 mod pattern;
+mod rewrite;
 mod stmt;
 
 /// What kind of body is being checked.
