@@ -895,10 +895,8 @@ mod argument_fuzz {
                 let _ = generated.reached(&options);
                 let _ = gen_shortfall(&generated, &options, &root);
             }
-            Command::ExplainCode { code } => {
-                if let Some(code) = code {
-                    let _ = treefuse::error_index::lookup(&code);
-                }
+            Command::ExplainCode { code: Some(code) } => {
+                let _ = treefuse::error_index::lookup(&code);
             }
             _ => {}
         }
