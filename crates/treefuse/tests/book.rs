@@ -355,3 +355,64 @@ fn explain_code_prints_a_section_and_lists_codes() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// An mdBook heading id: lowercase, letters, digits, `-` and `_` kept,
+/// spaces as `-`, everything else dropped.
+fn heading_id(heading: &str) -> String {
+    heading
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c.to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn links_between_chapters_resolve() {
+    let dir = repo().join("docs/src");
+    let ids = |file: &str| -> Option<Vec<String>> {
+        let text = fs::read_to_string(dir.join(file)).ok()?;
+        let mut in_code = false;
+        let mut ids = Vec::new();
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_code = !in_code;
+            } else if !in_code && line.starts_with('#') {
+                ids.push(heading_id(line.trim_start_matches('#')));
+            }
+        }
+        Some(ids)
+    };
+    let summary = fs::read_to_string(dir.join("SUMMARY.md")).unwrap();
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for chapter in chapters() {
+        let name = chapter.file_name().unwrap().to_string_lossy().into_owned();
+        if name != "SUMMARY.md" && !summary.contains(&format!("({name})")) {
+            broken.push(format!("{name} is not listed in SUMMARY.md"));
+        }
+        let text = fs::read_to_string(&chapter).unwrap();
+        for (at, _) in text.match_indices("](") {
+            let rest = &text[at + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = &rest[..end];
+            if target.starts_with("http") || !target.contains(".md") {
+                continue;
+            }
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            checked += 1;
+            match ids(file) {
+                None => broken.push(format!("{name}: no chapter {file}")),
+                Some(ids) if !anchor.is_empty() && !ids.iter().any(|i| i == anchor) => {
+                    broken.push(format!("{name}: no heading #{anchor} in {file}"))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+    assert!(checked > 10, "only {checked} links found");
+}
