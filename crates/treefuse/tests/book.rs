@@ -370,6 +370,21 @@ fn heading_id(heading: &str) -> String {
         .collect()
 }
 
+/// `a/../b.md` as `b.md`.
+fn normalize(path: &Path) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                parts.pop();
+            }
+            std::path::Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+            _ => {}
+        }
+    }
+    parts.join("/")
+}
+
 #[test]
 fn links_between_chapters_resolve() {
     let dir = repo().join("docs/src");
@@ -390,7 +405,16 @@ fn links_between_chapters_resolve() {
     let mut broken = Vec::new();
     let mut checked = 0;
     for chapter in chapters() {
-        let name = chapter.file_name().unwrap().to_string_lossy().into_owned();
+        // Paths relative to docs/src, as SUMMARY.md writes them.
+        let name = chapter
+            .strip_prefix(&dir)
+            .unwrap_or(&chapter)
+            .display()
+            .to_string();
+        let chapter_dir = Path::new(&name)
+            .parent()
+            .unwrap_or(Path::new(""))
+            .to_path_buf();
         if name != "SUMMARY.md" && !summary.contains(&format!("({name})")) {
             broken.push(format!("{name} is not listed in SUMMARY.md"));
         }
@@ -403,6 +427,8 @@ fn links_between_chapters_resolve() {
                 continue;
             }
             let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let file = normalize(&chapter_dir.join(file));
+            let file = file.as_str();
             checked += 1;
             match ids(file) {
                 None => broken.push(format!("{name}: no chapter {file}")),
