@@ -164,7 +164,7 @@ impl Gen<'_> {
                 }
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e, fr),
-            ExprKind::Builtin(f, args) => self.builtin(*f, args, e.span, fr),
+            ExprKind::Builtin(f, args) => self.builtin(*f, args, &e.ty, e.span, fr),
             ExprKind::Call(f, args) => {
                 let pf = &self.p.pure_fns[f.index()];
                 let args: Vec<_> = args
@@ -364,7 +364,7 @@ impl Gen<'_> {
         }
     }
 
-    fn builtin(&self, f: Builtin, args: &[Expr], span: Span, fr: &Frame) -> E {
+    fn builtin(&self, f: Builtin, args: &[Expr], result: &DataType, span: Span, fr: &Frame) -> E {
         let arg = |i: usize| self.expr(&args[i], fr);
         let m1 = |m: &str| {
             let x = arg(0).at(ATOM);
@@ -410,14 +410,15 @@ impl Gen<'_> {
                 E::atom(quote!(substr_checked(#s, #from, #to, #at)?))
             }
             Builtin::MapFrom => {
+                let ty = self.data_type(result);
                 if args.is_empty() {
-                    return E::atom(quote!(imbl::OrdMap::new()));
+                    return E::atom(quote!(<#ty>::new()));
                 }
                 let pairs = args.chunks(2).map(|kv| {
                     let (k, v) = (self.expr(&kv[0], fr).ts, self.expr(&kv[1], fr).ts);
                     quote!((#k, #v))
                 });
-                E::atom(quote!(imbl::OrdMap::from_iter([#(#pairs),*])))
+                E::atom(quote!(<#ty>::from_iter([#(#pairs),*])))
             }
             Builtin::MapIndex => {
                 let m = self.as_ref_arg(&args[0], fr);

@@ -423,7 +423,7 @@ impl<'p> Gen<'p> {
             DataType::Int => quote!(0),
             DataType::Float => quote!(0.0),
             DataType::Bool => quote!(false),
-            DataType::Str => quote!(Arc::from("")),
+            DataType::Str => quote!(Arc::<str>::from("")),
             DataType::Record(r) => {
                 let n = &self.rec[r.index()];
                 quote!(#n::default())
@@ -491,7 +491,7 @@ impl<'p> Gen<'p> {
             (Value::Bool(b), _) => E::atom(quote!(#b)),
             (Value::Str(s), _) => {
                 let s: &str = s;
-                E::atom(quote!(Arc::from(#s)))
+                E::atom(quote!(Arc::<str>::from(#s)))
             }
             (Value::Array(items), DataType::Array(e)) => {
                 let items = items.iter().map(|v| self.constant(v, e).ts);
@@ -505,15 +505,16 @@ impl<'p> Gen<'p> {
                 }
             }
             (Value::Map(m), DataType::Map(k, v)) => {
+                let ty = self.data_type(t);
                 if m.is_empty() {
-                    return E::atom(quote!(imbl::OrdMap::new()));
+                    return E::atom(quote!(<#ty>::new()));
                 }
                 let pairs = m.iter().map(|(key, x)| {
                     let key = self.constant(&key.to_value(), k).ts;
                     let x = self.constant(x, v).ts;
                     quote!((#key, #x))
                 });
-                E::atom(quote!(imbl::OrdMap::from_iter([#(#pairs),*])))
+                E::atom(quote!(<#ty>::from_iter([#(#pairs),*])))
             }
             (Value::Record(items), DataType::Record(r)) => {
                 let name = &self.rec[r.index()];

@@ -75,7 +75,16 @@ enum DTy {
     Bool,
     Rec(usize),
     Arr,
+    /// `str`
+    Str,
+    /// The enum `E0 { A, B, C }`.
+    En,
+    /// `{i64: i64}`
+    Map,
 }
+
+/// Variants of the generated programs' enum `E0`.
+const VARIANTS: [&str; 3] = ["A", "B", "C"];
 
 struct RecordDef {
     name: String,
@@ -292,7 +301,7 @@ impl Gen {
     // ----- schema -----------------------------------------------------
 
     fn data_type(&mut self) -> DTy {
-        match self.below(10) {
+        match self.below(13) {
             0..=4 => DTy::Int,
             5 | 6 => DTy::Bool,
             7 | 8 if !self.records.is_empty() => {
@@ -300,7 +309,10 @@ impl Gen {
                 DTy::Rec(r)
             }
             7 | 8 => DTy::Int,
-            _ => DTy::Arr,
+            9 => DTy::Arr,
+            10 => DTy::Str,
+            11 => DTy::En,
+            _ => DTy::Map,
         }
     }
 
@@ -323,6 +335,22 @@ impl Gen {
                     .collect();
                 format!("{} {{ {} }}", self.records[r].name, parts.join(", "))
             }
+            DTy::Str => format!("{:?}", self.pick(&["", "a", "bc", "é", "ab"])),
+            DTy::En => format!("E0::{}", self.pick(&VARIANTS)),
+            DTy::Map => {
+                // Distinct constant keys (a repeated one is a compile error).
+                // At least one, so that the value types itself without a
+                // context (`{}` needs one).
+                let n = 1 + self.below(3);
+                let mut keys: Vec<i64> = (0..n).map(|_| self.rng.gen_range(-2..6)).collect();
+                keys.sort_unstable();
+                keys.dedup();
+                let parts: Vec<String> = keys
+                    .iter()
+                    .map(|k| format!("{k}: {}", self.rng.gen_range(-3..10)))
+                    .collect();
+                format!("{{{}}}", parts.join(", "))
+            }
         }
     }
 
@@ -332,6 +360,9 @@ impl Gen {
             DTy::Bool => "bool".into(),
             DTy::Arr => "[i64]".into(),
             DTy::Rec(r) => self.records[r].name.clone(),
+            DTy::Str => "str".into(),
+            DTy::En => "E0".into(),
+            DTy::Map => "{i64: i64}".into(),
         }
     }
 
@@ -565,7 +596,7 @@ impl Gen {
 
     #[allow(clippy::needless_range_loop)] // indices are type and method ids
     fn emit(&mut self) -> String {
-        let mut out = String::new();
+        let mut out = format!("enum E0 {{ {} }}\n", VARIANTS.join(", "));
         for r in &self.records {
             let fs: Vec<String> = r
                 .fields
@@ -1008,11 +1039,64 @@ impl Gen {
                     format!("[{}]", items.join(", "))
                 }
                 DTy::Rec(r) => self.record_value(cx, r, depth),
+                DTy::Str | DTy::En | DTy::Map => self.const_value(want),
             };
         }
         let d = depth - 1;
         match want {
-            DTy::Int => match self.below(15) {
+            DTy::Int => match self.below(22) {
+                15 => {
+                    let op = self.pick(&["&", "|", "^"]);
+                    format!(
+                        "({} {op} {})",
+                        self.expr(cx, want, d),
+                        self.expr(cx, want, d)
+                    )
+                }
+                16 => {
+                    let op = self.pick(&["<<", ">>"]);
+                    let a = self.expr(cx, want, d);
+                    let b = self.expr(cx, want, d);
+                    if self.risky() {
+                        format!("({a} {op} {b})")
+                    } else {
+                        format!("({a} {op} (abs({b}) % 64))")
+                    }
+                }
+                17 => format!("!{}", self.expr(cx, want, d)),
+                18 => {
+                    let m = self.expr(cx, DTy::Map, d);
+                    let k = self.expr(cx, DTy::Int, d);
+                    // Parenthesized: a map value may not start the head of a
+                    // `match`, `if` or `for`.
+                    if self.risky() {
+                        format!("({m}[{k}])")
+                    } else {
+                        format!("get({m}, {k}, {})", self.expr(cx, DTy::Int, d))
+                    }
+                }
+                19 => {
+                    let t = if self.chance(2) { DTy::Map } else { DTy::Str };
+                    format!("len({})", self.expr(cx, t, d))
+                }
+                20 => {
+                    let e = self.expr(cx, DTy::En, d);
+                    let (a, b) = (self.expr(cx, want, d), self.expr(cx, want, d));
+                    let arms = if self.chance(2) {
+                        format!("E0::A => {a}, E0::B | E0::C => {b}")
+                    } else {
+                        format!("E0::C => {a}, _ => {b}")
+                    };
+                    format!("match {e} {{ {arms} }}")
+                }
+                21 => {
+                    let x = self.expr(cx, want, d);
+                    let (a, b) = (self.expr(cx, want, d), self.expr(cx, want, d));
+                    format!(
+                        "match {x} {{ 0 | -1 => {a}, 3 => {b}, _ => {} }}",
+                        self.expr(cx, want, d)
+                    )
+                }
                 0 | 1 => format!("({} + {})", self.expr(cx, want, d), self.expr(cx, want, d)),
                 2 => format!("({} - {})", self.expr(cx, want, d), self.expr(cx, want, d)),
                 3 => format!("({} * {})", self.expr(cx, want, d), self.expr(cx, want, d)),
@@ -1075,7 +1159,24 @@ impl Gen {
                 ),
                 _ => format!("-{}", self.expr(cx, want, d)),
             },
-            DTy::Bool => match self.below(7) {
+            DTy::Bool => match self.below(11) {
+                7 => format!(
+                    "contains({}, {})",
+                    self.expr(cx, DTy::Map, d),
+                    self.expr(cx, DTy::Int, d)
+                ),
+                8 => format!(
+                    "({} {} {})",
+                    self.expr(cx, DTy::Str, d),
+                    self.pick(&["<", "<=", ">", ">="]),
+                    self.expr(cx, DTy::Str, d)
+                ),
+                9 => format!(
+                    "({} {} {})",
+                    self.expr(cx, DTy::En, d),
+                    self.pick(&["==", "!="]),
+                    self.expr(cx, DTy::En, d)
+                ),
                 0 => format!(
                     "({} {} {})",
                     self.expr(cx, DTy::Int, d),
@@ -1101,11 +1202,56 @@ impl Gen {
                 ),
             },
             DTy::Rec(r) => self.record_value(cx, r, d),
-            DTy::Arr => {
-                let n = 1 + self.below(3);
-                let items: Vec<String> = (0..n).map(|_| self.expr(cx, DTy::Int, d)).collect();
-                format!("[{}]", items.join(", "))
+            DTy::Arr => match self.below(4) {
+                0 => format!("keys({})", self.expr(cx, DTy::Map, d)),
+                1 => format!("values({})", self.expr(cx, DTy::Map, d)),
+                _ => {
+                    let n = 1 + self.below(3);
+                    let items: Vec<String> = (0..n).map(|_| self.expr(cx, DTy::Int, d)).collect();
+                    format!("[{}]", items.join(", "))
+                }
+            },
+            DTy::Str => match self.below(5) {
+                0 => format!("({} + {})", self.expr(cx, want, d), self.expr(cx, want, d)),
+                1 => format!("to_str({})", self.expr(cx, DTy::Int, d)),
+                2 => format!("to_str({})", self.expr(cx, DTy::En, d)),
+                3 => {
+                    let s = self.expr(cx, want, d);
+                    if self.risky() {
+                        let (a, b) = (self.expr(cx, DTy::Int, d), self.expr(cx, DTy::Int, d));
+                        format!("substr({s}, {a}, {b})")
+                    } else {
+                        format!("substr({s}, len({s}), len({s}))")
+                    }
+                }
+                _ => format!("to_str({})", self.expr(cx, DTy::Bool, d)),
+            },
+            DTy::En => {
+                let x = self.expr(cx, DTy::Int, d);
+                format!(
+                    "match {x} {{ 0 => E0::{}, 1 | 2 => E0::{}, _ => E0::{} }}",
+                    self.pick(&VARIANTS),
+                    self.pick(&VARIANTS),
+                    self.pick(&VARIANTS)
+                )
             }
+            DTy::Map => match self.below(3) {
+                0 => format!(
+                    "insert({}, {}, {})",
+                    self.expr(cx, want, d),
+                    self.expr(cx, DTy::Int, d),
+                    self.expr(cx, DTy::Int, d)
+                ),
+                1 => format!(
+                    "remove({}, {})",
+                    self.expr(cx, want, d),
+                    self.expr(cx, DTy::Int, d)
+                ),
+                _ => {
+                    let (k, v) = (self.expr(cx, DTy::Int, d), self.expr(cx, DTy::Int, d));
+                    format!("{{{k}: {v}}}")
+                }
+            },
         }
     }
 
@@ -1186,6 +1332,11 @@ impl Gen {
                         let e = self.expr(cx, mt, 2);
                         Some(vec![format!("{}.{f}.{mf} = {e};", p.text)])
                     }
+                    DTy::Map if self.chance(2) => {
+                        let k = self.expr(cx, DTy::Int, 1);
+                        let e = self.expr(cx, DTy::Int, 2);
+                        Some(vec![format!("{}.{f}[{k}] = {e};", p.text)])
+                    }
                     DTy::Arr if self.chance(2) => {
                         let e = self.expr(cx, DTy::Int, 2);
                         let i = self.expr(cx, DTy::Int, 1);
@@ -1214,6 +1365,11 @@ impl Gen {
                         let (mf, mt) = self.pick(&self.records[r].fields.clone());
                         let e = self.expr(cx, mt, 2);
                         Some(vec![format!("{n}.{mf} = {e};")])
+                    }
+                    DTy::Map if self.chance(2) => {
+                        let k = self.expr(cx, DTy::Int, 1);
+                        let e = self.expr(cx, DTy::Int, 2);
+                        Some(vec![format!("{n}[{k}] = {e};")])
                     }
                     _ => {
                         let e = self.expr(cx, t, 2);

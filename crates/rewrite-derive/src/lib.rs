@@ -331,8 +331,14 @@ struct FieldsCode {
 fn fields_code(path: TokenStream2, fields: &Fields, family: &[Ident]) -> syn::Result<FieldsCode> {
     let mut binders = Vec::new();
     let mut others = Vec::new();
-    let (mut walk, mut each, mut bury, mut drop, mut eq, mut copies) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut walk, mut each, mut bury, mut drop, mut eq, mut copies) = (
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
     for (i, field) in fields.iter().enumerate() {
         let (b, o) = match &field.ident {
             Some(id) => (

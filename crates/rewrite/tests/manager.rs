@@ -698,13 +698,21 @@ fn post_order_splice_continues_with_the_remaining_rules() {
     // CountAfter: the 3 plain statements where they stood, plus once more
     // for each statement spliced (the inner `a` twice: into the outer
     // block, then into the body).
-    assert_eq!(counts, Counts { stmts: 3 + 1 + 2, exprs: 5 });
+    assert_eq!(
+        counts,
+        Counts {
+            stmts: 3 + 1 + 2,
+            exprs: 5
+        }
+    );
 }
 
 #[test]
 fn deep_tree_guard_drops_iteratively() {
     let mut t = treefuse_rewrite::DeepTree::new(deep_program(1_000_000));
-    manager::<(), _>((Discard,)).fused(t.get_mut(), &mut ()).unwrap();
+    manager::<(), _>((Discard,))
+        .fused(t.get_mut(), &mut ())
+        .unwrap();
     assert!(node_count(t.get()) < 200_000);
     drop(t);
 }
