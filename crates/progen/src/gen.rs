@@ -43,6 +43,9 @@ pub struct GenConfig {
     /// `tests/regressions/loop_return_after_loop.tf` (fixed since) so
     /// that long runs could look for other bugs.
     pub loop_returns: bool,
+    /// Generate rewriting in place (LANGUAGE.md §7.1–7.3): `self = ..`,
+    /// thickets, `copy`, list edits, `len` of lists, `in_list()`.
+    pub rewrites: bool,
 }
 
 impl Default for GenConfig {
@@ -53,6 +56,7 @@ impl Default for GenConfig {
             max_child_calls: 3,
             risk: 8,
             loop_returns: true,
+            rewrites: true,
         }
     }
 }
@@ -1011,6 +1015,11 @@ impl Gen {
             }
             return match want {
                 DTy::Int => {
+                    if self.cfg.rewrites && self.chance(8) {
+                        if let Some(l) = self.list_len(cx) {
+                            return l;
+                        }
+                    }
                     if self.chance(5) {
                         let a = self.expr(cx, DTy::Arr, 0);
                         format!("len({a})")
@@ -1019,6 +1028,9 @@ impl Gen {
                     }
                 }
                 DTy::Bool => {
+                    if self.cfg.rewrites && self.chance(10) {
+                        return "in_list()".into();
+                    }
                     if self.chance(2) {
                         if let Some(p) = self.node_path(cx, 0, 2) {
                             let fam = self.types[p.ty].family;
@@ -1278,7 +1290,7 @@ impl Gen {
             }
         }
         for _ in 0..20 {
-            let k = self.below(30);
+            let k = self.below(if self.cfg.rewrites { 36 } else { 30 });
             if let Some(lines) = self.try_stmt(cx, nest, in_for, k) {
                 return lines;
             }
@@ -1543,6 +1555,11 @@ impl Gen {
             26 | 27 => self.rebuild_stmt(cx, in_for),
             // Growth, paid with fuel.
             28 => self.grow_stmt(cx, in_for),
+            // Rewriting in place (§7.1–7.3).
+            30 | 31 => self.replace_self_stmt(cx),
+            32 | 33 => self.thicket_stmt(cx),
+            34 => self.copy_stmt(cx, in_for),
+            35 => self.list_edit_stmt(cx),
             _ => {
                 let fields = self.data_fields_of(cx.ty, Some(DTy::Int));
                 if fields.is_empty() {
@@ -1713,6 +1730,266 @@ impl Gen {
             format!("    {slot} = {new};"),
             "}".into(),
         ])
+    }
+
+    /// Whether a slot declared with type `d` can hold a node of type `o` or
+    /// of a subtype.
+    fn can_hold(&self, d: usize, o: usize) -> bool {
+        self.is_subtype(o, d)
+            || self
+                .concrete_below(o)
+                .iter()
+                .any(|&s| self.is_subtype(s, d))
+    }
+
+    /// The typing rule of `self = ..` (§7.1): a node of type `r` may
+    /// replace a receiver of static type `o` (in a list only, for a thicket
+    /// element): every slot that can hold `o` must accept `r`; the `fuse`
+    /// roots are family roots.
+    fn replacement_ok(&self, o: usize, r: usize, list_only: bool) -> bool {
+        let slots_ok = (0..self.types.len()).all(|t| {
+            self.types[t].children.iter().all(|c| {
+                (list_only && !c.list) || !self.can_hold(c.ty, o) || self.is_subtype(r, c.ty)
+            })
+        });
+        slots_ok && (list_only || self.types[r].family == self.types[o].family)
+    }
+
+    /// Whether a node of type `o` can stand in some list child.
+    fn may_stand_in_list(&self, o: usize) -> bool {
+        (0..self.types.len()).any(|t| {
+            self.types[t]
+                .children
+                .iter()
+                .any(|c| c.list && self.can_hold(c.ty, o))
+        })
+    }
+
+    /// `len(P.L)` of a list child on a node path.
+    fn list_len(&mut self, cx: &Ctx) -> Option<String> {
+        let p = self.node_path(cx, 0, 1)?;
+        let lists = self.lists(p.ty);
+        if lists.is_empty() {
+            return None;
+        }
+        let (l, _) = self.pick(&lists);
+        Some(format!("len({}.{l})", p.text))
+    }
+
+    /// A subtree whose type may replace a receiver of type `o`: a new leaf,
+    /// a descendant moved up, or a copy of one.
+    fn replacement(&mut self, cx: &Ctx, o: usize, list_only: bool) -> Option<String> {
+        let choice = self.below(3);
+        if choice == 0 {
+            let leaves: Vec<usize> = (0..self.types.len())
+                .filter(|&l| self.types[l].leaf && !self.types[l].is_abstract)
+                .filter(|&l| self.replacement_ok(o, l, list_only))
+                .collect();
+            if leaves.is_empty() {
+                return None;
+            }
+            let l = self.pick(&leaves);
+            let inits = self.data_inits(cx, l);
+            return Some(format!("new {} {{{inits}}}", self.types[l].name));
+        }
+        let singles: Vec<(String, usize)> = self
+            .singles(cx.ty)
+            .into_iter()
+            .filter(|&(_, ct)| self.replacement_ok(o, ct, list_only))
+            .collect();
+        if singles.is_empty() {
+            return None;
+        }
+        let (c, _) = self.pick(&singles);
+        Some(if choice == 1 {
+            format!("self.{c}")
+        } else {
+            format!("copy(self.{c})")
+        })
+    }
+
+    /// `if COND { self = SUBTREE; }`.
+    fn replace_self_stmt(&mut self, cx: &mut Ctx) -> Option<Vec<String>> {
+        if !self.cfg.rewrites {
+            return None;
+        }
+        let with = self.replacement(cx, cx.ty, false)?;
+        let c = self.expr(cx, DTy::Bool, 1);
+        Some(vec![
+            format!("if {c} {{"),
+            format!("    self = {with};"),
+            "}".into(),
+        ])
+    }
+
+    /// `if in_list() { self = [..]; }`: deleting, inserting before or after
+    /// `self`, splicing a list of `self`'s, copies.
+    fn thicket_stmt(&mut self, cx: &mut Ctx) -> Option<Vec<String>> {
+        if !self.cfg.rewrites || !self.may_stand_in_list(cx.ty) {
+            return None;
+        }
+        let o = cx.ty;
+        let mut items = Vec::new();
+        match self.below(4) {
+            // Delete.
+            0 => {}
+            // Splice an own list (its elements must fit the lists).
+            1 => {
+                let lists: Vec<(String, usize)> = self
+                    .lists(o)
+                    .into_iter()
+                    .filter(|&(_, lt)| self.replacement_ok(o, lt, true))
+                    .collect();
+                if lists.is_empty() {
+                    return None;
+                }
+                let (l, _) = self.pick(&lists);
+                items.push(format!("..self.{l}"));
+                if self.chance(2) {
+                    if let Some(leaf) = self.new_leaf_for(cx, o) {
+                        items.push(leaf);
+                    }
+                }
+            }
+            // Keep `self` with new or copied neighbours.
+            _ => {
+                items.push("self".into());
+                for _ in 0..1 + self.below(2) {
+                    let extra = if self.chance(2) {
+                        self.new_leaf_for(cx, o)
+                    } else {
+                        // A copy of a child of `self` (no move: `self` stays).
+                        let singles: Vec<(String, usize)> = self
+                            .singles(o)
+                            .into_iter()
+                            .filter(|&(_, ct)| self.replacement_ok(o, ct, true))
+                            .collect();
+                        if singles.is_empty() {
+                            None
+                        } else {
+                            let (c, _) = self.pick(&singles);
+                            Some(format!("copy(self.{c})"))
+                        }
+                    };
+                    if let Some(x) = extra {
+                        let at = self.below(items.len() as u32 + 1) as usize;
+                        items.insert(at, x);
+                    }
+                }
+            }
+        }
+        let value = format!("[{}]", items.join(", "));
+        if self.risky() {
+            return Some(vec![format!("self = {value};")]);
+        }
+        let c = self.expr(cx, DTy::Bool, 1);
+        Some(vec![
+            format!("if in_list() && {c} {{"),
+            format!("    self = {value};"),
+            "}".into(),
+        ])
+    }
+
+    /// A new leaf that may stand in every list that can hold `o`.
+    fn new_leaf_for(&mut self, cx: &Ctx, o: usize) -> Option<String> {
+        let leaves: Vec<usize> = (0..self.types.len())
+            .filter(|&l| self.types[l].leaf && !self.types[l].is_abstract)
+            .filter(|&l| self.replacement_ok(o, l, true))
+            .collect();
+        if leaves.is_empty() {
+            return None;
+        }
+        let l = self.pick(&leaves);
+        let inits = self.data_inits(cx, l);
+        Some(format!("new {} {{{inits}}}", self.types[l].name))
+    }
+
+    /// `S = copy(S.d);` (the copy is of a descendant, so the tree does not
+    /// grow taller).
+    fn copy_stmt(&mut self, cx: &mut Ctx, in_for: bool) -> Option<Vec<String>> {
+        if !self.cfg.rewrites {
+            return None;
+        }
+        let (slot, st) = self.slot(cx, in_for)?;
+        let mut opts = Vec::new();
+        for (d, dt) in self.singles(st) {
+            if self.is_subtype(dt, st) {
+                opts.push(d);
+            }
+        }
+        if opts.is_empty() {
+            return None;
+        }
+        let d = self.pick(&opts);
+        Some(vec![format!("{slot} = copy({slot}.{d});")])
+    }
+
+    /// Edits of a list of `self` (outside loops): push a new leaf, set an
+    /// element, prepend, clear, or read an element by index.
+    fn list_edit_stmt(&mut self, cx: &mut Ctx) -> Option<Vec<String>> {
+        if !self.cfg.rewrites || cx.loopvar.is_some() {
+            return None;
+        }
+        let lists = self.lists(cx.ty);
+        if lists.is_empty() {
+            return None;
+        }
+        let (l, lt) = self.pick(&lists);
+        let leaves = self.leaves_below(lt);
+        let leaf = if leaves.is_empty() {
+            None
+        } else {
+            let x = self.pick(&leaves);
+            let inits = self.data_inits(cx, x);
+            Some(format!("new {} {{{inits}}}", self.types[x].name))
+        };
+        let list = format!("self.{l}");
+        match (self.below(5), leaf) {
+            (0, Some(leaf)) => Some(vec![
+                format!("if len({list}) < 6 {{"),
+                format!("    {list}.push({leaf});"),
+                "}".into(),
+            ]),
+            (1, Some(leaf)) => {
+                let i = self.expr(cx, DTy::Int, 1);
+                if self.risky() {
+                    Some(vec![format!("{list}[{i}] = {leaf};")])
+                } else {
+                    Some(vec![
+                        format!("if len({list}) > 0 {{"),
+                        format!("    {list}[abs({i}) % len({list})] = {leaf};"),
+                        "}".into(),
+                    ])
+                }
+            }
+            (2, Some(leaf)) => Some(vec![
+                format!("if len({list}) < 6 {{"),
+                format!("    {list} = [{leaf}, ..{list}];"),
+                "}".into(),
+            ]),
+            (3, _) => {
+                let c = self.expr(cx, DTy::Bool, 1);
+                Some(vec![
+                    format!("if {c} {{"),
+                    format!("    {list} = [];"),
+                    "}".into(),
+                ])
+            }
+            _ => {
+                let fields = self.data_fields_of(lt, Some(DTy::Int));
+                let own = self.data_fields_of(cx.ty, Some(DTy::Int));
+                if fields.is_empty() || own.is_empty() {
+                    return None;
+                }
+                let (f, _) = self.pick(&fields);
+                let (g, _) = self.pick(&own);
+                Some(vec![
+                    format!("if len({list}) > 0 {{"),
+                    format!("    self.{g} = {list}[len({list}) - 1].{f};"),
+                    "}".into(),
+                ])
+            }
+        }
     }
 
     /// `if fuel > 0 { fuel = fuel - 1; S = new W { c: S, .. }; }`: the only
