@@ -71,7 +71,13 @@ fn main() {
     let mut table = String::new();
     for seed in random_seeds() {
         let path = format!("{out}/random_{seed}.tf");
-        std::fs::write(&path, treefuse_progen::generate(seed)).expect("write a random program");
+        // Without rewriting in place, which the code generator refuses.
+        let no_rewrites = treefuse_progen::GenConfig {
+            rewrites: false,
+            ..Default::default()
+        };
+        std::fs::write(&path, treefuse_progen::generate_with(seed, &no_rewrites))
+            .expect("write a random program");
         if let Err(e) = config.compile(&[&path], &out) {
             panic!("treefuse code generation failed on random program {seed}:\n{e}");
         }

@@ -54,7 +54,8 @@ pub mod host {
 }
 
 /// Random programs of the soundness fuzzer's generator
-/// (`treefuse_progen::generate(seed)`), compiled in one batch.
+/// (`treefuse_progen::generate_with` without rewriting in place, which
+/// the code generator does not support yet), compiled in one batch.
 pub mod random {
     /// Runs a `fuse` item by name: schema, item, fused?, input tree,
     /// arguments; returns the output JSON and visits, or the error message.
