@@ -231,10 +231,15 @@ impl Builder<'_, '_> {
         vertices: &[Vertex],
         edges: &[(usize, usize, String)],
         group: &[usize],
+        participants: &[Participant],
         a: usize,
         b: usize,
     ) -> String {
         let members = |g: usize| (0..vertices.len()).filter(move |&v| group[v] == g);
+        let earlier = if a < b { a } else { b };
+        if members(group[earlier]).any(|x| self.loop_replaces(&vertices[x], participants)) {
+            return "the earlier loop calls a traversal that may replace its elements; a later loop must iterate over the edited list (LANGUAGE.md §7.2), so only the last of merged loops may replace".into();
+        }
         for x in members(group[a]) {
             for y in members(group[b]) {
                 let (first, second) = if x < y { (x, y) } else { (y, x) };
@@ -789,7 +794,7 @@ impl Builder<'_, '_> {
                 if group[a] == group[b] || vertices[a].lp != vertices[b].lp {
                     continue;
                 }
-                let reason = self.explain_loops(&vertices, &edges, &group, a, b);
+                let reason = self.explain_loops(&vertices, &edges, &group, &participants, a, b);
                 blocked.push(Blocked {
                     first: (vertices[a].participant, vertices[a].stmt),
                     second: (vertices[b].participant, vertices[b].stmt),

@@ -202,3 +202,34 @@ fn loops_left_apart_are_reported_with_the_reason() {
     // Only the root's two visits become one, in each of the 30 runs.
     assert_eq!(unfused - fused, 30, "no loop fusion");
 }
+
+#[test]
+fn a_loop_that_deletes_elements_stays_apart_from_a_later_loop_with_the_reason() {
+    let src = r#"
+    tree Prog {
+        child items: [Item];
+        traversal a() { for i in self.items { i.drop(); } }
+        traversal b() { for i in self.items { i.bump(); } }
+    }
+    tree Item {
+        v: i64;
+        traversal drop() { if self.v < 0 { self = []; } }
+        traversal bump() { self.v = self.v + 1; }
+    }
+    fuse run(root: Prog) { root.a(); root.b(); }
+    "#;
+    let p = compile_source("drop.tf", src).unwrap_or_else(|d| panic!("{d}"));
+    let fused = p.fuse_all(&FusionOptions::default());
+    let report = treefuse_fusion::report::text_report(&p.model, &fused, &p.source);
+    assert!(report.contains("may replace its elements"), "{report}");
+    let out = p
+        .run_json(
+            "run",
+            r#"{"type":"Prog","items":[{"type":"Item","v":-1},{"type":"Item","v":5}]}"#,
+            &[],
+        )
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&out.output_json).unwrap();
+    assert_eq!(v["items"], serde_json::json!([{"type": "Item", "v": 6}]));
+    compare(&p, "run", 20);
+}
