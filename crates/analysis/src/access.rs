@@ -251,6 +251,32 @@ impl std::fmt::Display for Conflict {
     }
 }
 
+/// The pairs of global accesses of `first` (earlier) and `second` that
+/// conflict when they intersect, in the order [`conflict`] checks them:
+/// write/read, read/write, write/write.
+pub fn global_access_pairs<'s>(
+    first: &'s AccessSet,
+    second: &'s AccessSet,
+) -> [(ConflictKind, &'s Nfa, &'s Nfa); 3] {
+    [
+        (
+            ConflictKind::WriteRead,
+            &first.global_writes,
+            &second.global_reads,
+        ),
+        (
+            ConflictKind::ReadWrite,
+            &first.global_reads,
+            &second.global_writes,
+        ),
+        (
+            ConflictKind::WriteWrite,
+            &first.global_writes,
+            &second.global_writes,
+        ),
+    ]
+}
+
 /// The first conflict between `first` and `second`, where `first` runs
 /// before `second` in the unfused program and both sets are relative to the
 /// same node. Checks, in order, write/read, read/write and write/write, each
@@ -271,23 +297,7 @@ pub fn conflict(
         (ConflictKind::ReadWrite, &first.reads, &second.writes),
         (ConflictKind::WriteWrite, &first.writes, &second.writes),
     ];
-    let gpairs = [
-        (
-            ConflictKind::WriteRead,
-            &first.global_writes,
-            &second.global_reads,
-        ),
-        (
-            ConflictKind::ReadWrite,
-            &first.global_reads,
-            &second.global_writes,
-        ),
-        (
-            ConflictKind::WriteWrite,
-            &first.global_writes,
-            &second.global_writes,
-        ),
-    ];
+    let gpairs = global_access_pairs(first, second);
     for (loc, list) in [(Location::Tree, &pairs), (Location::Global, &gpairs)] {
         for &(kind, a, b) in list.iter() {
             if let Some(word) = intersection_witness(a, b) {

@@ -27,7 +27,9 @@
 //! same error counter fuse.
 
 use std::collections::BTreeSet;
-use treefuse_analysis::{frame_conflict, AccessSet, Analysis, Conflict, ConflictKind, Location};
+use treefuse_analysis::{
+    frame_conflict, global_access_pairs, AccessSet, Analysis, Conflict, ConflictKind, Location,
+};
 use treefuse_automata::{intersection_witness, Nfa, Symbol};
 use treefuse_sema::ops::{BinaryOp, Builtin};
 use treefuse_sema::visit::{walk_expr, walk_stmt_exprs};
@@ -102,24 +104,7 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
         }
         // The analysis checks tree accesses first, so there is no tree
         // conflict. Check the globals one by one, leaving out what commutes.
-        let pairs = [
-            (
-                ConflictKind::WriteRead,
-                &first.global_writes,
-                &second.global_reads,
-            ),
-            (
-                ConflictKind::ReadWrite,
-                &first.global_reads,
-                &second.global_writes,
-            ),
-            (
-                ConflictKind::WriteWrite,
-                &first.global_writes,
-                &second.global_writes,
-            ),
-        ];
-        for (kind, a, b) in pairs {
+        for (kind, a, b) in global_access_pairs(first, second) {
             for (_, prefix, commutes) in &self.globals {
                 match commutes {
                     Commutes::Everything => continue,

@@ -42,20 +42,8 @@ fn compare(program: &Program, fuse: &str, runs: u64) -> (u64, u64) {
     (vu, vf)
 }
 
-const LOOPS: &str = r#"
-global ERRORS: i64 = 0;
-tree Prog {
-    child items: [Item];
-    traversal check_a() { for i in self.items { i.check_a(); } }
-    traversal check_b() { for i in self.items { i.check_b(); } }
-}
-tree Item {
-    v: i64;
-    traversal check_a() { if self.v < 0 { ERRORS = ERRORS + 1; } }
-    traversal check_b() { if self.v > 3 { ERRORS = ERRORS + 1; } }
-}
-fuse check(root: Prog) { root.check_a(); root.check_b(); }
-"#;
+/// Two checks counting into one global (also in the book).
+const LOOPS: &str = include_str!("../../../examples/fusion-rules/counters.tf");
 
 #[test]
 fn two_loops_that_only_count_fuse_into_one() {
@@ -67,7 +55,7 @@ fn two_loops_that_only_count_fuse_into_one() {
     let out = p
         .run_json(
             "check",
-            r#"{"type":"Prog","items":[{"type":"Item","v":-1},{"type":"Item","v":5},{"type":"Item","v":2},{"type":"Item","v":-7}]}"#,
+            r#"{"type":"Prog","items":[{"type":"Item","v":-1},{"type":"Item","v":500},{"type":"Item","v":2},{"type":"Item","v":-7}]}"#,
             &[],
         )
         .unwrap();
@@ -189,7 +177,7 @@ fn a_conditional_operand_that_can_fail_does_not_commute() {
 fn loops_left_apart_are_reported_with_the_reason() {
     // `check_b` reads ERRORS, so an iteration of `check_a` on one element
     // does not commute with one of `check_b` on another.
-    let src = LOOPS.replace("if self.v > 3 {", "if self.v > ERRORS {");
+    let src = LOOPS.replace("if self.v > 100 {", "if self.v > ERRORS {");
     let p = compile_source("read_loops.tf", &src).unwrap_or_else(|d| panic!("{d}"));
     let fused = p.fuse_all(&FusionOptions::default());
     let report = treefuse_fusion::report::text_report(&p.model, &fused, &p.source);
