@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 use treefuse_fusion::{FuseLevel, FuseLevelStmt};
-use treefuse_runtime::{NodeId, Slot, Tree};
+use treefuse_runtime::{NodeId, NodeList, Slot, Tree};
 use treefuse_sema::ops::{self, BinaryOp, OpError};
 use treefuse_sema::*;
 use treefuse_syntax::Span;
@@ -879,5 +879,5 @@ pub(crate) enum Built {
     Node(TypeId, Vec<Built>),
     Existing(NodeId),
     List(Vec<Built>),
-    ExistingList(Arc<[NodeId]>),
+    ExistingList(NodeList),
 }

@@ -24,8 +24,7 @@
 //! loops open on the current node are always the top entries of the stack.
 
 use crate::{Built, Flow, Frame, Interpreter, RuntimeError};
-use std::sync::Arc;
-use treefuse_runtime::{NodeId, Slot, Tree};
+use treefuse_runtime::{NodeId, NodeList, Slot, Tree};
 use treefuse_sema::*;
 use treefuse_syntax::Span;
 
@@ -47,7 +46,7 @@ pub(crate) enum Site {
 pub(crate) struct OpenList {
     parent: NodeId,
     slot: u32,
-    snapshot: Arc<[NodeId]>,
+    snapshot: NodeList,
     /// Index in `snapshot` of the next element to visit.
     next: usize,
     /// The list built so far, once an element was replaced.
@@ -62,7 +61,7 @@ pub(crate) struct OpenList {
 
 impl OpenList {
     /// The current list: processed part and the elements not reached yet.
-    fn current(&self) -> Arc<[NodeId]> {
+    fn current(&self) -> NodeList {
         match &self.front {
             Some(front) => front
                 .iter()
@@ -84,11 +83,11 @@ impl OpenList {
 
 impl Interpreter<'_> {
     /// The elements of a list child, as the program sees them now.
-    pub(crate) fn list_of(&mut self, tree: &mut Tree, node: NodeId, slot: u32) -> Arc<[NodeId]> {
+    pub(crate) fn list_of(&mut self, tree: &mut Tree, node: NodeId, slot: u32) -> NodeList {
         self.sync_open_lists(tree, node);
         match tree.slot(node, slot) {
             Slot::List(items) => items.clone(),
-            _ => Arc::from(Vec::new()),
+            _ => NodeList::default(),
         }
     }
 
@@ -247,30 +246,40 @@ impl Interpreter<'_> {
                 Ok(Flow::Return)
             }
             StmtKind::EditList { list, edit } => {
+                // `push` and `L[i] = ..` edit the list in the tree itself
+                // (copied only if shared): amortised O(1), since no loop
+                // over this list can be running (the checker's
+                // `for-list-write`). Everything is evaluated first, so a
+                // runtime error leaves the list as it was.
                 let parent = self.path(tree, frame, &list.parent)?;
                 let slot = self.slot_index(list.field);
-                let items = self.list_of(tree, parent, slot);
-                let new_items: Arc<[NodeId]> = match edit {
+                self.sync_open_lists(tree, parent);
+                let new_items: NodeList = match edit {
+                    ListEdit::Push(with) => {
+                        let node = self.subtree(tree, frame, with)?;
+                        if let Some(items) = tree.slot_mut(parent, slot).list_mut() {
+                            items.push(node);
+                        }
+                        return Ok(Flow::Normal);
+                    }
                     ListEdit::Set(i, with) => {
                         let i = self.eval(tree, frame, i)?.as_int();
-                        if i < 0 || i as usize >= items.len() {
+                        let len = match tree.slot(parent, slot) {
+                            Slot::List(items) => items.len(),
+                            _ => 0,
+                        };
+                        if i < 0 || i as usize >= len {
                             return Err(self.error(
                                 frame,
                                 s.span,
-                                format!(
-                                    "list index {i} out of range (the list has {} elements)",
-                                    items.len()
-                                ),
+                                format!("list index {i} out of range (the list has {len} elements)"),
                             ));
                         }
                         let node = self.subtree(tree, frame, with)?;
-                        let mut items = items.to_vec();
-                        items[i as usize] = node;
-                        items.into()
-                    }
-                    ListEdit::Push(with) => {
-                        let node = self.subtree(tree, frame, with)?;
-                        items.iter().copied().chain([node]).collect()
+                        if let Some(items) = tree.slot_mut(parent, slot).list_mut() {
+                            items[i as usize] = node;
+                        }
+                        return Ok(Flow::Normal);
                     }
                     ListEdit::Assign(value) => self.list_value(tree, frame, value)?.into(),
                 };
@@ -331,7 +340,7 @@ impl Interpreter<'_> {
             Built(Built),
             Node(NodeId),
             Copy(NodeId),
-            Many(Arc<[NodeId]>),
+            Many(NodeList),
         }
         let mut parts = Vec::with_capacity(items.len());
         for item in items {

@@ -251,10 +251,8 @@ fn grow(
             None => tree.root = node,
             Some((parent, slot, usize::MAX)) => *tree.slot_mut(parent, slot) = Slot::Child(node),
             Some((parent, slot, i)) => {
-                if let Slot::List(items) = tree.slot_mut(parent, slot) {
-                    if let Some(items) = Arc::get_mut(items) {
-                        items[i] = node;
-                    }
+                if let Some(items) = tree.slot_mut(parent, slot).list_mut() {
+                    items[i] = node;
                 }
             }
         }

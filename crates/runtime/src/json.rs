@@ -314,10 +314,8 @@ pub fn read_tree(program: &Program, root: TypeId, text: &str) -> Result<Tree, Tr
             Dest::Root => tree.root = node,
             Dest::Child(parent, slot) => *tree.slot_mut(parent, slot) = Slot::Child(node),
             Dest::ListItem(parent, slot, i) => {
-                if let Slot::List(items) = tree.slot_mut(parent, slot) {
-                    if let Some(items) = Arc::get_mut(items) {
-                        items[i] = node;
-                    }
+                if let Some(items) = tree.slot_mut(parent, slot).list_mut() {
+                    items[i] = node;
                 }
             }
         }

@@ -15,4 +15,4 @@ pub mod store;
 pub use diff::{diff_globals, diff_trees, Difference};
 pub use gen::{random_tree, random_tree_sized, GenOptions, Generated};
 pub use json::{parse_value, read_tree, write_tree, TreeInputError, WriteOptions};
-pub use store::{NodeId, Slot, Tree};
+pub use store::{NodeId, NodeList, Slot, Tree};

@@ -32,9 +32,52 @@ pub enum Slot {
     Data(Value),
     /// A single child.
     Child(NodeId),
-    /// A list of children. Shared so that a `for` loop can iterate over a
-    /// snapshot without copying.
-    List(Arc<[NodeId]>),
+    /// A list of children.
+    List(NodeList),
+}
+
+impl Slot {
+    /// The children of a list slot, for editing in place (copied first if
+    /// shared); `None` for other slots.
+    pub fn list_mut(&mut self) -> Option<&mut Vec<NodeId>> {
+        match self {
+            Slot::List(items) => Some(items.make_mut()),
+            _ => None,
+        }
+    }
+}
+
+/// The children in a list field: shared, so that a `for` loop iterates
+/// over a snapshot without copying, and copied on write, so that `push`
+/// on a list nobody else holds is amortised O(1) (LANGUAGE.md §7.2).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NodeList(Arc<Vec<NodeId>>);
+
+impl NodeList {
+    /// The elements, for editing: copied first if a loop snapshot or
+    /// another slot shares them.
+    pub fn make_mut(&mut self) -> &mut Vec<NodeId> {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl std::ops::Deref for NodeList {
+    type Target = [NodeId];
+    fn deref(&self) -> &[NodeId] {
+        &self.0
+    }
+}
+
+impl From<Vec<NodeId>> for NodeList {
+    fn from(items: Vec<NodeId>) -> NodeList {
+        NodeList(Arc::new(items))
+    }
+}
+
+impl FromIterator<NodeId> for NodeList {
+    fn from_iter<I: IntoIterator<Item = NodeId>>(iter: I) -> NodeList {
+        NodeList(Arc::new(iter.into_iter().collect()))
+    }
 }
 
 /// Per-node header: concrete type and the index of its first slot.
@@ -76,7 +119,7 @@ impl Tree {
             self.slots.push(match &field.kind {
                 FieldKind::Data(_) => Slot::Data(field.default.clone().unwrap_or(Value::Int(0))),
                 FieldKind::Child(_) => Slot::Child(id),
-                FieldKind::List(_) => Slot::List(Arc::from(Vec::new())),
+                FieldKind::List(_) => Slot::List(NodeList::default()),
             });
         }
         self.nodes.push(NodeHeader { ty, first_slot });
