@@ -4,43 +4,10 @@
 //! the unfused run. A counter that some statement reads is an ordinary
 //! global again.
 
-use treefuse::{compile_source, Engine, FusionOptions, Host, Program};
-use treefuse_runtime::{diff_globals, diff_trees, random_tree, GenOptions};
+mod support;
 
-/// Runs both engines on random trees; returns the (unfused, fused) visits
-/// summed over the runs.
-fn compare(program: &Program, fuse: &str, runs: u64) -> (u64, u64) {
-    let fused = program.fuse_all(&FusionOptions::default());
-    let root = program.model.fuse_named(fuse).unwrap().root_type;
-    let (mut vu, mut vf) = (0, 0);
-    for seed in 0..runs {
-        let t = random_tree(
-            &program.model,
-            root,
-            &GenOptions {
-                nodes: 80,
-                seed,
-                max_list: 6,
-                ..Default::default()
-            },
-        )
-        .unwrap();
-        let (mut a, mut b) = (t.clone(), t);
-        let host = Host::new();
-        let (sa, ga) = program
-            .run_tree_with(fuse, &mut a, Vec::new(), &host, Engine::Unfused)
-            .unwrap();
-        let (sb, gb) = program
-            .run_tree_with(fuse, &mut b, Vec::new(), &host, Engine::Fused(&fused))
-            .unwrap();
-        let mut d = diff_trees(&program.model, &a, &b, 3);
-        d.extend(diff_globals(&program.model, &ga, &gb));
-        assert!(d.is_empty(), "seed {seed}: fused differs: {d:?}");
-        vu += sa.node_visits;
-        vf += sb.node_visits;
-    }
-    (vu, vf)
-}
+use support::differential::compare_on_random_trees as compare;
+use treefuse::{compile_source, Engine, FusionOptions, Host};
 
 /// Two checks counting into one global (also in the book).
 const LOOPS: &str = include_str!("../../../examples/fusion-rules/counters.tf");
