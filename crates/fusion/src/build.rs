@@ -804,6 +804,59 @@ impl Builder<'_, '_> {
                 });
             }
         }
+        // And for calls on the same child or list that were never
+        // candidates: a statement that calls traversals below `self` in a
+        // shape the fuser does not take apart.
+        let targets: Vec<BTreeSet<CallTarget>> = vertices
+            .iter()
+            .map(|v| {
+                let stmt = &program.bodies[participants[v.participant].body.index()]
+                    .body
+                    .as_deref()
+                    .unwrap_or(&[])[v.stmt];
+                let mut t = BTreeSet::new();
+                call_targets(std::slice::from_ref(stmt), &mut t);
+                t
+            })
+            .collect();
+        for a in 0..n {
+            for b in a + 1..n {
+                let shared = targets[a].intersection(&targets[b]).find(|t| {
+                    let candidate = |v: &Vertex| match t {
+                        CallTarget::Child(f) => v.call.is_some_and(|c| c.0 == *f),
+                        CallTarget::List(f) => v.lp == Some(*f),
+                    };
+                    !(candidate(&vertices[a]) && candidate(&vertices[b]))
+                });
+                let Some(target) = shared else { continue };
+                let candidate = |v: &Vertex| match target {
+                    CallTarget::Child(f) => v.call.is_some_and(|c| c.0 == *f),
+                    CallTarget::List(f) => v.lp == Some(*f),
+                };
+                let which = match (candidate(&vertices[a]), candidate(&vertices[b])) {
+                    (true, _) => "the later statement",
+                    (_, true) => "the earlier statement",
+                    _ => "each statement",
+                };
+                let reason = match target {
+                    CallTarget::Child(f) => format!(
+                        "{which} calls a traversal on `self.{}` inside a statement the fuser does not take apart (calls on a child are fused only as whole statements `self.c.f(..)` or `if e {{ self.c.f(..); }}`)",
+                        program.fields[f.index()].name
+                    ),
+                    CallTarget::List(f) => format!(
+                        "{which} loops over `self.{}` making calls that are not whole statements `x.f(..)` or `if e {{ x.f(..); }}` on the loop variable (for example an `if .. else` choosing between two calls), so it is not fused element by element",
+                        program.fields[f.index()].name
+                    ),
+                };
+                blocked.push(Blocked {
+                    first: (vertices[a].participant, vertices[a].stmt),
+                    second: (vertices[b].participant, vertices[b].stmt),
+                    first_span: vertices[a].span,
+                    second_span: vertices[b].span,
+                    reason,
+                });
+            }
+        }
         let graph = DependenceGraph {
             vertices: vertices
                 .iter()
@@ -914,6 +967,49 @@ fn inputs_read_only_the_frame(stmt: &Stmt) -> bool {
         _ => ok = false,
     }
     ok
+}
+
+/// Where a statement calls traversals below `self`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum CallTarget {
+    /// On the child `self.c`.
+    Child(FieldId),
+    /// On elements of `self.list`, in a `for` over it.
+    List(FieldId),
+}
+
+/// Every child and list of `self` that `stmts` call traversals on,
+/// wherever the calls sit (under conditions, in loops).
+fn call_targets(stmts: &[Stmt], out: &mut BTreeSet<CallTarget>) {
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::Call { receiver, .. } if receiver.root == PathRoot::SelfNode => {
+                if let [PathStep::Child(f), ..] = receiver.steps[..] {
+                    out.insert(CallTarget::Child(f));
+                }
+            }
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                call_targets(then_branch, out);
+                call_targets(else_branch, out);
+            }
+            StmtKind::ForChildren { list, body, .. } => {
+                let on_own_list =
+                    list.parent.root == PathRoot::SelfNode && list.parent.steps.is_empty();
+                if on_own_list && visit::any_stmt(body, &|s| matches!(s.kind, StmtKind::Call { .. })) {
+                    out.insert(CallTarget::List(list.field));
+                }
+                call_targets(body, out);
+            }
+            StmtKind::ForArray { body, .. } | StmtKind::ForRange { body, .. } => {
+                call_targets(body, out)
+            }
+            _ => {}
+        }
+    }
 }
 
 /// `Some(list field)` if `stmt` is `for x in self.list { .. }` whose body

@@ -390,3 +390,29 @@ fn feature_programs_fused_equal_unfused() {
         assert!(compared > 0, "{what}: every run failed");
     }
 }
+
+/// Statements that call traversals on the same child or list but are not
+/// in a shape the fuser merges are reported as pairs left apart, with the
+/// shape named: the summary never undercounts.
+#[test]
+fn calls_in_shapes_the_fuser_does_not_take_apart_are_reported() {
+    for (file, phrase, pairs) in [
+        (
+            "examples/rewriting/cleanup.tf",
+            "loops over `self.stmts` making calls that are not whole statements",
+            "3 call pairs left unmerged",
+        ),
+        (
+            "examples/toylang/toylang_rewrite.tf",
+            "calls a traversal on `self.consequence` inside a statement the fuser does not take apart",
+            "call pairs left unmerged",
+        ),
+    ] {
+        let program = example(file);
+        let fused = program.fuse_all(&FusionOptions::default());
+        let report = treefuse_fusion::report::text_report(&program.model, &fused, &program.source);
+        assert!(report.contains(phrase), "{file}:\n{report}");
+        assert!(report.contains(pairs), "{file}:\n{report}");
+        assert!(!report.contains(" 0 call pairs left unmerged"), "{file}:\n{report}");
+    }
+}
