@@ -99,6 +99,19 @@ struct Builder<'a, 'p> {
     work: Vec<FusedFnId>,
 }
 
+impl Blocked {
+    /// The pair of statements `a` (earlier) and `b` left apart.
+    fn between(a: &Vertex, b: &Vertex, reason: String) -> Blocked {
+        Blocked {
+            first: (a.participant, a.stmt),
+            second: (b.participant, b.stmt),
+            first_span: a.span,
+            second_span: b.span,
+            reason,
+        }
+    }
+}
+
 /// A vertex of a dependence graph under construction.
 struct Vertex<'s> {
     participant: usize,
@@ -779,13 +792,7 @@ impl Builder<'_, '_> {
                     continue;
                 }
                 let reason = explain(&vertices, &edges, &group, a, b, self);
-                blocked.push(Blocked {
-                    first: (vertices[a].participant, vertices[a].stmt),
-                    second: (vertices[b].participant, vertices[b].stmt),
-                    first_span: vertices[a].span,
-                    second_span: vertices[b].span,
-                    reason,
-                });
+                blocked.push(Blocked::between(&vertices[a], &vertices[b], reason));
             }
         }
         // And for loops over the same list left apart.
@@ -795,13 +802,7 @@ impl Builder<'_, '_> {
                     continue;
                 }
                 let reason = self.explain_loops(&vertices, &edges, &group, &participants, a, b);
-                blocked.push(Blocked {
-                    first: (vertices[a].participant, vertices[a].stmt),
-                    second: (vertices[b].participant, vertices[b].stmt),
-                    first_span: vertices[a].span,
-                    second_span: vertices[b].span,
-                    reason,
-                });
+                blocked.push(Blocked::between(&vertices[a], &vertices[b], reason));
             }
         }
         // And for calls on the same child or list that were never
@@ -848,13 +849,7 @@ impl Builder<'_, '_> {
                         program.fields[f.index()].name
                     ),
                 };
-                blocked.push(Blocked {
-                    first: (vertices[a].participant, vertices[a].stmt),
-                    second: (vertices[b].participant, vertices[b].stmt),
-                    first_span: vertices[a].span,
-                    second_span: vertices[b].span,
-                    reason,
-                });
+                blocked.push(Blocked::between(&vertices[a], &vertices[b], reason));
             }
         }
         let graph = DependenceGraph {
