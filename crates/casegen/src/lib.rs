@@ -10,6 +10,7 @@
 //! | `ast`          | `examples/ast/ast.tf`               | 1, 2, 3  | functions  |
 //! | `ast-lists`    | `examples/ast/ast_lists.tf`         | 1, 2, 3  | functions  |
 //! | `toylang`      | `examples/toylang/toylang.tf`       | 1        | top-level expressions |
+//! | `minic`        | `examples/minic/minic.tf`           | 1        | functions  |
 //!
 //! The render and AST variants follow the reference builders of the Grafter
 //! case studies (PLDI'19 §5.1 and §5.2: documents 1, 2, 3 and
@@ -34,19 +35,27 @@ use std::fmt;
 use std::io::{self, BufWriter, Write};
 
 mod ast;
+mod minic;
 mod out;
 mod render;
 mod toylang;
 
 /// The example names accepted by [`generate`].
-pub const EXAMPLES: &[&str] = &["render", "render-lists", "ast", "ast-lists", "toylang"];
+pub const EXAMPLES: &[&str] = &[
+    "render",
+    "render-lists",
+    "ast",
+    "ast-lists",
+    "toylang",
+    "minic",
+];
 
 /// The variants that [`generate`] accepts for an example name, or `None` for
 /// an unknown name.
 pub fn variants(name: &str) -> Option<&'static [u8]> {
     match name {
         "render" | "render-lists" | "ast" | "ast-lists" => Some(&[1, 2, 3]),
-        "toylang" => Some(&[1]),
+        "toylang" | "minic" => Some(&[1]),
         _ => None,
     }
 }
@@ -165,6 +174,7 @@ pub fn generate(
         ("toylang", _) if size == 0 => {
             return Err(invalid("the program needs at least 1 expression"))
         }
+        ("minic", _) if size == 0 => return Err(invalid("the program needs at least 1 function")),
         _ => {}
     }
     let mut w = BufWriter::with_capacity(1 << 16, out);
@@ -174,6 +184,7 @@ pub fn generate(
         "ast" => ast::generate(&mut w, ast::Shape::Linked, variant, size, seed)?,
         "ast-lists" => ast::generate(&mut w, ast::Shape::Lists, variant, size, seed)?,
         "toylang" => toylang::generate(&mut w, size, seed)?,
+        "minic" => minic::generate(&mut w, size, seed)?,
         _ => unreachable!("checked by variants()"),
     }
     w.write_all(b"\n")?;

@@ -147,6 +147,7 @@ fn unknown_names_variants_and_bad_sizes_are_errors() {
         ("ast", 1, 0),
         ("ast-lists", 3, 0),
         ("toylang", 1, 0),
+        ("minic", 1, 0),
     ] {
         let e = generate(name, variant, size, 0, &mut sink).unwrap_err();
         assert!(
@@ -159,7 +160,7 @@ fn unknown_names_variants_and_bad_sizes_are_errors() {
     assert_eq!(variants("render"), Some(&[1u8, 2, 3][..]));
     assert_eq!(variants("toylang"), Some(&[1u8][..]));
     assert_eq!(variants("x"), None);
-    assert_eq!(EXAMPLES.len(), 5);
+    assert_eq!(EXAMPLES.len(), 6);
 }
 
 #[test]
@@ -606,4 +607,67 @@ fn deep_ast_and_toylang_stream() {
 fn render_doc1_one_million_pages() {
     let s = scan("render", 1, 1_000_000);
     assert_eq!(s.nodes, 1 + 20 * 1_000_000);
+}
+
+/// The minic generator: one `Func` per requested function, every statement
+/// and expression form the passes rewrite present, deterministic per seed.
+#[test]
+fn functions_and_every_rewritten_form_are_generated() {
+    let text = generate_string("minic", 1, 200, 5).unwrap();
+    assert_eq!(
+        text,
+        generate_string("minic", 1, 200, 5).unwrap(),
+        "deterministic"
+    );
+    assert_ne!(text, generate_string("minic", 1, 200, 6).unwrap(), "seeded");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let funcs = v["funcs"].as_array().unwrap();
+    assert_eq!(funcs.len(), 200);
+    for (i, f) in funcs.iter().enumerate() {
+        assert_eq!(f["name"], format!("f{i}"));
+        let last = f["body"]["stmts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|s| s["type"] == "Return");
+        assert!(last.is_some(), "function {i} returns at top level");
+    }
+    let counts = type_counts(&v);
+    for ty in [
+        "Block",
+        "Let",
+        "Assign",
+        "CompoundAssign",
+        "Incr",
+        "Decr",
+        "If",
+        "While",
+        "DoWhile",
+        "For",
+        "Return",
+        "ExprStmt",
+        "Print",
+        "Nop",
+        "IntLit",
+        "BoolLit",
+        "Var",
+        "Arith",
+        "Compare",
+        "Logical",
+        "Neg",
+        "Not",
+        "Call",
+        "Cond",
+        "Param",
+    ] {
+        assert!(
+            counts.get(ty).copied().unwrap_or(0) > 0,
+            "no {ty} in {counts:?}"
+        );
+    }
+    let nodes = total(&counts);
+    assert!(
+        (50 * 200..250 * 200).contains(&nodes),
+        "{nodes} nodes for 200 functions"
+    );
 }

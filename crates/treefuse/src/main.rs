@@ -167,9 +167,9 @@ enum Command {
     },
     /// Generate an input tree for one of the bundled case studies.
     GenExample {
-        /// render, render-lists, ast, ast-lists or toylang.
+        /// render, render-lists, ast, ast-lists, toylang or minic.
         name: String,
-        /// Pages (render), functions (ast) or program size (toylang).
+        /// Pages (render), functions (ast, minic) or program size (toylang).
         #[arg(long)]
         size: usize,
         /// Generator variant (1, 2 or 3 for render and ast).
