@@ -11,6 +11,7 @@
 //! | `ast-lists`    | `examples/ast/ast_lists.tf`         | 1, 2, 3  | functions  |
 //! | `toylang`      | `examples/toylang/toylang.tf`       | 1        | top-level expressions |
 //! | `minic`        | `examples/minic/minic.tf`           | 1        | functions  |
+//! | `treefold-min`, `treefold-nested`, `treefold-life` | `examples/treefold/treefold.tf` | 1 | `min`s, nesting depth, neighbours (see [`treefold`]) |
 //!
 //! The render and AST variants follow the reference builders of the Grafter
 //! case studies (PLDI'19 §5.1 and §5.2: documents 1, 2, 3 and
@@ -39,6 +40,7 @@ mod minic;
 mod out;
 mod render;
 mod toylang;
+pub mod treefold;
 
 /// The example names accepted by [`generate`].
 pub const EXAMPLES: &[&str] = &[
@@ -48,6 +50,9 @@ pub const EXAMPLES: &[&str] = &[
     "ast-lists",
     "toylang",
     "minic",
+    "treefold-min",
+    "treefold-nested",
+    "treefold-life",
 ];
 
 /// The variants that [`generate`] accepts for an example name, or `None` for
@@ -55,7 +60,7 @@ pub const EXAMPLES: &[&str] = &[
 pub fn variants(name: &str) -> Option<&'static [u8]> {
     match name {
         "render" | "render-lists" | "ast" | "ast-lists" => Some(&[1, 2, 3]),
-        "toylang" | "minic" => Some(&[1]),
+        "toylang" | "minic" | "treefold-min" | "treefold-nested" | "treefold-life" => Some(&[1]),
         _ => None,
     }
 }
@@ -175,6 +180,16 @@ pub fn generate(
             return Err(invalid("the program needs at least 1 expression"))
         }
         ("minic", _) if size == 0 => return Err(invalid("the program needs at least 1 function")),
+        ("treefold-min" | "treefold-nested" | "treefold-life", _) if size == 0 => {
+            return Err(invalid("the loop body needs at least 1 `if`"))
+        }
+        ("treefold-min" | "treefold-nested" | "treefold-life", _)
+            if size > treefold::MAX_SIZE =>
+        {
+            return Err(invalid(
+                "treefold.tf folds one level per `while` iteration and stops after 1000",
+            ))
+        }
         _ => {}
     }
     let mut w = BufWriter::with_capacity(1 << 16, out);
@@ -185,6 +200,9 @@ pub fn generate(
         "ast-lists" => ast::generate(&mut w, ast::Shape::Lists, variant, size, seed)?,
         "toylang" => toylang::generate(&mut w, size, seed)?,
         "minic" => minic::generate(&mut w, size, seed)?,
+        "treefold-min" | "treefold-nested" | "treefold-life" => {
+            treefold::generate(&mut w, name, size, seed)?
+        }
         _ => unreachable!("checked by variants()"),
     }
     w.write_all(b"\n")?;

@@ -148,6 +148,9 @@ fn unknown_names_variants_and_bad_sizes_are_errors() {
         ("ast-lists", 3, 0),
         ("toylang", 1, 0),
         ("minic", 1, 0),
+        ("treefold-min", 1, 0),
+        ("treefold-nested", 1, 1000),
+        ("treefold-life", 1, 0),
     ] {
         let e = generate(name, variant, size, 0, &mut sink).unwrap_err();
         assert!(
@@ -160,7 +163,8 @@ fn unknown_names_variants_and_bad_sizes_are_errors() {
     assert_eq!(variants("render"), Some(&[1u8, 2, 3][..]));
     assert_eq!(variants("toylang"), Some(&[1u8][..]));
     assert_eq!(variants("x"), None);
-    assert_eq!(EXAMPLES.len(), 6);
+    assert_eq!(EXAMPLES.len(), 9);
+    assert!(EXAMPLES.iter().all(|name| variants(name).is_some()));
 }
 
 #[test]
