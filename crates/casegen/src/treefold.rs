@@ -433,9 +433,10 @@ pub fn record_side_exit(body: &LoopBody, tree: &mut Value) -> Result<Option<i64>
         .get_mut("ins")
         .and_then(Value::as_array_mut)
         .ok_or_else(|| bad("the root is not a trace"))?;
-    let Some(guard) = ins.iter_mut().find(|i| {
-        kind(i) == "Guard" && i.get("side").map(kind) == Some("Unrecorded")
-    }) else {
+    let Some(guard) = ins
+        .iter_mut()
+        .find(|i| kind(i) == "Guard" && i.get("side").map(kind) == Some("Unrecorded"))
+    else {
         return Ok(None);
     };
     let pc = field_i64(guard, "pc")?;
@@ -468,10 +469,7 @@ pub struct TreeSize {
 /// Counts what a tree holds.
 pub fn tree_size(tree: &Value) -> Result<TreeSize, TreeError> {
     let mut size = TreeSize {
-        primary_guards: ins_of(tree)?
-            .iter()
-            .filter(|i| kind(i) == "Guard")
-            .count(),
+        primary_guards: ins_of(tree)?.iter().filter(|i| kind(i) == "Guard").count(),
         ..TreeSize::default()
     };
     let mut work = vec![tree];
@@ -848,7 +846,10 @@ mod tests {
                     memory: (0..10).map(|a| (a, rng.gen_range(0..2))).collect(),
                     allocations: 0,
                 };
-                assert_eq!(run_tree(body, tree, &start).unwrap(), run_source(body, &start));
+                assert_eq!(
+                    run_tree(body, tree, &start).unwrap(),
+                    run_source(body, &start)
+                );
             }
         }
     }

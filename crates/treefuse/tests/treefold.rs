@@ -73,7 +73,9 @@ fn fold_both(input: &str) -> (Folded, Folded) {
 }
 
 fn global(tree: &Value, name: &str) -> i64 {
-    tree["globals"][name].as_i64().unwrap_or_else(|| panic!("no global {name}"))
+    tree["globals"][name]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no global {name}"))
 }
 
 fn snapshot(node: &Value) -> String {
@@ -88,7 +90,11 @@ fn snapshot(node: &Value) -> String {
 
 fn render_trace(trace: &Value, indent: usize, out: &mut String) {
     for i in trace["ins"].as_array().unwrap() {
-        assert_eq!(i["dead"], Value::Bool(false), "a dead instruction was left: {i}");
+        assert_eq!(
+            i["dead"],
+            Value::Bool(false),
+            "a dead instruction was left: {i}"
+        );
         let pad = " ".repeat(indent);
         let line = match i["type"].as_str().unwrap() {
             "Const" => format!("Const {} = {}", i["id"], i["value"]),
@@ -168,7 +174,10 @@ fn hand_computed_cases_fold_as_expected_in_every_engine() {
                 max_repeat,
             });
             let fused = run(p, Some(&f), &input);
-            assert_eq!(fused.tree, unfused.tree, "{name}, fused {max_group}/{max_repeat}");
+            assert_eq!(
+                fused.tree, unfused.tree,
+                "{name}, fused {max_group}/{max_repeat}"
+            );
         }
     }
 }
@@ -230,7 +239,10 @@ fn nested_ifs_fold_inner_first_in_at_most_two_iterations_per_level() {
             assert_eq!(global(t, "traces"), 1, "depth {depth}, seed {seed}");
             assert_eq!(global(t, "cmovs"), depth as i64);
             let iterations = fused.iterations[0];
-            assert!(iterations <= 2 * depth as u64, "{iterations} iterations for depth {depth}");
+            assert!(
+                iterations <= 2 * depth as u64,
+                "{iterations} iterations for depth {depth}"
+            );
             // One level per iteration, and one more to see nothing changes.
             assert_eq!(iterations, depth as u64 + 1);
             assert_same_iteration(&body, t, &format!("nested {depth}, seed {seed}"));
