@@ -257,7 +257,8 @@ tree Guard : MergePoint {
     child side: Side;
     traversal identify() {
         top = max(top, self.id);
-        self.verdict = Fold::NoSecondary;
+        // The trace's scan replaces this when a merge point follows.
+        if self.side is Trace { self.verdict = Fold::NoCommonMerge; } else { self.verdict = Fold::NoSecondary; }
         self.side.identify();
     }
     traversal fold() {
