@@ -80,6 +80,12 @@ tree Case {
             mm["a"] = {1: true};
             self.flag = mm["a"][1] && !contains(mm, "b");
         }
+        if self.op == "map_index_keys" {
+            let n: {i64: str} = {3: "c"};
+            let w: {Op: i64} = {Op::Add: 1};
+            let b: {bool: i64} = {true: 2};
+            self.r = n[self.a] + to_str(w[self.e] + b[self.flag]);
+        }
     }
     traversal scoped(env: {str: i64}) {
         env["x"] = 9;

@@ -372,14 +372,14 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
             "map_index",
             quote!(
                 #[inline]
-                fn map_index<K: Ord + Clone, V: Clone>(
+                fn map_index<K: Ord + Clone + std::fmt::Debug, V: Clone>(
                     m: &imbl::OrdMap<K, V>,
                     k: &K,
                     at: &At,
                 ) -> Result<V, Fail> {
                     match m.get(k) {
                         Some(v) => Ok(v.clone()),
-                        None => Err(at.error("the key is not in the map".to_string())),
+                        None => Err(at.error(format!("the key {k:?} is not in the map"))),
                     }
                 }
             ),

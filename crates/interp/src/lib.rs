@@ -762,12 +762,15 @@ impl<'p> Interpreter<'p> {
                     }
                 }
             }
-            ExprKind::Builtin(b, args) => {
-                let args = args
+            ExprKind::Builtin(b, arg_exprs) => {
+                let args = arg_exprs
                     .iter()
                     .map(|a| self.eval(tree, frame, a))
                     .collect::<Result<Vec<_>, _>>()?;
-                ops::builtin(*b, &args).map_err(|err| self.op_error(frame, e.span, err))?
+                ops::builtin(*b, &args).map_err(|err| {
+                    let message = err.message(self.program.key_variants(arg_exprs));
+                    self.error(frame, e.span, message)
+                })?
             }
             ExprKind::Call(f, args) => {
                 let args = args

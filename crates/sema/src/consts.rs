@@ -53,13 +53,15 @@ pub fn const_eval(program: &Program, e: &Expr) -> Result<Value, Box<Diagnostic>>
             ops::index(&a, i)
                 .map_err(|err| Box::new(Diagnostic::error("const-expr", e.span, err.to_string())))?
         }
-        ExprKind::Builtin(b, args) => {
-            let args = args
+        ExprKind::Builtin(b, arg_exprs) => {
+            let args = arg_exprs
                 .iter()
                 .map(|x| const_eval(program, x))
                 .collect::<Result<Vec<_>, _>>()?;
-            ops::builtin(*b, &args)
-                .map_err(|err| Box::new(Diagnostic::error("const-expr", e.span, err.to_string())))?
+            ops::builtin(*b, &args).map_err(|err| {
+                let message = err.message(program.key_variants(arg_exprs));
+                Box::new(Diagnostic::error("const-expr", e.span, message))
+            })?
         }
         ExprKind::If(c, a, b) => {
             if const_eval(program, c)?.as_bool() {

@@ -763,6 +763,16 @@ impl Program {
         &self.types[ty.index()].name
     }
 
+    /// The variant names of the enum that keys a map built-in's key
+    /// argument (`args[1]` of `m[k]`), for naming an absent key in its
+    /// runtime error; `None` when the key is not an enum value.
+    pub fn key_variants(&self, args: &[Expr]) -> Option<&[String]> {
+        match args.get(1).map(|k| &k.ty) {
+            Some(DataType::Enum(id)) => self.enums.get(id.index()).map(|e| e.variants.as_slice()),
+            _ => None,
+        }
+    }
+
     /// `Type.method`, naming a body in messages.
     pub fn body_name(&self, body: BodyId) -> String {
         let b = &self.bodies[body.index()];

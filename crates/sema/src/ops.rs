@@ -145,8 +145,8 @@ pub enum OpError {
     },
     /// A shift amount outside `0..=63`.
     ShiftOutOfRange(i64),
-    /// `m[k]` with `k` not in `m`.
-    KeyAbsent,
+    /// `m[k]` with `k` not in `m`: the key that was looked up.
+    KeyAbsent(MapKey),
     /// `substr` with offsets out of range or not on character boundaries.
     Substr {
         /// The start offset.
@@ -158,6 +158,35 @@ pub enum OpError {
     },
 }
 
+/// The message of `m[k]` on an absent key, naming the key as generated
+/// Rust writes it with `{:?}`: integers and booleans plainly, strings
+/// quoted with Rust's escapes, enum values by their variant's name (taken
+/// from `variants`, the key enum's variant names; without them, by index).
+pub fn key_absent_message(key: &MapKey, variants: Option<&[String]>) -> String {
+    let text = match key {
+        MapKey::Int(i) => i.to_string(),
+        MapKey::Bool(b) => b.to_string(),
+        MapKey::Str(s) => format!("{:?}", &**s),
+        MapKey::Enum(e) => match variants.and_then(|v| v.get(*e as usize)) {
+            Some(name) => name.clone(),
+            None => format!("variant #{e}"),
+        },
+    };
+    format!("the key {text} is not in the map")
+}
+
+impl OpError {
+    /// The message, with an enum key named by its variant: `variants` are
+    /// the variant names of the enum a [`OpError::KeyAbsent`] key belongs
+    /// to (the engines know it from the key expression's type).
+    pub fn message(&self, variants: Option<&[String]>) -> String {
+        match self {
+            OpError::KeyAbsent(key) => key_absent_message(key, variants),
+            other => other.to_string(),
+        }
+    }
+}
+
 impl std::fmt::Display for OpError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -165,7 +194,7 @@ impl std::fmt::Display for OpError {
             OpError::IndexOutOfRange { index, len } => {
                 write!(f, "index {index} out of range for array of length {len}")
             }
-            OpError::KeyAbsent => f.write_str("the key is not in the map"),
+            OpError::KeyAbsent(key) => f.write_str(&key_absent_message(key, None)),
             OpError::ShiftOutOfRange(n) => {
                 write!(f, "shift amount {n} is outside 0..=63")
             }
@@ -309,9 +338,13 @@ pub fn builtin(f: Builtin, args: &[Value]) -> Result<Value, OpError> {
             }
             Value::Map(m)
         }
-        Builtin::MapIndex => map_entry(&arg(0), &arg(1))
-            .cloned()
-            .ok_or(OpError::KeyAbsent)?,
+        Builtin::MapIndex => match map_entry(&arg(0), &arg(1)) {
+            Some(v) => v.clone(),
+            None => {
+                let key = MapKey::of(&arg(1)).unwrap_or(MapKey::Int(arg(1).as_int()));
+                return Err(OpError::KeyAbsent(key));
+            }
+        },
         Builtin::MapGetOr => map_entry(&arg(0), &arg(1))
             .cloned()
             .unwrap_or_else(|| arg(2)),
