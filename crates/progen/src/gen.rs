@@ -14,6 +14,21 @@
 //! are guarded by (and consume) the `fuel` global. Lines that must never
 //! be deleted independently carry a `// keep` marker.
 //!
+//! Memory stays bounded the same way. Statements repeat (a `while` loop
+//! of a `fuse` item, several calls of one traversal, a call per node of
+//! a loop element's region), so nothing may grow by a factor per
+//! execution: a thicket that keeps `self` and adds neighbours (a list
+//! that could double per pass) costs fuel like wrapping; list pushes are
+//! guarded by the list's length; and in a string concatenation only the
+//! left operand may read a string from data (the right one is a constant
+//! or a `to_str`), so a string grows by a bounded amount per execution,
+//! never doubles (`s = s + s`).
+//!
+//! Data covers what compiler passes keep: maps `{i64: i64}`, `{str: i64}`
+//! (environments, also in a record and passed down as traversal
+//! parameters), `{i64: str}`, `{i64: bool}` and `{E1: i64}`; two enums;
+//! `match` over integers, strings and enum values.
+//!
 //! Some programs have a counter global (`cnt` or `cflag`) that traversals
 //! only update commutatively (`cnt = cnt + e`, `cnt = max(cnt, e)`,
 //! `cflag = cflag || e`), so the fuzzer covers the fusion of commuting
@@ -81,14 +96,59 @@ enum DTy {
     Arr,
     /// `str`
     Str,
-    /// The enum `E0 { A, B, C }`.
-    En,
-    /// `{i64: i64}`
-    Map,
+    /// One of the enums of [`ENUMS`] (by index).
+    En(usize),
+    /// A map type (see [`MapTy`]).
+    Map(MapTy),
 }
 
-/// Variants of the generated programs' enum `E0`.
-const VARIANTS: [&str; 3] = ["A", "B", "C"];
+/// The map types of generated programs: one per key and value type pair
+/// that compilers use (symbol tables from names, tables by number, sets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MapTy {
+    /// `{i64: i64}`
+    IntInt,
+    /// `{str: i64}`: an environment from names.
+    StrInt,
+    /// `{i64: str}`
+    IntStr,
+    /// `{i64: bool}`: a set of integers.
+    IntBool,
+    /// `{E1: i64}`: a table by enum value.
+    EnumInt,
+}
+
+const MAP_TYPES: [MapTy; 5] = [
+    MapTy::IntInt,
+    MapTy::StrInt,
+    MapTy::IntStr,
+    MapTy::IntBool,
+    MapTy::EnumInt,
+];
+
+impl MapTy {
+    fn key(self) -> DTy {
+        match self {
+            MapTy::IntInt | MapTy::IntStr | MapTy::IntBool => DTy::Int,
+            MapTy::StrInt => DTy::Str,
+            MapTy::EnumInt => DTy::En(1),
+        }
+    }
+
+    fn value(self) -> DTy {
+        match self {
+            MapTy::IntInt | MapTy::StrInt | MapTy::EnumInt => DTy::Int,
+            MapTy::IntStr => DTy::Str,
+            MapTy::IntBool => DTy::Bool,
+        }
+    }
+}
+
+/// The enums of every generated program: name and variants.
+const ENUMS: [(&str, &[&str]); 2] = [("E0", &["A", "B", "C"]), ("E1", &["P", "Q"])];
+
+/// String constants (`é` is two bytes, so byte offsets matter).
+const STRINGS: [&str; 5] = ["", "a", "bc", "é", "ab"];
 
 struct RecordDef {
     name: String,
@@ -315,8 +375,8 @@ impl Gen {
             7 | 8 => DTy::Int,
             9 => DTy::Arr,
             10 => DTy::Str,
-            11 => DTy::En,
-            _ => DTy::Map,
+            11 => DTy::En(self.below(ENUMS.len() as u32) as usize),
+            _ => DTy::Map(self.pick(&MAP_TYPES)),
         }
     }
 
@@ -339,19 +399,22 @@ impl Gen {
                     .collect();
                 format!("{} {{ {} }}", self.records[r].name, parts.join(", "))
             }
-            DTy::Str => format!("{:?}", self.pick(&["", "a", "bc", "é", "ab"])),
-            DTy::En => format!("E0::{}", self.pick(&VARIANTS)),
-            DTy::Map => {
+            DTy::Str => format!("{:?}", self.pick(&STRINGS)),
+            DTy::En(e) => {
+                let (name, variants) = ENUMS[e];
+                format!("{name}::{}", self.pick(variants))
+            }
+            DTy::Map(mt) => {
                 // Distinct constant keys (a repeated one is a compile error).
                 // At least one, so that the value types itself without a
                 // context (`{}` needs one).
                 let n = 1 + self.below(3);
-                let mut keys: Vec<i64> = (0..n).map(|_| self.rng.gen_range(-2..6)).collect();
+                let mut keys: Vec<String> = (0..n).map(|_| self.const_value(mt.key())).collect();
                 keys.sort_unstable();
                 keys.dedup();
                 let parts: Vec<String> = keys
                     .iter()
-                    .map(|k| format!("{k}: {}", self.rng.gen_range(-3..10)))
+                    .map(|k| format!("{k}: {}", self.const_value(mt.value())))
                     .collect();
                 format!("{{{}}}", parts.join(", "))
             }
@@ -365,8 +428,8 @@ impl Gen {
             DTy::Arr => "[i64]".into(),
             DTy::Rec(r) => self.records[r].name.clone(),
             DTy::Str => "str".into(),
-            DTy::En => "E0".into(),
-            DTy::Map => "{i64: i64}".into(),
+            DTy::En(e) => ENUMS[e].0.into(),
+            DTy::Map(mt) => format!("{{{}: {}}}", self.type_text(mt.key()), self.type_text(mt.value())),
         }
     }
 
@@ -382,6 +445,17 @@ impl Gen {
                 fields: vec![("p".into(), DTy::Rec(0)), ("n".into(), DTy::Int)],
             });
         }
+        if self.chance(2) {
+            // A scope: an environment and a depth, as a compiler keeps them.
+            let name = format!("R{}", self.records.len());
+            self.records.push(RecordDef {
+                name,
+                fields: vec![
+                    ("env".into(), DTy::Map(MapTy::StrInt)),
+                    ("d".into(), DTy::Int),
+                ],
+            });
+        }
         // Globals.
         let init = self.const_value(DTy::Int);
         self.globals.push(("g0".into(), DTy::Int, init));
@@ -390,7 +464,7 @@ impl Gen {
             let init = self.const_value(t);
             self.globals.push((format!("g{i}"), t, init));
         }
-        self.fuel = self.chance(3);
+        self.fuel = self.chance(2);
         self.counter = match self.below(6) {
             0 => Some(CounterKind::Sum),
             1 => Some(CounterKind::Max),
@@ -443,9 +517,16 @@ impl Gen {
         let n = self.below(3);
         (0..n)
             .map(|i| {
-                let t = match self.below(6) {
+                let t = match self.below(8) {
                     0 => DTy::Bool,
                     1 => DTy::Rec(0),
+                    // Environments passed down the tree.
+                    2 => DTy::Map(if self.chance(2) {
+                        MapTy::StrInt
+                    } else {
+                        self.pick(&MAP_TYPES)
+                    }),
+                    3 if self.chance(2) => DTy::Str,
                     _ => DTy::Int,
                 };
                 (format!("a{i}"), t)
@@ -600,7 +681,10 @@ impl Gen {
 
     #[allow(clippy::needless_range_loop)] // indices are type and method ids
     fn emit(&mut self) -> String {
-        let mut out = format!("enum E0 {{ {} }}\n", VARIANTS.join(", "));
+        let mut out = String::new();
+        for (name, variants) in ENUMS {
+            out.push_str(&format!("enum {name} {{ {} }}\n", variants.join(", ")));
+        }
         for r in &self.records {
             let fs: Vec<String> = r
                 .fields
@@ -1051,12 +1135,12 @@ impl Gen {
                     format!("[{}]", items.join(", "))
                 }
                 DTy::Rec(r) => self.record_value(cx, r, depth),
-                DTy::Str | DTy::En | DTy::Map => self.const_value(want),
+                DTy::Str | DTy::En(_) | DTy::Map(_) => self.const_value(want),
             };
         }
         let d = depth - 1;
         match want {
-            DTy::Int => match self.below(22) {
+            DTy::Int => match self.below(23) {
                 15 => {
                     let op = self.pick(&["&", "|", "^"]);
                     format!(
@@ -1076,31 +1160,17 @@ impl Gen {
                     }
                 }
                 17 => format!("!{}", self.expr(cx, want, d)),
-                18 => {
-                    let m = self.expr(cx, DTy::Map, d);
-                    let k = self.expr(cx, DTy::Int, d);
-                    // Parenthesized: a map value may not start the head of a
-                    // `match`, `if` or `for`.
-                    if self.risky() {
-                        format!("({m}[{k}])")
-                    } else {
-                        format!("get({m}, {k}, {})", self.expr(cx, DTy::Int, d))
-                    }
-                }
+                18 => self.map_lookup(cx, want, d),
                 19 => {
-                    let t = if self.chance(2) { DTy::Map } else { DTy::Str };
+                    let t = if self.chance(2) {
+                        DTy::Map(self.pick(&MAP_TYPES))
+                    } else {
+                        DTy::Str
+                    };
                     format!("len({})", self.expr(cx, t, d))
                 }
-                20 => {
-                    let e = self.expr(cx, DTy::En, d);
-                    let (a, b) = (self.expr(cx, want, d), self.expr(cx, want, d));
-                    let arms = if self.chance(2) {
-                        format!("E0::A => {a}, E0::B | E0::C => {b}")
-                    } else {
-                        format!("E0::C => {a}, _ => {b}")
-                    };
-                    format!("match {e} {{ {arms} }}")
-                }
+                20 => self.match_enum(cx, want, d),
+                22 => self.match_str(cx, want, d),
                 21 => {
                     let x = self.expr(cx, want, d);
                     let (a, b) = (self.expr(cx, want, d), self.expr(cx, want, d));
@@ -1171,24 +1241,31 @@ impl Gen {
                 ),
                 _ => format!("-{}", self.expr(cx, want, d)),
             },
-            DTy::Bool => match self.below(11) {
-                7 => format!(
-                    "contains({}, {})",
-                    self.expr(cx, DTy::Map, d),
-                    self.expr(cx, DTy::Int, d)
-                ),
+            DTy::Bool => match self.below(12) {
+                7 => {
+                    let mt = self.pick(&MAP_TYPES);
+                    format!(
+                        "contains({}, {})",
+                        self.expr(cx, DTy::Map(mt), d),
+                        self.expr(cx, mt.key(), d)
+                    )
+                }
+                10 => self.map_lookup(cx, want, d),
                 8 => format!(
                     "({} {} {})",
                     self.expr(cx, DTy::Str, d),
                     self.pick(&["<", "<=", ">", ">="]),
                     self.expr(cx, DTy::Str, d)
                 ),
-                9 => format!(
-                    "({} {} {})",
-                    self.expr(cx, DTy::En, d),
-                    self.pick(&["==", "!="]),
-                    self.expr(cx, DTy::En, d)
-                ),
+                9 => {
+                    let e = DTy::En(self.below(ENUMS.len() as u32) as usize);
+                    format!(
+                        "({} {} {})",
+                        self.expr(cx, e, d),
+                        self.pick(&["==", "!="]),
+                        self.expr(cx, e, d)
+                    )
+                }
                 0 => format!(
                     "({} {} {})",
                     self.expr(cx, DTy::Int, d),
@@ -1215,18 +1292,34 @@ impl Gen {
             },
             DTy::Rec(r) => self.record_value(cx, r, d),
             DTy::Arr => match self.below(4) {
-                0 => format!("keys({})", self.expr(cx, DTy::Map, d)),
-                1 => format!("values({})", self.expr(cx, DTy::Map, d)),
+                0 => {
+                    let mt = self.pick(&[MapTy::IntInt, MapTy::IntStr, MapTy::IntBool]);
+                    format!("keys({})", self.expr(cx, DTy::Map(mt), d))
+                }
+                1 => {
+                    let mt = self.pick(&[MapTy::IntInt, MapTy::StrInt, MapTy::EnumInt]);
+                    format!("values({})", self.expr(cx, DTy::Map(mt), d))
+                }
                 _ => {
                     let n = 1 + self.below(3);
                     let items: Vec<String> = (0..n).map(|_| self.expr(cx, DTy::Int, d)).collect();
                     format!("[{}]", items.join(", "))
                 }
             },
-            DTy::Str => match self.below(5) {
-                0 => format!("({} + {})", self.expr(cx, want, d), self.expr(cx, want, d)),
+            DTy::Str => match self.below(8) {
+                // Only the left operand may hold a string read from data, so
+                // no string can double per execution (`s = s + s` in a loop
+                // would grow exponentially); each concatenation adds a
+                // bounded amount.
+                0 => format!("({} + {})", self.expr(cx, want, d), self.str_free(cx, d)),
                 1 => format!("to_str({})", self.expr(cx, DTy::Int, d)),
-                2 => format!("to_str({})", self.expr(cx, DTy::En, d)),
+                2 => {
+                    let e = DTy::En(self.below(ENUMS.len() as u32) as usize);
+                    format!("to_str({})", self.expr(cx, e, d))
+                }
+                5 => self.map_lookup(cx, want, d),
+                6 => self.match_str(cx, want, d),
+                7 => self.match_enum(cx, want, d),
                 3 => {
                     let s = self.expr(cx, want, d);
                     if self.risky() {
@@ -1238,33 +1331,103 @@ impl Gen {
                 }
                 _ => format!("to_str({})", self.expr(cx, DTy::Bool, d)),
             },
-            DTy::En => {
-                let x = self.expr(cx, DTy::Int, d);
-                format!(
-                    "match {x} {{ 0 => E0::{}, 1 | 2 => E0::{}, _ => E0::{} }}",
-                    self.pick(&VARIANTS),
-                    self.pick(&VARIANTS),
-                    self.pick(&VARIANTS)
-                )
-            }
-            DTy::Map => match self.below(3) {
+            DTy::En(_) => match self.below(3) {
+                0 => self.match_str(cx, want, d),
+                1 => self.match_enum(cx, want, d),
+                _ => {
+                    let x = self.expr(cx, DTy::Int, d);
+                    format!(
+                        "match {x} {{ 0 => {}, 1 | 2 => {}, _ => {} }}",
+                        self.const_value(want),
+                        self.const_value(want),
+                        self.const_value(want)
+                    )
+                }
+            },
+            DTy::Map(mt) => match self.below(3) {
                 0 => format!(
                     "insert({}, {}, {})",
                     self.expr(cx, want, d),
-                    self.expr(cx, DTy::Int, d),
-                    self.expr(cx, DTy::Int, d)
+                    self.expr(cx, mt.key(), d),
+                    self.expr(cx, mt.value(), d)
                 ),
                 1 => format!(
                     "remove({}, {})",
                     self.expr(cx, want, d),
-                    self.expr(cx, DTy::Int, d)
+                    self.expr(cx, mt.key(), d)
                 ),
                 _ => {
-                    let (k, v) = (self.expr(cx, DTy::Int, d), self.expr(cx, DTy::Int, d));
+                    let (k, v) = (self.expr(cx, mt.key(), d), self.expr(cx, mt.value(), d));
                     format!("{{{k}: {v}}}")
                 }
             },
         }
+    }
+
+    /// A string that reads no string from data (constants and `to_str`
+    /// of other values), for the right operand of `+` on strings.
+    fn str_free(&mut self, cx: &Ctx, d: u32) -> String {
+        match self.below(4) {
+            0 => format!("to_str({})", self.expr(cx, DTy::Int, d)),
+            1 => {
+                let e = DTy::En(self.below(ENUMS.len() as u32) as usize);
+                format!("to_str({})", self.expr(cx, e, d))
+            }
+            2 => format!("to_str({})", self.expr(cx, DTy::Bool, d)),
+            _ => self.const_value(DTy::Str),
+        }
+    }
+
+    /// `m[k]` (rarely, may fail) or `get(m, k, default)` on a map whose
+    /// values have type `want`.
+    fn map_lookup(&mut self, cx: &Ctx, want: DTy, d: u32) -> String {
+        let kinds: Vec<MapTy> = MAP_TYPES
+            .iter()
+            .copied()
+            .filter(|m| m.value() == want)
+            .collect();
+        let mt = self.pick(&kinds);
+        let m = self.expr(cx, DTy::Map(mt), d);
+        let k = self.expr(cx, mt.key(), d);
+        // Parenthesized: a map value may not start the head of a `match`,
+        // `if` or `for`.
+        if self.risky() {
+            format!("({m}[{k}])")
+        } else {
+            format!("get({m}, {k}, {})", self.expr(cx, want, d))
+        }
+    }
+
+    /// A `match` over a value of a random enum, with arms of type `want`:
+    /// all variants, or some and `_`.
+    fn match_enum(&mut self, cx: &Ctx, want: DTy, d: u32) -> String {
+        let e = self.below(ENUMS.len() as u32) as usize;
+        let (name, variants) = ENUMS[e];
+        let x = self.expr(cx, DTy::En(e), d);
+        let (a, b) = (self.expr(cx, want, d), self.expr(cx, want, d));
+        let first = format!("{name}::{}", variants[0]);
+        let rest: Vec<String> = variants[1..]
+            .iter()
+            .map(|v| format!("{name}::{v}"))
+            .collect();
+        let arms = if self.chance(2) {
+            format!("{first} => {a}, {} => {b}", rest.join(" | "))
+        } else {
+            let last = format!("{name}::{}", variants[variants.len() - 1]);
+            format!("{last} => {a}, _ => {b}")
+        };
+        format!("match {x} {{ {arms} }}")
+    }
+
+    /// A `match` over a string, with arms of type `want`.
+    fn match_str(&mut self, cx: &Ctx, want: DTy, d: u32) -> String {
+        let x = self.expr(cx, DTy::Str, d);
+        let (a, b, c) = (
+            self.expr(cx, want, d),
+            self.expr(cx, want, d),
+            self.expr(cx, want, d),
+        );
+        format!("match {x} {{ \"a\" => {a}, \"bc\" | \"é\" => {b}, _ => {c} }}")
     }
 
     fn record_value(&mut self, cx: &Ctx, r: usize, depth: u32) -> String {
@@ -1344,9 +1507,9 @@ impl Gen {
                         let e = self.expr(cx, mt, 2);
                         Some(vec![format!("{}.{f}.{mf} = {e};", p.text)])
                     }
-                    DTy::Map if self.chance(2) => {
-                        let k = self.expr(cx, DTy::Int, 1);
-                        let e = self.expr(cx, DTy::Int, 2);
+                    DTy::Map(mt) if self.chance(2) => {
+                        let k = self.expr(cx, mt.key(), 1);
+                        let e = self.expr(cx, mt.value(), 2);
                         Some(vec![format!("{}.{f}[{k}] = {e};", p.text)])
                     }
                     DTy::Arr if self.chance(2) => {
@@ -1378,9 +1541,9 @@ impl Gen {
                         let e = self.expr(cx, mt, 2);
                         Some(vec![format!("{n}.{mf} = {e};")])
                     }
-                    DTy::Map if self.chance(2) => {
-                        let k = self.expr(cx, DTy::Int, 1);
-                        let e = self.expr(cx, DTy::Int, 2);
+                    DTy::Map(mt) if self.chance(2) => {
+                        let k = self.expr(cx, mt.key(), 1);
+                        let e = self.expr(cx, mt.value(), 2);
                         Some(vec![format!("{n}[{k}] = {e};")])
                     }
                     _ => {
@@ -1407,6 +1570,13 @@ impl Gen {
                     return None;
                 }
                 let (n, t) = self.pick(&cx.locals);
+                if let DTy::Map(mt) = t {
+                    if self.chance(2) {
+                        let k = self.expr(cx, mt.key(), 1);
+                        let e = self.expr(cx, mt.value(), 2);
+                        return Some(vec![format!("{n}[{k}] = {e};")]);
+                    }
+                }
                 let e = self.expr(cx, t, 2);
                 Some(vec![format!("{n} = {e};")])
             }
@@ -1830,6 +2000,7 @@ impl Gen {
         }
         let o = cx.ty;
         let mut items = Vec::new();
+        let mut grows = false;
         match self.below(4) {
             // Delete.
             0 => {}
@@ -1851,8 +2022,15 @@ impl Gen {
                     }
                 }
             }
-            // Keep `self` with new or copied neighbours.
+            // Keep `self` with new or copied neighbours: the list grows, so
+            // (like wrapping a slot) it costs fuel. Unpaid, every visit could
+            // double a list, and a `while` loop or repeated calls would
+            // repeat that until memory runs out.
             _ => {
+                if !self.fuel {
+                    return None;
+                }
+                grows = true;
                 items.push("self".into());
                 for _ in 0..1 + self.below(2) {
                     let extra = if self.chance(2) {
@@ -1879,6 +2057,15 @@ impl Gen {
             }
         }
         let value = format!("[{}]", items.join(", "));
+        if grows {
+            let guard = if self.risky() { "" } else { " && in_list()" };
+            return Some(vec![
+                format!("if fuel > 0{guard} {{ // keep"),
+                "    fuel = fuel - 1; // keep".into(),
+                format!("    self = {value}; // keep"),
+                "} // keep".into(),
+            ]);
+        }
         if self.risky() {
             return Some(vec![format!("self = {value};")]);
         }
