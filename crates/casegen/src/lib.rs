@@ -180,15 +180,10 @@ pub fn generate(
             return Err(invalid("the program needs at least 1 expression"))
         }
         ("minic", _) if size == 0 => return Err(invalid("the program needs at least 1 function")),
-        ("treefold-min" | "treefold-nested" | "treefold-life", _) if size == 0 => {
-            return Err(invalid("the loop body needs at least 1 `if`"))
-        }
-        ("treefold-min" | "treefold-nested" | "treefold-life", _)
-            if size > treefold::MAX_SIZE =>
-        {
-            return Err(invalid(
-                "treefold.tf folds one level per `while` iteration and stops after 1000",
-            ))
+        ("treefold-min" | "treefold-nested" | "treefold-life", _) => {
+            if let Some(reason) = treefold::size_error(name, size) {
+                return Err(invalid(reason));
+            }
         }
         _ => {}
     }

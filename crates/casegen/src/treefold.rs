@@ -780,9 +780,24 @@ pub fn run_tree(body: &LoopBody, tree: &Value, start: &Machine) -> Result<Machin
     }
 }
 
-/// The size limits of the generators (the `while` of `treefold.tf` stops
-/// after 1,000 iterations, and nested ifs take one per level plus one).
-pub(crate) const MAX_SIZE: usize = 999;
+/// Why generator `name` cannot build a tree of `size`, if it cannot.
+pub(crate) fn size_error(name: &str, size: usize) -> Option<&'static str> {
+    if size == 0 {
+        return Some("the loop body needs at least 1 `if`");
+    }
+    if name == "treefold-min" && size > 100 {
+        // K secondary traces, each running to the loop end, hold about
+        // K^2/2 guards with 3K-entry snapshots: 10^6 entries at K = 100.
+        return Some("the recorded tree grows with size^3 (snapshots of 3·size variables at size^2/2 guards); at most 100");
+    }
+    if size > 999 {
+        // Nested ifs fold one level per iteration of treefold.tf's `while`.
+        return Some(
+            "treefold.tf folds one level per `while` iteration and stops after 1000; at most 999",
+        );
+    }
+    None
+}
 
 /// Writes the tree of a `treefold-*` generator as one line of JSON.
 pub(crate) fn generate(

@@ -149,6 +149,7 @@ fn unknown_names_variants_and_bad_sizes_are_errors() {
         ("toylang", 1, 0),
         ("minic", 1, 0),
         ("treefold-min", 1, 0),
+        ("treefold-min", 1, 101),
         ("treefold-nested", 1, 1000),
         ("treefold-life", 1, 0),
     ] {
