@@ -36,6 +36,8 @@ fn main() {
         "ast/ast.tf",
         "ast/ast_lists.tf",
         "toylang/toylang.tf",
+        "toylang/toylang_rewrite.tf",
+        "rewriting/splice.tf",
     ]
     .iter()
     .map(|f| format!("{root}/{f}"))
@@ -66,18 +68,16 @@ fn main() {
     if let Err(e) = config.compile(&[data], &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
+    // The hand-computed rewriting cases of the interpreter's tests
+    // (`crates/treefuse/tests/rewriting/NAME.tf`), one module each.
+    rewriting_cases(&config, &out);
     // Random programs: written as .tf files, compiled like the examples.
     let mut list = String::new();
     let mut table = String::new();
     for seed in random_seeds() {
         let path = format!("{out}/random_{seed}.tf");
-        // Without rewriting in place, which the code generator refuses.
-        let no_rewrites = treefuse_progen::GenConfig {
-            rewrites: false,
-            ..Default::default()
-        };
-        std::fs::write(&path, treefuse_progen::generate_with(seed, &no_rewrites))
-            .expect("write a random program");
+        // With every construct, rewriting in place included.
+        std::fs::write(&path, treefuse_progen::generate(seed)).expect("write a random program");
         if let Err(e) = config.compile(&[&path], &out) {
             panic!("treefuse code generation failed on random program {seed}:\n{e}");
         }
@@ -100,4 +100,48 @@ fn main() {
     );
     std::fs::write(format!("{out}/random_programs.rs"), list)
         .expect("write the random program list");
+}
+
+/// Compiles every `crates/treefuse/tests/rewriting/NAME.tf` into module
+/// `rewriting_NAME` and writes the table `rewriting_cases.rs` of them
+/// (name, source, generated engines).
+fn rewriting_cases(config: &treefuse_codegen::Config, out: &str) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../treefuse/tests/rewriting");
+    println!("cargo:rerun-if-changed={dir}");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read the rewriting cases")
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let stem = p.file_stem()?.to_str()?.to_string();
+            (p.extension()? == "tf").then_some(stem)
+        })
+        .collect();
+    names.sort();
+    let mut list = String::new();
+    let mut table = String::new();
+    for name in &names {
+        let module = format!("rewriting_{name}");
+        let path = format!("{out}/{module}.tf");
+        std::fs::copy(format!("{dir}/{name}.tf"), &path).expect("copy a rewriting case");
+        if let Err(e) = config.compile(&[&path], out) {
+            panic!("treefuse code generation failed on rewriting case {name}:\n{e}");
+        }
+        let _ = writeln!(
+            list,
+            "#[deny(warnings)] #[allow(missing_docs)] pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
+        );
+        let _ = writeln!(
+            list,
+            "fn run_{module}(s: &treefuse_sema::Program, n: &str, f: bool, t: &treefuse_runtime::Tree, a: &[treefuse_sema::Value]) -> Option<Result<(String, u64), String>> {{ {module}::run_by_name(s, n, f, t, a).map(|r| r.map_err(|e| e.to_string())) }}"
+        );
+        let _ = writeln!(
+            table,
+            "    Case {{ name: \"{name}\", source: {module}::SOURCE, run: run_{module} }},"
+        );
+    }
+    let _ = writeln!(
+        list,
+        "/// Every rewriting case.\npub const CASES: &[Case] = &[\n{table}];"
+    );
+    std::fs::write(format!("{out}/rewriting_cases.rs"), list).expect("write the case list");
 }

@@ -29,6 +29,10 @@ generated! {
     ast_lists,
     /// `examples/toylang/toylang.tf`: the toy language.
     toylang,
+    /// `examples/toylang/toylang_rewrite.tf`: the toy language's rules as nodes replacing themselves.
+    toylang_rewrite,
+    /// `examples/rewriting/splice.tf`: a loop deleting or expanding list elements.
+    splice,
     /// `programs/features.tf`: host functions, records, arrays, errors.
     features,
     /// `examples/figure2/figure2.tf` without the JSON layer.
@@ -53,9 +57,37 @@ pub mod host {
     }
 }
 
+/// `(line:col, "CONTEXT: MESSAGE")` of a rendered runtime error of the
+/// interpreter or of generated code (`runtime error: [FILE:]LINE:COL: in
+/// CONTEXT: MESSAGE`), for comparing errors of different engines.
+pub fn error_position_and_message(rendered: &str) -> (String, String) {
+    let rest = rendered.trim_start_matches("runtime error: ");
+    let (location, after) = rest.split_once(": in ").unwrap_or((rest, ""));
+    let at: Vec<&str> = location.rsplitn(3, ':').collect();
+    let at = format!("{}:{}", at.get(1).unwrap_or(&""), at.first().unwrap_or(&""));
+    (at, after.to_string())
+}
+
+/// The hand-computed rewriting cases of the interpreter's tests
+/// (`crates/treefuse/tests/rewriting/NAME.tf`, LANGUAGE.md §7.1–7.3), one
+/// generated module each.
+pub mod rewriting {
+    /// One compiled case.
+    pub struct Case {
+        /// The file stem (`NAME`).
+        pub name: &'static str,
+        /// Its source.
+        pub source: &'static str,
+        /// Its generated engines.
+        pub run: super::random::RunFn,
+    }
+
+    include!(concat!(env!("OUT_DIR"), "/rewriting_cases.rs"));
+}
+
 /// Random programs of the soundness fuzzer's generator
-/// (`treefuse_progen::generate_with` without rewriting in place, which
-/// the code generator does not support yet), compiled in one batch.
+/// (`treefuse_progen::generate`, every construct including rewriting in
+/// place), compiled in one batch.
 pub mod random {
     /// Runs a `fuse` item by name: schema, item, fused?, input tree,
     /// arguments; returns the output JSON and visits, or the error message.

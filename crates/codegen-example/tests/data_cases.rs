@@ -9,14 +9,10 @@ use treefuse::{Engine, FusionOptions, Host, RunError};
 use treefuse_codegen_example as g;
 use treefuse_runtime::write_tree;
 
-/// `(line:col, message)` of a rendered runtime error of either engine:
-/// `runtime error: [FILE:]LINE:COL: in CONTEXT: MESSAGE`.
+/// `(line:col, message)` of a rendered runtime error (the context left out).
 fn position_and_message(rendered: &str) -> (String, String) {
-    let rest = rendered.trim_start_matches("runtime error: ");
-    let (location, after) = rest.split_once(": in ").unwrap_or((rest, ""));
-    let at: Vec<&str> = location.rsplitn(3, ':').collect();
-    let at = format!("{}:{}", at.get(1).unwrap_or(&""), at.first().unwrap_or(&""));
-    let message = after.split_once(": ").map_or(after, |(_, m)| m);
+    let (at, after) = g::error_position_and_message(rendered);
+    let message = after.split_once(": ").map_or(after.as_str(), |(_, m)| m);
     (at, message.to_string())
 }
 
@@ -24,7 +20,7 @@ fn position_and_message(rendered: &str) -> (String, String) {
 fn data_cases() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/programs");
     let program =
-        treefuse::compile_file(&format!("{dir}/data.tf")).unwrap_or_else(|e| panic!("{e}"));
+        treefuse::compile_file(format!("{dir}/data.tf")).unwrap_or_else(|e| panic!("{e}"));
     let fused = program.fuse_all(&FusionOptions::default());
     let schema = g::data::schema();
     let text = std::fs::read_to_string(format!("{dir}/data_cases.json")).expect("read the cases");
@@ -87,7 +83,7 @@ fn data_cases() {
 fn data_input_errors() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/programs");
     let program =
-        treefuse::compile_file(&format!("{dir}/data.tf")).unwrap_or_else(|e| panic!("{e}"));
+        treefuse::compile_file(format!("{dir}/data.tf")).unwrap_or_else(|e| panic!("{e}"));
     for (input, expected) in [
         (
             r#"{"type": "Case", "m": [["a", 1], ["b", 2], ["a", 3]]}"#,

@@ -267,25 +267,26 @@ fn toylang() {
             &f,
         );
     }
-    let root = program.model.fuse_named("simplify").unwrap().root_type;
+    agree_on_random_trees("toylang", &program, "simplify", &u, &f);
+}
+
+/// [`agree`] on ten random trees of 150 nodes.
+fn agree_on_random_trees(what: &str, program: &Program, fuse: &str, u: Run, f: Run) {
+    let root = program.model.fuse_named(fuse).unwrap().root_type;
     for seed in 0..10 {
-        let t = random_tree(
-            &program.model,
-            root,
-            &GenOptions {
-                nodes: 150,
-                seed,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let options = GenOptions {
+            nodes: 150,
+            seed,
+            ..Default::default()
+        };
+        let t = random_tree(&program.model, root, &options).unwrap();
         agree(
-            &format!("toylang random seed {seed}"),
-            &program,
-            "simplify",
+            &format!("{what} random seed {seed}"),
+            program,
+            fuse,
             &t,
-            &u,
-            &f,
+            u,
+            f,
         );
     }
 }
@@ -345,6 +346,7 @@ fn globals_round_trip() {
 #[test]
 fn random_programs() {
     let mut runs = 0;
+    let mut rewritten = 0;
     for r in g::random::PROGRAMS {
         let program = treefuse::compile_source(&format!("random_{}.tf", r.seed), r.source)
             .unwrap_or_else(|e| panic!("{e}"));
@@ -384,8 +386,17 @@ fn random_programs() {
                         .expect("the fuse item exists");
                     match (&interp, &generated) {
                         (Ok(a), Ok(b)) => assert!(a == b, "{what} (fused: {is_fused}): generated differs from the interpreter:\n{a:?}\n{b:?}"),
-                        (Err(_), Err(_)) => {}
+                        (Err(a), Err(b)) => assert_eq!(
+                            g::error_position_and_message(a),
+                            g::error_position_and_message(b),
+                            "{what} (fused: {is_fused}): the errors differ"
+                        ),
                         _ => panic!("{what} (fused: {is_fused}): error behaviour differs: interpreter {interp:?} / generated {generated:?}"),
+                    }
+                    if let Ok((json, _)) = &interp {
+                        rewritten += u32::from(
+                            json != &write_tree(&program.model, &input, None, Default::default()),
+                        );
                     }
                     runs += 1;
                 }
@@ -393,6 +404,92 @@ fn random_programs() {
         }
     }
     assert!(runs > 100, "{runs}");
+    assert!(rewritten > 0);
+}
+
+/// The toy language with rules that replace their node
+/// (`toylang_rewrite.tf`, LANGUAGE.md §7.1): generated code agrees with
+/// the interpreter on the blog's program and on generated and random
+/// trees, and computes the same trees as the slot-rewriting `toylang.tf`.
+#[test]
+fn toylang_rewrite() {
+    let program = example("examples/toylang/toylang_rewrite.tf");
+    let slots = example("examples/toylang/toylang.tf");
+    let (u, f) = engines!(
+        toylang_rewrite,
+        run_simplify_unfused_counted,
+        run_simplify_fused_counted
+    );
+    let (su, _) = engines!(
+        toylang,
+        run_simplify_unfused_counted,
+        run_simplify_fused_counted
+    );
+    let blog = std::fs::read_to_string(format!(
+        "{}/../../examples/toylang/program.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut trees = vec![("blog".to_string(), blog)];
+    for seed in 0..15 {
+        trees.push((
+            format!("seed {seed}"),
+            treefuse_casegen::generate_string("toylang", 1, 60, seed).unwrap(),
+        ));
+    }
+    for (what, json) in trees {
+        let tree = program.read_tree("simplify", &json).unwrap();
+        agree(
+            &format!("toylang_rewrite {what}"),
+            &program,
+            "simplify",
+            &tree,
+            &u,
+            &f,
+        );
+        // The same result as the rules written as slot rewrites.
+        let slot_tree = slots.read_tree("simplify", &json).unwrap();
+        let strip = |r: Result<(String, u64), String>| {
+            let v: serde_json::Value = serde_json::from_str(&r.unwrap().0).unwrap();
+            v
+        };
+        assert_eq!(
+            strip(u(&tree)),
+            strip(su(&slot_tree)),
+            "toylang_rewrite {what}"
+        );
+    }
+    agree_on_random_trees("toylang_rewrite", &program, "simplify", &u, &f);
+}
+
+/// The splice benchmark's program (`examples/rewriting/splice.tf`):
+/// deleting and expanding list elements in one loop, on mixed lists.
+#[test]
+fn splice() {
+    let program = example("examples/rewriting/splice.tf");
+    let (u, f) = engines!(splice, run_main_unfused_counted, run_main_fused_counted);
+    for seed in 0..8u64 {
+        let items: Vec<String> = (0..(50 + seed * 7))
+            .map(|i| match (i * 7 + seed) % 3 {
+                0 => format!(r#"{{"type": "Keep", "v": {i}}}"#),
+                1 => r#"{"type": "Drop"}"#.to_string(),
+                _ => format!(r#"{{"type": "Dup", "v": {i}}}"#),
+            })
+            .collect();
+        let json = format!(
+            r#"{{"type": "List", "items": [{}], "kept": 0}}"#,
+            items.join(",")
+        );
+        let tree = program.read_tree("main", &json).unwrap();
+        agree(
+            &format!("splice seed {seed}"),
+            &program,
+            "main",
+            &tree,
+            &u,
+            &f,
+        );
+    }
 }
 
 /// Host functions, records, arrays, strings, aliases, casts and runtime

@@ -29,10 +29,305 @@ impl Gen<'_> {
                     let f = &self.cast_fn[ty.index()];
                     quote!(#f(t, #cur, #at)?)
                 }
-                PathStep::Elem(..) => crate::unsupported_tokens(),
+                PathStep::Elem(f, i) => {
+                    let at = self.at(&fr.context, p.span);
+                    let iv = self.expr(&i.0, fr).ts;
+                    let elem = self.list_view(*f, fr, &View::Elem(at));
+                    quote!({
+                        let p = #cur;
+                        let k = #iv;
+                        #elem
+                    })
+                }
             };
         }
         cur
+    }
+
+    /// A read of the list in field `field` of node `p` (a local). While a
+    /// loop over that list is open, the list as the program sees it is
+    /// the open list's (the tree's slot is written when the loop ends), so
+    /// the read asks it when `p` is the loop's owner: O(1) for a length
+    /// or an element.
+    pub fn list_view(&self, field: FieldId, fr: &Frame, view: &View) -> TokenStream {
+        let name = &self.field[field.index()];
+        let mut out = match view {
+            View::Len => quote!(t[p].#name.len()),
+            View::Elem(at) => quote!(list_elem(&t[p].#name, k, #at)?),
+            View::All => quote!(t[p].#name.clone()),
+        };
+        for o in fr.open.borrow().iter().filter(|o| o.field == field) {
+            let (open, owner) = (&o.open, &o.owner);
+            let from_open = match view {
+                View::Len => quote!(#open.len()),
+                View::Elem(at) => quote!(#open.elem(k, #at)?),
+                View::All => quote!(#open.current()),
+            };
+            out = quote!(if p == #owner { #from_open } else { #out });
+        }
+        out
+    }
+
+    /// Writes every open loop's list into the tree (before a deep copy,
+    /// which may reach any of them).
+    fn sync_all(&self, fr: &Frame) -> TokenStream {
+        fr.open
+            .borrow()
+            .iter()
+            .map(|o| {
+                let (open, owner) = (&o.open, &o.owner);
+                let name = &self.field[o.field.index()];
+                quote!(#open.sync(&mut t[#owner].#name);)
+            })
+            .collect()
+    }
+
+    /// A block binding `p` to the owner of list `slot` and then reading
+    /// the list (see [`Self::list_view`]).
+    fn with_list(&self, slot: &ChildSlot, fr: &Frame, view: &View) -> TokenStream {
+        let p = self.path(&slot.parent, fr);
+        let read = self.list_view(slot.field, fr, view);
+        quote!({
+            let p = #p;
+            #read
+        })
+    }
+
+    /// The open loop a node variable iterates, if any.
+    pub fn open_loop_of(&self, var: NodeVarId, fr: &Frame) -> Option<OpenLoop> {
+        fr.open
+            .borrow()
+            .iter()
+            .rev()
+            .find(|o| o.var == var)
+            .cloned()
+    }
+
+    /// Leaves the traversal (or a fused participant) as `return` does,
+    /// with `value` as the replacement of the receiver if given: open
+    /// loops are closed first, so their lists are written into the tree.
+    pub fn leave(&self, fr: &Frame, ret: &Ret, value: Option<TokenStream>) -> TokenStream {
+        let closes = |from: usize| -> TokenStream {
+            fr.open
+                .borrow()
+                .get(from..)
+                .unwrap_or(&[])
+                .iter()
+                .rev()
+                .map(|o| {
+                    let (open, owner) = (&o.open, &o.owner);
+                    let name = &self.field[o.field.index()];
+                    quote!(#open.close(&mut t[#owner].#name);)
+                })
+                .collect()
+        };
+        match ret {
+            Ret::Pure => quote!(return Ok(());),
+            Ret::Traversal { replaces } => {
+                let closes = closes(0);
+                let v = match (value, replaces) {
+                    (Some(v), _) => v,
+                    (None, true) => quote!(Replaced::Kept),
+                    (None, false) => quote!(()),
+                };
+                quote!(#closes return Ok(#v);)
+            }
+            Ret::Fused { label, flag, depth } => {
+                let closes = closes(*depth);
+                let set = value.map(|v| quote!(replaced = #v;));
+                let clear = flag.as_ref().map(|f| quote!(#f = false;));
+                quote!(#closes #set #clear break #label;)
+            }
+        }
+    }
+
+    /// The `site` argument of a call whose callee needs it.
+    pub fn site_arg(&self, needed: bool, site: TokenStream) -> TokenStream {
+        if needed {
+            quote!(, #site)
+        } else {
+            quote!()
+        }
+    }
+
+    /// `Site::Child(..)` for the child slot `field` of `this`.
+    pub fn child_site(&self, field: FieldId) -> TokenStream {
+        let name = &self.p.fields[field.index()].name;
+        quote!(Site::Child(t[this].kind.name(), #name))
+    }
+
+    /// The node a subtree denotes: built, moved or copied.
+    fn subtree(&self, with: &Subtree, fr: &Frame) -> TokenStream {
+        match with {
+            Subtree::New(t) => self.build(t, fr),
+            Subtree::Move(p) => self.path(p, fr),
+            Subtree::Copy(p) => self.copy(p, fr),
+        }
+    }
+
+    /// `copy(PATH)`: a deep copy of the subtree at the path.
+    fn copy(&self, p: &NodePath, fr: &Frame) -> TokenStream {
+        let src = self.path(p, fr);
+        let syncs = self.sync_all(fr);
+        let f = &self.copy_fn[self.hier_of[p.ty.index()]];
+        quote!({
+            let x = #src;
+            #syncs
+            #f(t, x)
+        })
+    }
+
+    /// The nodes of a list value, as a `Vec` (items in order).
+    fn list_value(&self, items: &[ListItem], fr: &Frame) -> TokenStream {
+        let mut out = TokenStream::new();
+        for item in items {
+            out.extend(match item {
+                ListItem::One(with) => {
+                    let x = self.subtree(with, fr);
+                    quote!(xs.push(#x);)
+                }
+                ListItem::Spread(slot) => {
+                    let items = self.with_list(slot, fr, &View::All);
+                    quote!(xs.extend(#items.iter().copied());)
+                }
+            });
+        }
+        quote!({
+            let mut xs = Vec::new();
+            #out
+            xs
+        })
+    }
+
+    /// Whether the receiver's replacement of type `ty` can stand where a
+    /// node of the receiver's hierarchy stands. (It always can, except in
+    /// traversals of types that no slot or root can hold, which never run.)
+    fn same_hierarchy(&self, ty: TypeId, fr_owner: Option<TypeId>) -> bool {
+        fr_owner.is_none_or(|o| self.hier_of[o.index()] == self.hier_of[ty.index()])
+    }
+
+    /// The statements of LANGUAGE.md §7.1–7.3: replacing the receiver,
+    /// thickets, list edits, copies into a slot.
+    fn rewrite_stmt(&self, s: &Stmt, fr: &Frame, ret: &Ret) -> TokenStream {
+        let at = self.at(&fr.context, s.span);
+        match &s.kind {
+            StmtKind::ReplaceSelf { with } => {
+                let ty = match with {
+                    Subtree::New(t) => t.ty,
+                    Subtree::Move(p) | Subtree::Copy(p) => p.ty,
+                };
+                if !self.same_hierarchy(ty, fr.owner) {
+                    return quote!(return Err(#at.error("the receiver stands nowhere".to_string()));
+                    );
+                }
+                let x = self.subtree(with, fr);
+                let leave = self.leave(fr, ret, Some(quote!(Replaced::One(x))));
+                quote!({
+                    let x = #x;
+                    #leave
+                })
+            }
+            StmtKind::SpliceSelf { items } => {
+                let fits = items.iter().all(|i| match i {
+                    ListItem::One(Subtree::New(t)) => self.same_hierarchy(t.ty, fr.owner),
+                    ListItem::One(Subtree::Move(p) | Subtree::Copy(p)) => {
+                        self.same_hierarchy(p.ty, fr.owner)
+                    }
+                    ListItem::Spread(slot) => match &self.p.fields[slot.field.index()].kind {
+                        FieldKind::List(t) => self.same_hierarchy(*t, fr.owner),
+                        _ => false,
+                    },
+                });
+                if !fits {
+                    return quote!(return Err(#at.error("the receiver stands nowhere".to_string()));
+                    );
+                }
+                let xs = self.list_value(items, fr);
+                let leave = self.leave(fr, ret, Some(quote!(Replaced::Many(xs))));
+                quote!({
+                    if !matches!(site, Site::Listed) {
+                        return Err(thicket_error(site, #at));
+                    }
+                    let xs = #xs;
+                    #leave
+                })
+            }
+            StmtKind::EditList { list, edit } => {
+                // (Not inside a loop over the same list: the checker sees
+                // to that, so the tree's slot is the list.)
+                let name = &self.field[list.field.index()];
+                let edit = match edit {
+                    ListEdit::Set(i, with) => {
+                        let iv = self.expr(i, fr).ts;
+                        let x = self.subtree(with, fr);
+                        quote!(
+                            let k = #iv;
+                            list_elem(&t[p].#name, k, #at)?;
+                            let x = #x;
+                            let mut xs = t[p].#name.to_vec();
+                            xs[k as usize] = x;
+                            t[p].#name = Arc::from(xs);
+                        )
+                    }
+                    ListEdit::Push(with) => {
+                        let x = self.subtree(with, fr);
+                        quote!(
+                            let x = #x;
+                            let xs: Arc<[_]> = t[p].#name.iter().copied().chain([x]).collect();
+                            t[p].#name = xs;
+                        )
+                    }
+                    ListEdit::Assign(items) => {
+                        let xs = self.list_value(items, fr);
+                        quote!(
+                            let xs = #xs;
+                            t[p].#name = Arc::from(xs);
+                        )
+                    }
+                };
+                let p = self.path(&list.parent, fr);
+                quote!({
+                    let p = #p;
+                    #edit
+                })
+            }
+            StmtKind::CopyTo { slot, source } => {
+                let x = self.copy(source, fr);
+                self.set_slot(slot, x, fr)
+            }
+            _ => TokenStream::new(),
+        }
+    }
+
+    /// A call on a loop variable whose loop is open: the traversal runs on
+    /// every node now standing where the element stood, each of which may
+    /// replace itself.
+    pub fn region_call(
+        &self,
+        open: &proc_macro2::Ident,
+        call: impl Fn(Vec<TokenStream>) -> TokenStream,
+        args: &[(TokenStream, bool)],
+        replaces: bool,
+    ) -> TokenStream {
+        let vals: Vec<TokenStream> = args
+            .iter()
+            .map(|(a, copy)| if *copy { a.clone() } else { quote!(#a.clone()) })
+            .collect();
+        let c = call(vals);
+        let visit = if replaces {
+            quote!(let r = #c?;)
+        } else {
+            quote!(#c?; let r = Replaced::Kept;)
+        };
+        quote!(
+            #open.take_region();
+            let mut k = 0;
+            while let Some(n) = #open.region_node(k) {
+                k += 1;
+                #visit
+                #open.put(n, r);
+            }
+        )
     }
 
     /// `K::A | K::B` for the concrete subtypes of `ty`, or `None` if it has
@@ -125,7 +420,13 @@ impl Gen<'_> {
         match &e.kind {
             ExprKind::Const(v) => self.constant(v, &e.ty),
             ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Field(..) => unreachable!(),
-            ExprKind::ListLen(_) | ExprKind::InList => E::atom(crate::unsupported_tokens()),
+            ExprKind::ListLen(slot) => {
+                let len = self.with_list(slot, fr, &View::Len);
+                // A block, parenthesized: it may stand at the end of a `for`
+                // or `if` head.
+                E::atom(quote!((#len as i64)))
+            }
+            ExprKind::InList => E::atom(quote!(matches!(site, Site::Listed))),
             ExprKind::Member(x, i) => {
                 let inner = self.expr(x, fr).at(ATOM);
                 let DataType::Record(r) = &x.ty else {
@@ -494,14 +795,20 @@ impl Gen<'_> {
             StmtKind::ReplaceSelf { .. }
             | StmtKind::SpliceSelf { .. }
             | StmtKind::EditList { .. }
-            | StmtKind::CopyTo { .. } => crate::unsupported_tokens(),
+            | StmtKind::CopyTo { .. } => self.rewrite_stmt(s, fr, ret),
             StmtKind::Call {
                 receiver,
                 method,
                 args,
             } => {
                 let f = &self.method_fn[method.index()];
+                let replaces = self.rw.method_replaces[method.index()];
+                let needs_site = self.rw.method_site[method.index()];
                 let mut pre = TokenStream::new();
+                let open = match (receiver.root, receiver.steps.is_empty()) {
+                    (PathRoot::Var(v), true) => self.open_loop_of(v, fr),
+                    _ => None,
+                };
                 let recv = match (receiver.root, receiver.steps.is_empty()) {
                     (_, true) => self.path(receiver, fr),
                     _ => {
@@ -513,16 +820,63 @@ impl Gen<'_> {
                 let mut vals = Vec::new();
                 for (i, a) in args.iter().enumerate() {
                     let v = self.expr(a, fr).ts;
-                    if Self::simple(a) {
-                        vals.push(v);
+                    if Self::simple(a) && open.is_none() {
+                        vals.push((v, true));
                     } else {
                         let name = format_ident!("arg{i}");
                         pre.extend(quote!(let #name = #v;));
-                        vals.push(quote!(#name));
+                        vals.push((quote!(#name), is_copy(&a.ty)));
                     }
                 }
-                let call = quote!(#f(t, cx, #recv #(, #vals)*)?;);
-                if pre.is_empty() {
+                let call = if let Some(o) = open {
+                    let site = self.site_arg(needs_site, quote!(Site::Listed));
+                    self.region_call(
+                        &o.open,
+                        |vals| quote!(#f(t, cx, n #site #(, #vals)*)),
+                        &vals,
+                        replaces,
+                    )
+                } else {
+                    let vals: Vec<_> = vals.into_iter().map(|(v, _)| v).collect();
+                    match (receiver.root, receiver.steps.as_slice()) {
+                        (PathRoot::SelfNode, []) => {
+                            let site = self.site_arg(needs_site, quote!(site));
+                            if replaces {
+                                let leave = self.leave(fr, ret, Some(quote!(r)));
+                                quote!(
+                                    let r = #f(t, cx, #recv #site #(, #vals)*)?;
+                                    if !matches!(r, Replaced::Kept) {
+                                        #leave
+                                    }
+                                )
+                            } else {
+                                quote!(#f(t, cx, #recv #site #(, #vals)*)?;)
+                            }
+                        }
+                        (PathRoot::SelfNode, [PathStep::Child(field)]) => {
+                            let site = self.site_arg(needs_site, self.child_site(*field));
+                            if replaces {
+                                let name = &self.field[field.index()];
+                                quote!(
+                                    if let Some(x) = #f(t, cx, #recv #site #(, #vals)*)?.single() {
+                                        t[this].#name = x;
+                                    }
+                                )
+                            } else {
+                                quote!(#f(t, cx, #recv #site #(, #vals)*)?;)
+                            }
+                        }
+                        _ => {
+                            // A loop variable whose elements cannot be
+                            // replaced (else its loop is open): it stands
+                            // in a list.
+                            let site = self.site_arg(needs_site, quote!(Site::Listed));
+                            quote!(#f(t, cx, #recv #site #(, #vals)*)?;)
+                        }
+                    }
+                };
+                let scoped = !pre.is_empty() || replaces || mentions(&call, "k");
+                if !scoped {
                     call
                 } else {
                     quote!({ #pre #call })
@@ -581,15 +935,48 @@ impl Gen<'_> {
                 }
             }
             StmtKind::ForChildren { var, list, body } => {
-                let parent = self.path(&list.parent, fr);
                 let field = &self.field[list.field.index()];
                 let v = &fr.nodes[var.index()];
+                if !self.loop_replaces(*var, body) {
+                    let b = self.block(body, fr, ret);
+                    let read = self.with_list(list, fr, &View::All);
+                    return quote!({
+                        let items = #read;
+                        for &#v in items.iter() {
+                            #b
+                        }
+                    });
+                }
+                // Elements may replace themselves: an open list (see
+                // `OpenList`), written back when the loop ends or leaves.
+                let depth = fr.open.borrow().len();
+                let open = format_ident!("open_{depth}");
+                let owner = format_ident!("owner_{depth}");
+                let parent = self.path(&list.parent, fr);
+                let read = self.list_view(list.field, fr, &View::All);
+                fr.open.borrow_mut().push(OpenLoop {
+                    var: *var,
+                    field: list.field,
+                    open: open.clone(),
+                    owner: owner.clone(),
+                });
                 let b = self.block(body, fr, ret);
+                fr.open.borrow_mut().pop();
+                let next = if mentions(&b, &v.to_string()) {
+                    quote!(let Some(#v) = #open.advance())
+                } else {
+                    quote!(#open.advance().is_some())
+                };
                 quote!({
-                    let items = t[#parent].#field.clone();
-                    for &#v in items.iter() {
+                    let #owner = #parent;
+                    let mut #open = {
+                        let p = #owner;
+                        OpenList::new(#read)
+                    };
+                    while #next {
                         #b
                     }
+                    #open.close(&mut t[#owner].#field);
                 })
             }
             StmtKind::ForArray { var, array, body } => {
@@ -644,13 +1031,9 @@ impl Gen<'_> {
                     let v = self.expr(v, fr).ts;
                     quote!(return Ok(#v);)
                 }
-                (Ret::Traversal, _) | (Ret::Pure, None) => quote!(return Ok(());),
-                (Ret::Fused { label, flag }, _) => {
+                _ => {
                     let _ = ctx;
-                    match flag {
-                        Some(f) => quote!(#f = false; break #label;),
-                        None => quote!(break #label;),
-                    }
+                    self.leave(fr, ret, None)
                 }
             },
         }
@@ -820,14 +1203,37 @@ impl Gen<'_> {
                 let items = items.iter().map(|i| self.new_field(i, fr).0);
                 (quote!(Arc::from(vec![#(#items),*])), false)
             }
-            NewField::MoveList(slot) => {
-                let p = self.path(&slot.parent, fr);
-                let f = &self.field[slot.field.index()];
-                (quote!(t[#p].#f.clone()), false)
-            }
-            NewField::Copy(_) => (crate::unsupported_tokens(), false),
+            NewField::MoveList(slot) => (self.with_list(slot, fr, &View::All), false),
+            NewField::Copy(p) => (self.copy(p, fr), false),
         }
     }
+}
+
+impl Gen<'_> {
+    /// Whether a call on loop variable `var` in `body` may replace the
+    /// element (then the loop keeps an open list).
+    pub fn loop_replaces(&self, var: NodeVarId, body: &[Stmt]) -> bool {
+        visit::any_stmt(body, &|s| match &s.kind {
+            StmtKind::Call {
+                receiver, method, ..
+            } => {
+                receiver.root == PathRoot::Var(var)
+                    && receiver.steps.is_empty()
+                    && self.rw.method_replaces[method.index()]
+            }
+            _ => false,
+        })
+    }
+}
+
+/// What a list read wants (see [`Gen::list_view`]).
+pub(crate) enum View {
+    /// `len(L)`.
+    Len,
+    /// Element `k` (a local), with where an index out of range is raised.
+    Elem(TokenStream),
+    /// The whole list, as an `Arc<[Id]>`.
+    All,
 }
 
 /// The local at the root of `e` when `e` is a local or a member of one.

@@ -74,32 +74,60 @@ impl Gen<'_> {
             let root_name = &self.p.types[fuse.root_type.index()].name;
             let at = self.at_value(&ctx, fuse.span);
             let msg = format!("the tree's root is not a `{root_name}`");
-            let check = match self.kind_pattern(fuse.root_type) {
-                Some(pat) => quote!(
-                    let Some(root) = t.root.#arena() else {
-                        return Err(#at.error(#msg.to_string()));
-                    };
-                    if !matches!(t[root].kind, #pat) {
-                        return Err(#at.error(#msg.to_string()));
-                    }
-                ),
-                None => quote!(return Err(#at.error(#msg.to_string()));),
+            let root_variant = &self.variant[h.root.index()];
+            let check = |replaces: bool| {
+                let root = if replaces {
+                    quote!(mut root)
+                } else {
+                    quote!(root)
+                };
+                match self.kind_pattern(fuse.root_type) {
+                    Some(pat) => quote!(
+                        let Some(#root) = t.root.#arena() else {
+                            return Err(#at.error(#msg.to_string()));
+                        };
+                        if !matches!(t[root].kind, #pat) {
+                            return Err(#at.error(#msg.to_string()));
+                        }
+                    ),
+                    None => quote!(return Err(#at.error(#msg.to_string()));),
+                }
             };
+            // A call on the root that may replace it: later calls run on
+            // the new root, which is also the output tree's.
+            let on_root = |call: TokenStream, replaces: bool| {
+                if replaces {
+                    quote!(
+                        if let Some(x) = #call?.single() {
+                            root = x;
+                            t.root = NodeRef::#root_variant(x);
+                        }
+                    )
+                } else {
+                    quote!(#call?;)
+                }
+            };
+            let mut unfused_replaces = false;
             // Unfused: the calls in order.
             let unfused = self.fuse_level(&fuse.body, &fr, &mut |c| {
                 let c = &fuse.calls[c];
                 let f = &self.method_fn[c.method.index()];
+                let replaces = self.rw.method_replaces[c.method.index()];
+                unfused_replaces |= replaces;
+                let site = self.site_arg(self.rw.method_site[c.method.index()], quote!(Site::Root));
                 let args: Vec<_> = c.args.iter().map(|a| self.expr(a, &fr).ts).collect();
                 let names: Vec<_> = (0..args.len()).map(|j| format_ident!("arg{j}")).collect();
+                let call = on_root(quote!(#f(t, cx, root #site #(, #names)*)), replaces);
                 if args.is_empty() {
-                    quote!(#f(t, cx, root)?;)
+                    call
                 } else {
                     quote!({
                         #(let #names = #args;)*
-                        #f(t, cx, root #(, #names)*)?;
+                        #call
                     })
                 }
             });
+            let mut fused_replaces = false;
             // Fused: the entry's chunks.
             let fused = if let Some(entry) = self.fused.entry(&fuse.name) {
                 self.fuse_level(&entry.body, &fr, &mut |c| {
@@ -117,6 +145,9 @@ impl Gen<'_> {
                     let Some(disp) = self.fused_disp.get(&chunk.targets) else {
                         return TokenStream::new();
                     };
+                    let replaces = self.disp_replaces(&chunk.targets);
+                    fused_replaces |= replaces;
+                    let site = self.site_arg(self.disp_site(&chunk.targets), quote!(Site::Root));
                     let mask = if self.disp_takes_mask(&chunk.targets) {
                         let bits = if chunk.calls.len() >= 64 {
                             u64::MAX
@@ -127,12 +158,14 @@ impl Gen<'_> {
                     } else {
                         quote!()
                     };
+                    let call =
+                        on_root(quote!(#disp(t, cx, root #site #mask #(, #args)*)), replaces);
                     if pre.is_empty() {
-                        quote!(#disp(t, cx, root #mask)?;)
+                        call
                     } else {
                         quote!({
                             #pre
-                            #disp(t, cx, root #mask #(, #args)*)?;
+                            #call
                         })
                     }
                 })
@@ -141,7 +174,11 @@ impl Gen<'_> {
                 quote!(return Err(#at.error(#msg.to_string()));)
             };
             let base = snake(&fuse.name);
-            for (kind, body) in [("unfused", unfused), ("fused", fused)] {
+            for (kind, body, replaces) in [
+                ("unfused", unfused, unfused_replaces),
+                ("fused", fused, fused_replaces),
+            ] {
+                let check = check(replaces);
                 let inner = format_ident!("{base}_{kind}");
                 let run = format_ident!("run_{base}_{kind}");
                 let counted = format_ident!("run_{base}_{kind}_counted");
@@ -333,6 +370,241 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
     ));
     let helpers = [
         (
+            "Replaced",
+            quote!(
+                /// What a traversal that may replace its receiver did with it
+                /// (LANGUAGE.md §7.1–7.2); the caller puts the replacement where
+                /// the receiver stood.
+                #[derive(Clone, Debug, PartialEq, Eq)]
+                pub enum Replaced<I> {
+                    /// The receiver stays.
+                    Kept,
+                    /// `self = SUBTREE;`
+                    One(I),
+                    /// A thicket: zero or more nodes (the receiver stands in a list).
+                    Many(Vec<I>),
+                }
+
+                impl<I> Replaced<I> {
+                    /// The replacement of a receiver that stands in a single slot
+                    /// or is the root (a thicket raised an error there instead).
+                    #[inline]
+                    pub fn single(self) -> Option<I> {
+                        match self {
+                            Replaced::One(x) => Some(x),
+                            _ => None,
+                        }
+                    }
+                }
+            ),
+        ),
+        (
+            "Site",
+            quote!(
+                /// Where the receiver of a traversal stands, for `in_list()`
+                /// and thickets.
+                #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+                pub enum Site {
+                    /// The root of the run.
+                    Root,
+                    /// In a list of children.
+                    Listed,
+                    /// In a single child slot: the parent's type and the field.
+                    Child(&'static str, &'static str),
+                }
+            ),
+        ),
+        (
+            "thicket_error",
+            quote!(
+                /// A thicket replacing a receiver that does not stand in a list.
+                #[cold]
+                fn thicket_error(site: Site, at: &At) -> Fail {
+                    let place = match site {
+                        Site::Root => "it is the root of the run".to_string(),
+                        Site::Child(ty, field) => {
+                            format!("it stands in the single child slot `{ty}.{field}`")
+                        }
+                        Site::Listed => "it stands in a list".to_string(),
+                    };
+                    at.error(format!(
+                        "a list value can only replace a node that stands in a list of children, but {place}"
+                    ))
+                }
+            ),
+        ),
+        (
+            "list_elem",
+            quote!(
+                /// Element `i` of a list child, or a runtime error.
+                #[inline]
+                fn list_elem<I: Copy>(items: &[I], i: i64, at: &At) -> Result<I, Fail> {
+                    match usize::try_from(i).ok().and_then(|k| items.get(k)) {
+                        Some(&x) => Ok(x),
+                        None => Err(at.error(format!(
+                            "list index {i} out of range (the list has {} elements)",
+                            items.len()
+                        ))),
+                    }
+                }
+            ),
+        ),
+        (
+            "OpenList",
+            quote!(
+                /// A running `for` loop over a list child whose elements may
+                /// replace themselves (LANGUAGE.md §7.2). The loop visits the
+                /// elements of `snapshot` (the list when it started); a later
+                /// call on the loop variable runs on every node now standing
+                /// where the current element stood (its region). Until the first
+                /// replacement nothing is copied; then `front` holds the list
+                /// built so far (its tail is the current region), the elements
+                /// not reached yet being `snapshot[next..]`, so that a loop over
+                /// n elements costs O(n + inserted) in all. The tree's slot is
+                /// written when the loop ends (or leaves), or before a deep copy
+                /// (`sync`, O(n)); meanwhile the owner reads the list from here
+                /// (`len` and `elem` in O(1)).
+                struct OpenList<I> {
+                    snapshot: Arc<[I]>,
+                    next: usize,
+                    front: Option<Vec<I>>,
+                    region_start: usize,
+                    stale: bool,
+                    region: Vec<I>,
+                }
+
+                #[allow(dead_code)]
+                impl<I: Copy> OpenList<I> {
+                    fn new(snapshot: Arc<[I]>) -> Self {
+                        OpenList {
+                            snapshot,
+                            next: 0,
+                            front: None,
+                            region_start: 0,
+                            stale: false,
+                            region: Vec::new(),
+                        }
+                    }
+
+                    /// The next original element, or `None` at the end.
+                    #[inline]
+                    fn advance(&mut self) -> Option<I> {
+                        let e = *self.snapshot.get(self.next)?;
+                        self.next += 1;
+                        match &mut self.front {
+                            Some(front) => {
+                                self.region_start = front.len();
+                                front.push(e);
+                            }
+                            None => self.region_start = self.next - 1,
+                        }
+                        Some(e)
+                    }
+
+                    /// The length of the list as the program sees it now.
+                    #[inline]
+                    fn len(&self) -> usize {
+                        match &self.front {
+                            Some(front) => front.len() + self.snapshot.len() - self.next,
+                            None => self.snapshot.len(),
+                        }
+                    }
+
+                    /// Element `i` of the list as the program sees it now.
+                    #[inline]
+                    fn elem(&self, i: i64, at: &At) -> Result<I, Fail> {
+                        let found = usize::try_from(i).ok().and_then(|k| match &self.front {
+                            Some(front) if k < front.len() => Some(front[k]),
+                            Some(front) => {
+                                self.snapshot.get(self.next + (k - front.len())).copied()
+                            }
+                            None => self.snapshot.get(k).copied(),
+                        });
+                        match found {
+                            Some(x) => Ok(x),
+                            None => Err(at.error(format!(
+                                "list index {i} out of range (the list has {} elements)",
+                                self.len()
+                            ))),
+                        }
+                    }
+
+                    /// Takes the current region out of the list, to be visited
+                    /// node by node (`region_node`, then `put` each back).
+                    #[inline]
+                    fn take_region(&mut self) {
+                        self.region.clear();
+                        match &mut self.front {
+                            Some(front) => self.region.extend(front.drain(self.region_start..)),
+                            None => self.region.push(self.snapshot[self.region_start]),
+                        }
+                    }
+
+                    #[inline]
+                    fn region_node(&self, k: usize) -> Option<I> {
+                        self.region.get(k).copied()
+                    }
+
+                    /// After visiting region node `n`: it stays or is replaced.
+                    #[inline]
+                    fn put(&mut self, n: I, r: Replaced<I>) {
+                        match r {
+                            Replaced::Kept => {
+                                if let Some(front) = &mut self.front {
+                                    front.push(n);
+                                }
+                            }
+                            Replaced::One(x) => {
+                                self.stale = true;
+                                self.front_mut().push(x);
+                            }
+                            Replaced::Many(xs) => {
+                                self.stale = true;
+                                self.front_mut().extend(xs);
+                            }
+                        }
+                    }
+
+                    /// `front`, made on the first replacement from the elements
+                    /// before the current region (copied once).
+                    fn front_mut(&mut self) -> &mut Vec<I> {
+                        let processed = self.region_start;
+                        let snapshot = &self.snapshot;
+                        self.front
+                            .get_or_insert_with(|| snapshot[..processed].to_vec())
+                    }
+
+                    /// The list as the program sees it now.
+                    fn current(&self) -> Arc<[I]> {
+                        match &self.front {
+                            Some(front) => front
+                                .iter()
+                                .chain(&self.snapshot[self.next..])
+                                .copied()
+                                .collect(),
+                            None => self.snapshot.clone(),
+                        }
+                    }
+
+                    /// Writes the list into the tree if replacements changed it
+                    /// since it was last written.
+                    fn sync(&mut self, slot: &mut Arc<[I]>) {
+                        if self.stale {
+                            *slot = self.current();
+                            self.stale = false;
+                        }
+                    }
+
+                    /// At the end of the loop: writes the list if it changed.
+                    fn close(&mut self, slot: &mut Arc<[I]>) {
+                        if self.front.is_some() {
+                            *slot = self.current();
+                        }
+                    }
+                }
+            ),
+        ),
+        (
             "div_int",
             quote!(
                 #[inline]
@@ -494,7 +766,7 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
         ),
     ];
     for (name, ts) in helpers {
-        if mentions(code, name) {
+        if mentions(code, name) || (name == "Replaced" && mentions(code, "OpenList")) {
             out.extend(ts);
         }
     }

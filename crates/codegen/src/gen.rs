@@ -66,19 +66,35 @@ pub(crate) struct Hier {
     pub fields: Vec<FieldId>,
 }
 
-/// How `return` leaves the code being generated.
+/// How `return` (and a replacement of the receiver, which ends the
+/// traversal too) leaves the code being generated.
 #[derive(Clone)]
 pub(crate) enum Ret {
-    /// An unfused traversal body: `return Ok(());`.
-    Traversal,
+    /// An unfused traversal body: `return Ok(());`, or `return
+    /// Ok(Replaced::..)` when the function may replace its receiver.
+    Traversal { replaces: bool },
     /// A pure function: `return Ok(value);`.
     Pure,
-    /// A participant statement of a fused function: clear the flag (if it
-    /// is read later) and leave the labeled block.
+    /// A participant statement of a fused function: record a replacement
+    /// in `replaced`, clear the flag (if it is read later) and leave the
+    /// labeled block. `depth`: the open loops of the frame when the label
+    /// was made (those opened later are closed before leaving).
     Fused {
         label: TokenStream,
         flag: Option<Ident>,
+        depth: usize,
     },
+}
+
+/// A running `for` loop over a list child whose elements may replace
+/// themselves: an `OpenList` local (`open`) over the list in field
+/// `field` of the node `owner` (a local), iterated by node variable `var`.
+#[derive(Clone)]
+pub(crate) struct OpenLoop {
+    pub var: NodeVarId,
+    pub field: FieldId,
+    pub open: Ident,
+    pub owner: Ident,
 }
 
 /// Names of one frame (traversal body, pure function or participant).
@@ -96,6 +112,11 @@ pub(crate) struct Frame {
     /// Locals and node variables bound by top-level statements that were
     /// declared up front (participants that can be inactive).
     pub hoisted: bool,
+    /// The open loops around the code being generated, outermost first.
+    pub open: RefCell<Vec<OpenLoop>>,
+    /// The type whose traversal this is (none for pure functions and
+    /// `fuse` items).
+    pub owner: Option<TypeId>,
 }
 
 /// What a body reads and writes of its frame.
@@ -133,13 +154,135 @@ pub(crate) struct Gen<'p> {
     /// Per fused function, per participant: may it start inactive?
     pub off: Vec<Vec<bool>>,
     pub top: Names,
+    /// What traversals may do to the place their receiver stands in.
+    pub rw: Rewrites,
+    /// Per hierarchy: the function making a deep copy of a subtree.
+    pub copy_fn: Vec<Ident>,
+}
+
+/// Which functions may replace their receiver (so they return
+/// `Replaced<Id>`) and which need to know where it stands (a `site:
+/// Site` parameter: thickets, `in_list()`, or a call on `self` that
+/// passes it on), per body, per traversal (any body it dispatches to)
+/// and per fused function (any participant).
+#[derive(Default)]
+pub(crate) struct Rewrites {
+    pub body_replaces: Vec<bool>,
+    pub body_site: Vec<bool>,
+    pub method_replaces: Vec<bool>,
+    pub method_site: Vec<bool>,
+    pub fused_replaces: Vec<bool>,
+    pub fused_site: Vec<bool>,
+}
+
+impl Rewrites {
+    /// The fixpoint over calls on `self`.
+    fn new(p: &Program, fused: &FusedProgram) -> Rewrites {
+        #[derive(Default)]
+        struct Found {
+            replace: bool,
+            site: bool,
+            self_calls: Vec<MethodId>,
+        }
+        fn scan(stmts: &[Stmt], f: &mut Found) {
+            for s in stmts {
+                match &s.kind {
+                    StmtKind::ReplaceSelf { .. } => f.replace = true,
+                    StmtKind::SpliceSelf { .. } => {
+                        f.replace = true;
+                        f.site = true;
+                    }
+                    StmtKind::Call {
+                        receiver, method, ..
+                    } if receiver.root == PathRoot::SelfNode && receiver.steps.is_empty() => {
+                        f.self_calls.push(*method)
+                    }
+                    StmtKind::If {
+                        then_branch,
+                        else_branch,
+                        ..
+                    } => {
+                        scan(then_branch, f);
+                        scan(else_branch, f);
+                    }
+                    StmtKind::ForChildren { body, .. }
+                    | StmtKind::ForArray { body, .. }
+                    | StmtKind::ForRange { body, .. } => scan(body, f),
+                    _ => {}
+                }
+            }
+            visit::walk_stmt_exprs(stmts, &mut |e| {
+                if matches!(e.kind, ExprKind::InList) {
+                    f.site = true;
+                }
+            });
+        }
+        let found: Vec<Found> = p
+            .bodies
+            .iter()
+            .map(|b| {
+                let mut f = Found::default();
+                if let Some(stmts) = &b.body {
+                    scan(stmts, &mut f);
+                }
+                f
+            })
+            .collect();
+        let mut rw = Rewrites {
+            body_replaces: found.iter().map(|f| f.replace).collect(),
+            body_site: found.iter().map(|f| f.site).collect(),
+            method_replaces: vec![false; p.methods.len()],
+            method_site: vec![false; p.methods.len()],
+            ..Rewrites::default()
+        };
+        // The bodies a traversal dispatches to: those of every concrete
+        // type of its hierarchy (as the dispatcher matches them).
+        let bodies_of = |m: usize| -> Vec<BodyId> {
+            (0..p.types.len())
+                .filter(|&t| !p.types[t].is_abstract)
+                .filter_map(|t| p.dispatch(TypeId(t as u32), MethodId(m as u32)))
+                .collect()
+        };
+        let dispatch: Vec<Vec<BodyId>> = (0..p.methods.len()).map(bodies_of).collect();
+        loop {
+            let mut changed = false;
+            for (m, bodies) in dispatch.iter().enumerate() {
+                let r = bodies.iter().any(|b| rw.body_replaces[b.index()]);
+                let s = bodies.iter().any(|b| rw.body_site[b.index()]);
+                changed |= r != rw.method_replaces[m] || s != rw.method_site[m];
+                rw.method_replaces[m] = r;
+                rw.method_site[m] = s;
+            }
+            for (b, f) in found.iter().enumerate() {
+                for m in &f.self_calls {
+                    if rw.method_replaces[m.index()] && !rw.body_replaces[b] {
+                        rw.body_replaces[b] = true;
+                        changed = true;
+                    }
+                    if rw.method_site[m.index()] && !rw.body_site[b] {
+                        rw.body_site[b] = true;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for f in &fused.functions {
+            let parts = || f.participants.iter().map(|p| p.body.index());
+            rw.fused_replaces.push(parts().any(|b| rw.body_replaces[b]));
+            rw.fused_site.push(parts().any(|b| rw.body_site[b]));
+        }
+        rw
+    }
 }
 
 /// Names the generated code itself uses inside functions.
 pub(crate) fn reserved_locals() -> Vec<String> {
     let mut v: Vec<String> = [
         "t", "cx", "this", "mask", "m", "n", "v", "p", "items", "item", "child", "root", "r",
-        "globals", "tree",
+        "globals", "tree", "site", "replaced", "k", "x", "xs",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -150,6 +293,8 @@ pub(crate) fn reserved_locals() -> Vec<String> {
         v.push(format!("i{i}"));
         v.push(format!("arg{i}"));
         v.push(format!("k{i}"));
+        v.push(format!("open_{i}"));
+        v.push(format!("owner_{i}"));
     }
     v
 }
@@ -210,6 +355,13 @@ impl<'p> Gen<'p> {
             "interop",
             "HIER_OF",
             "SLOT_COUNT",
+            "Site",
+            "Replaced",
+            "OpenList",
+            "thicket_error",
+            "list_elem",
+            "list_set",
+            "copy_pending",
         ]);
         let lines = opts
             .source
@@ -344,6 +496,11 @@ impl<'p> Gen<'p> {
             .iter()
             .map(|t| top.fresh(&format!("as_{}", snake(&t.name))))
             .collect();
+        let copy_fn = hiers
+            .iter()
+            .map(|h| top.fresh(&format!("copy_{}", snake(&p.types[h.root.index()].name))))
+            .collect();
+        let rw = Rewrites::new(p, fused);
         let mut g = Gen {
             p,
             fused,
@@ -368,6 +525,8 @@ impl<'p> Gen<'p> {
             fused_disp: BTreeMap::new(),
             off: Vec::new(),
             top,
+            rw,
+            copy_fn,
         };
         g.plan_fused();
         g
@@ -677,22 +836,41 @@ impl<'p> Gen<'p> {
         }
     }
 
+    /// Whether the body may end early: `return`, a replacement of the
+    /// receiver, or a call on `self` that may replace it.
     pub fn has_return(&self, b: BodyId) -> bool {
-        fn any(ss: &[Stmt]) -> bool {
-            ss.iter().any(|s| match &s.kind {
-                StmtKind::Return(_) => true,
-                StmtKind::If {
-                    then_branch,
-                    else_branch,
-                    ..
-                } => any(then_branch) || any(else_branch),
-                StmtKind::ForChildren { body, .. }
-                | StmtKind::ForArray { body, .. }
-                | StmtKind::ForRange { body, .. } => any(body),
-                _ => false,
-            })
+        self.p.bodies[b.index()]
+            .body
+            .as_deref()
+            .is_some_and(|ss| ss.iter().any(|s| self.contains_return(s)))
+    }
+
+    /// Whether running `s` may end the traversal (see [`Self::has_return`]).
+    pub fn contains_return(&self, s: &Stmt) -> bool {
+        match &s.kind {
+            StmtKind::Return(_) | StmtKind::ReplaceSelf { .. } | StmtKind::SpliceSelf { .. } => {
+                true
+            }
+            StmtKind::Call {
+                receiver, method, ..
+            } => {
+                receiver.root == PathRoot::SelfNode
+                    && receiver.steps.is_empty()
+                    && self.rw.method_replaces[method.index()]
+            }
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                then_branch.iter().any(|s| self.contains_return(s))
+                    || else_branch.iter().any(|s| self.contains_return(s))
+            }
+            StmtKind::ForChildren { body, .. }
+            | StmtKind::ForArray { body, .. }
+            | StmtKind::ForRange { body, .. } => body.iter().any(|s| self.contains_return(s)),
+            _ => false,
         }
-        self.p.bodies[b.index()].body.as_deref().is_some_and(any)
     }
 
     pub fn fn_takes_mask(&self, f: FusedFnId) -> bool {
@@ -701,6 +879,18 @@ impl<'p> Gen<'p> {
 
     pub fn disp_takes_mask(&self, targets: &[(TypeId, FusedFnId)]) -> bool {
         targets.iter().any(|(_, f)| self.fn_takes_mask(*f))
+    }
+
+    /// Whether a fused call with these targets may replace its receiver.
+    pub fn disp_replaces(&self, targets: &[(TypeId, FusedFnId)]) -> bool {
+        targets
+            .iter()
+            .any(|(_, f)| self.rw.fused_replaces[f.index()])
+    }
+
+    /// Whether a fused call with these targets takes a `site`.
+    pub fn disp_site(&self, targets: &[(TypeId, FusedFnId)]) -> bool {
+        targets.iter().any(|(_, f)| self.rw.fused_site[f.index()])
     }
 }
 
@@ -732,15 +922,35 @@ pub(crate) fn lent_params(f: &PureFn) -> Vec<bool> {
         .collect()
 }
 
+/// What `stmts` use, up to the first statement that always returns (the
+/// code generator leaves out the rest, see `Gen::block`).
 pub(crate) fn usage(stmts: &[Stmt], u: &mut Usage) {
     for s in stmts {
         usage_stmt(s, u);
+        if diverges(s) {
+            break;
+        }
     }
 }
 
 fn path_use(p: &NodePath, u: &mut Usage) {
     if let PathRoot::Var(v) = p.root {
         u.nodes.insert(v);
+    }
+    p.index_exprs().for_each(|i| expr_use(i, u));
+}
+
+fn subtree_use(t: &Subtree, u: &mut Usage) {
+    match t {
+        Subtree::New(t) => new_use(t, u),
+        Subtree::Move(p) | Subtree::Copy(p) => path_use(p, u),
+    }
+}
+
+fn list_item_use(i: &ListItem, u: &mut Usage) {
+    match i {
+        ListItem::One(t) => subtree_use(t, u),
+        ListItem::Spread(s) => slot_use(s, u),
     }
 }
 
@@ -768,6 +978,7 @@ pub(crate) fn expr_use(e: &Expr, u: &mut Usage) {
             u.read.insert(*l);
         }
         ExprKind::Field(p, _) | ExprKind::Is(p, _) => path_use(p, u),
+        ExprKind::ListLen(s) => slot_use(s, u),
         _ => {}
     });
 }
@@ -806,11 +1017,18 @@ pub(crate) fn usage_stmt(s: &Stmt, u: &mut Usage) {
             slot_use(slot, u);
             path_use(source, u);
         }
-        // Refused before generation (`crate::unsupported_construct`).
-        StmtKind::ReplaceSelf { .. } | StmtKind::SpliceSelf { .. } | StmtKind::EditList { .. } => {
-            let mut exprs = Vec::new();
-            visit::walk_stmt_exprs(std::slice::from_ref(s), &mut |e| exprs.push(e));
-            exprs.into_iter().for_each(|e| expr_use(e, u));
+        StmtKind::ReplaceSelf { with } => subtree_use(with, u),
+        StmtKind::SpliceSelf { items } => items.iter().for_each(|i| list_item_use(i, u)),
+        StmtKind::EditList { list, edit } => {
+            slot_use(list, u);
+            match edit {
+                ListEdit::Set(i, with) => {
+                    expr_use(i, u);
+                    subtree_use(with, u);
+                }
+                ListEdit::Push(with) => subtree_use(with, u),
+                ListEdit::Assign(items) => items.iter().for_each(|i| list_item_use(i, u)),
+            }
         }
         StmtKind::If {
             cond,
@@ -844,10 +1062,10 @@ pub(crate) fn usage_stmt(s: &Stmt, u: &mut Usage) {
     }
 }
 
-/// Whether running `s` always ends in `return`.
+/// Whether running `s` always ends in `return` (or a replacement).
 pub(crate) fn diverges(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Return(_) => true,
+        StmtKind::Return(_) | StmtKind::ReplaceSelf { .. } | StmtKind::SpliceSelf { .. } => true,
         StmtKind::If {
             then_branch,
             else_branch,
@@ -908,6 +1126,8 @@ impl Gen<'_> {
             mutable: u.assigned.iter().map(|l| l.index()).collect(),
             borrowed: RefCell::default(),
             hoisted,
+            open: RefCell::default(),
+            owner: None,
         }
     }
 }

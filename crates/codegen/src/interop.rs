@@ -255,10 +255,17 @@ impl Gen<'_> {
                 });
                 quote!(#kind::#vv => { #(#sets)* })
             });
+            let arms = quote!(#(#arms)*);
+            // A hierarchy whose types have no fields sets nothing.
+            let n = if mentions(&arms, "n") {
+                quote!(n)
+            } else {
+                quote!(_n)
+            };
             quote!(NodeRef::#v(id) => {
                 let node = &self[id];
-                let n = RtNodeId(#map[id.0 as usize]);
-                match node.kind { #(#arms)* }
+                let #n = RtNodeId(#map[id.0 as usize]);
+                match node.kind { #arms }
             })
         });
         let gnames = &self.global;

@@ -63,6 +63,9 @@ pub(crate) fn fn_allows() -> TokenStream {
         clippy::if_same_then_else,
         clippy::needless_bool,
         unused_parens,
+        unused_mut,
+        clippy::double_parens,
+        clippy::vec_init_then_push,
         unreachable_code,
         unused_assignments,
         dead_code
@@ -382,6 +385,7 @@ impl Gen<'_> {
             #[derive(Clone, Debug, PartialEq)]
             pub struct Globals { #(#[doc = #docs] pub #names: #tys,)* }
 
+            #[allow(clippy::derivable_impls)]
             impl Default for Globals {
                 fn default() -> Globals {
                     Globals { #(#names: #inits,)* }
@@ -479,6 +483,39 @@ impl Gen<'_> {
         quote!(#t: &mut Tree, #cx: &mut Cx<C>, #this: #this_ty)
     }
 
+    /// `, site: Site` for a function that needs to know where its
+    /// receiver stands.
+    fn site_param(&self, needed: bool, code: &TokenStream) -> TokenStream {
+        match (needed, mentions(code, "site")) {
+            (false, _) => quote!(),
+            (true, true) => quote!(, site: Site),
+            (true, false) => quote!(, _site: Site),
+        }
+    }
+
+    /// `Result<Replaced<Id>, Fail>` for a function that may replace its
+    /// receiver, else `Result<(), Fail>`.
+    pub fn result_type(&self, replaces: bool, id: &proc_macro2::Ident) -> TokenStream {
+        if replaces {
+            quote!(Result<Replaced<#id>, Fail>)
+        } else {
+            quote!(Result<(), Fail>)
+        }
+    }
+
+    /// A call of a function returning `Result<()>` where the caller
+    /// returns `Result<Replaced<_>>` (`widen`), or as it is.
+    fn widened(call: TokenStream, widen: bool) -> TokenStream {
+        if widen {
+            quote!({
+                #call?;
+                Ok(Replaced::Kept)
+            })
+        } else {
+            call
+        }
+    }
+
     /// One function per traversal body that some concrete type runs.
     pub fn bodies(&self) -> TokenStream {
         let mut out = TokenStream::new();
@@ -504,24 +541,143 @@ impl Gen<'_> {
                     .collect::<Vec<_>>(),
             );
             let ctx = self.p.body_name(BodyId(i as u32));
-            let fr = self.frame(ctx.clone(), &b.frame, &u, &mut ns, false);
+            let mut fr = self.frame(ctx.clone(), &b.frame, &u, &mut ns, false);
+            fr.owner = Some(b.owner);
             let params = self.params(&fr, &b.frame);
-            let mut code = self.block(&stmts, &fr, &Ret::Traversal);
+            let replaces = self.rw.body_replaces[i];
+            let mut code = self.block(&stmts, &fr, &Ret::Traversal { replaces });
             if !block_diverges(&stmts) {
-                code.extend(quote!(Ok(())));
+                code.extend(if replaces {
+                    quote!(Ok(Replaced::Kept))
+                } else {
+                    quote!(Ok(()))
+                });
             }
             let id = &self.hier(b.owner).id;
             let base = self.base_params(&code, id);
+            let site = self.site_param(self.rw.body_site[i], &code);
+            let ret = self.result_type(replaces, id);
             let name = &self.body_fn[i];
             let doc = format!("`{ctx}` as written.");
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]
-                fn #name<const C: bool>(#base #(, #params)*) -> Result<(), Fail> {
+                fn #name<const C: bool>(#base #site #(, #params)*) -> #ret {
                     #code
                 }
             ));
         }
+        out
+    }
+
+    /// Deep copies of subtrees (`copy(PATH)`, LANGUAGE.md §7.3): per
+    /// hierarchy, `copy_H(t, n)` copies node `n` and then, through a work
+    /// stack of copied nodes whose children still are the originals
+    /// (`copy_pending`), every node below, so deep subtrees need no
+    /// recursion. Strings and maps are shared (immutable), arrays cloned.
+    pub fn copy_fns(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        let mut arms = Vec::new();
+        for (hi, h) in self.hiers.iter().enumerate() {
+            let (id, kind, push) = (&h.id, &h.kind, &h.push);
+            let v = &self.variant[h.root.index()];
+            let f = &self.copy_fn[hi];
+            let children = format_ident!("{}_children", f);
+            let doc = format!(
+                "A deep copy of the `{}` subtree at `n`.",
+                self.p.types[h.root.index()].name
+            );
+            let child_doc = format!(
+                "Replaces the children of the copied `{}` node `n` by copies, to be continued by `copy_pending`.",
+                self.p.types[h.root.index()].name
+            );
+            // Per concrete type: its child fields.
+            let kind_arms: Vec<TokenStream> = h
+                .concrete
+                .iter()
+                .filter_map(|t| {
+                    let fields: Vec<TokenStream> = h
+                        .fields
+                        .iter()
+                        .filter(|f| self.p.is_subtype(*t, self.p.fields[f.index()].owner))
+                        .filter_map(|f| {
+                            let name = &self.field[f.index()];
+                            match &self.p.fields[f.index()].kind {
+                                FieldKind::Child(ct) => {
+                                    let ch = self.hier(*ct);
+                                    let (cpush, cv) = (&ch.push, &self.variant[ch.root.index()]);
+                                    Some(quote!({
+                                        let c = t[n].#name;
+                                        let node = t[c].clone();
+                                        let c = t.#cpush(node);
+                                        t[n].#name = c;
+                                        stack.push(NodeRef::#cv(c));
+                                    }))
+                                }
+                                FieldKind::List(ct) => {
+                                    let ch = self.hier(*ct);
+                                    let (cpush, cv) = (&ch.push, &self.variant[ch.root.index()]);
+                                    Some(quote!({
+                                        let items = t[n].#name.clone();
+                                        let mut copied = Vec::with_capacity(items.len());
+                                        for &c in items.iter() {
+                                            let node = t[c].clone();
+                                            let c = t.#cpush(node);
+                                            stack.push(NodeRef::#cv(c));
+                                            copied.push(c);
+                                        }
+                                        t[n].#name = Arc::from(copied);
+                                    }))
+                                }
+                                FieldKind::Data(_) => None,
+                            }
+                        })
+                        .collect();
+                    if fields.is_empty() {
+                        return None;
+                    }
+                    let tv = &self.variant[t.index()];
+                    Some(quote!(#kind::#tv => { #(#fields)* }))
+                })
+                .collect();
+            let body = if kind_arms.is_empty() {
+                quote!(let _ = (t, n, stack);)
+            } else {
+                quote!(
+                    match t[n].kind {
+                        #(#kind_arms)*
+                        _ => {}
+                    }
+                )
+            };
+            out.extend(quote!(
+                #[doc = #doc]
+                fn #f(t: &mut Tree, n: #id) -> #id {
+                    let node = t[n].clone();
+                    let top = t.#push(node);
+                    let mut stack = vec![NodeRef::#v(top)];
+                    copy_pending(t, &mut stack);
+                    top
+                }
+
+                #[doc = #child_doc]
+                #[allow(clippy::single_match, clippy::match_single_binding, unreachable_patterns)]
+                fn #children(t: &mut Tree, n: #id, stack: &mut Vec<NodeRef>) {
+                    #body
+                }
+            ));
+            arms.push(quote!(NodeRef::#v(n) => #children(t, n, stack),));
+        }
+        out.extend(quote!(
+            /// Copies the children of the copied nodes on `stack` until none is left.
+            fn copy_pending(t: &mut Tree, stack: &mut Vec<NodeRef>) {
+                while let Some(top) = stack.pop() {
+                    match top {
+                        #(#arms)*
+                    }
+                }
+            }
+        ));
         out
     }
 
@@ -575,11 +731,24 @@ impl Gen<'_> {
                     None => missing = true,
                 }
             }
+            let replaces = self.rw.method_replaces[mi];
+            let needs_site = self.rw.method_site[mi];
             let arms_ts = arms.iter().map(|(ts, b)| {
                 let vs = ts.iter().map(|t| &self.variant[t.index()]);
                 let f = &self.body_fn[b.index()];
-                quote!(#(#kind::#vs)|* => #f(t, cx, n #(, #xs)*),)
+                let site = self.site_arg(self.rw.body_site[b.index()], quote!(site));
+                let call = Self::widened(
+                    quote!(#f(t, cx, n #site #(, #xs)*)),
+                    replaces && !self.rw.body_replaces[b.index()],
+                );
+                quote!(#(#kind::#vs)|* => #call,)
             });
+            let ret = self.result_type(replaces, id);
+            let (site_param, site_arg) = if needs_site {
+                (quote!(, site: Site), quote!(, site))
+            } else {
+                (quote!(), quote!())
+            };
             let mname = &m.name;
             let fallback = if missing || arms.is_empty() {
                 quote!(other => Err(no_traversal(#mname, other.name())),)
@@ -593,18 +762,18 @@ impl Gen<'_> {
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]
-                pub fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #(, #xs: #tys)*) -> Result<(), Fail> {
+                pub fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #site_param #(, #xs: #tys)*) -> #ret {
                     #[inline(always)]
-                    fn by_kind<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #(, #xs: #tys)*) -> Result<(), Fail> {
+                    fn by_kind<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #site_param #(, #xs: #tys)*) -> #ret {
                         match t[n].kind {
                             #(#arms_ts)*
                             #fallback
                         }
                     }
                     if enter(cx) {
-                        with_more_stack(cx, |cx| by_kind(t, cx, n #(, #xs)*))
+                        with_more_stack(cx, |cx| by_kind(t, cx, n #site_arg #(, #xs)*))
                     } else {
-                        by_kind(t, cx, n #(, #xs)*)
+                        by_kind(t, cx, n #site_arg #(, #xs)*)
                     }
                 }
             ));
@@ -639,6 +808,16 @@ impl Gen<'_> {
             } else {
                 (quote!(), quote!())
             };
+            let replaces = self.disp_replaces(targets);
+            let needs_site = self.disp_site(targets);
+            let (site_param, site_arg) = if needs_site {
+                (quote!(, site: Site), quote!(, site))
+            } else {
+                (quote!(), quote!())
+            };
+            let (mask_param, mask_arg) =
+                (quote!(#site_param #mask_param), quote!(#site_arg #mask_arg));
+            let ret = self.result_type(replaces, id);
             let arms = targets.iter().map(|(ty, f)| {
                 let v = &self.variant[ty.index()];
                 let fname = &self.fused_fn[f.index()];
@@ -647,7 +826,12 @@ impl Gen<'_> {
                 } else {
                     quote!()
                 };
-                quote!(#kind::#v => #fname(t, cx, n #mask #(, #xs)*),)
+                let site = self.site_arg(self.rw.fused_site[f.index()], quote!(site));
+                let call = Self::widened(
+                    quote!(#fname(t, cx, n #site #mask #(, #xs)*)),
+                    replaces && !self.rw.fused_replaces[f.index()],
+                );
+                quote!(#kind::#v => #call,)
             });
             let fallback = if targets.len() < h.concrete.len() {
                 quote!(other => Err(no_traversal("(fused)", other.name())),)
@@ -658,10 +842,10 @@ impl Gen<'_> {
                 /// Runs a fused call on node `n`, dispatching on its concrete type (one node visit).
                 #[allow(clippy::too_many_arguments)]
                 #[inline]
-                fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> Result<(), Fail> {
+                fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> #ret {
                     #[inline(always)]
                     #[allow(clippy::too_many_arguments)]
-                    fn by_kind<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> Result<(), Fail> {
+                    fn by_kind<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> #ret {
                         match t[n].kind {
                             #(#arms)*
                             #fallback
@@ -731,15 +915,18 @@ impl Gen<'_> {
                 let b = &self.p.bodies[part.body.index()];
                 let mut u = Usage::default();
                 usage(bodies[p], &mut u);
-                self.frame(
+                let mut fr = self.frame(
                     self.p.body_name(part.body),
                     &b.frame,
                     &u,
                     &mut ns,
                     flagged[p],
-                )
+                );
+                fr.owner = Some(f.ty);
+                fr
             })
             .collect();
+        let never = Ret::Traversal { replaces: false };
         // Which steps involve each participant, to know whether a flag is
         // read after a given step.
         let involves = |step: &Step, p: usize| match step {
@@ -773,7 +960,7 @@ impl Gen<'_> {
                     };
                     let fr = &frames[p];
                     if !flagged[p] {
-                        code.extend(self.stmt(s, fr, &Ret::Traversal, true));
+                        code.extend(self.stmt(s, fr, &never, true));
                         continue;
                     }
                     let flag = format_ident!("active_{p}");
@@ -785,7 +972,7 @@ impl Gen<'_> {
                         }
                         continue;
                     }
-                    let has_ret = contains_return(s);
+                    let has_ret = self.contains_return(s);
                     let label = syn_label(&format!("'s{si}"));
                     let ret = Ret::Fused {
                         label: label.clone(),
@@ -795,6 +982,7 @@ impl Gen<'_> {
                         } else {
                             None
                         },
+                        depth: 0,
                     };
                     let inner = self.stmt(s, fr, &ret, true);
                     if has_ret {
@@ -804,15 +992,13 @@ impl Gen<'_> {
                     }
                 }
                 Step::Group(g) => {
-                    let field = &self.field[g.field.index()];
                     for (members, targets) in self.call_sites(fi, step) {
                         let call = self.fused_call(
                             &members,
                             &flagged,
                             &frames,
                             targets,
-                            quote!(let child = t[this].#field;),
-                            quote!(child),
+                            &Deliver::Child(g.field),
                         );
                         code.extend(quote!({ #call }));
                     }
@@ -834,6 +1020,36 @@ impl Gen<'_> {
                             _ => loop_bodies.push((p, &[])),
                         }
                     }
+                    // Elements may replace themselves: one open list for
+                    // every member loop (only the last may replace).
+                    let open_needed = self
+                        .call_sites(fi, step)
+                        .iter()
+                        .any(|(_, targets)| self.disp_replaces(targets))
+                        || l.loops.iter().any(|&(p, i)| match bodies[p].get(i) {
+                            Some(Stmt {
+                                kind: StmtKind::ForChildren { var, body, .. },
+                                ..
+                            }) => self.loop_replaces(*var, body),
+                            _ => false,
+                        });
+                    let open = format_ident!("open_0");
+                    if open_needed {
+                        for &(p, i) in &l.loops {
+                            if let Some(Stmt {
+                                kind: StmtKind::ForChildren { var, .. },
+                                ..
+                            }) = bodies[p].get(i)
+                            {
+                                frames[p].open.borrow_mut().push(OpenLoop {
+                                    var: *var,
+                                    field: l.field,
+                                    open: open.clone(),
+                                    owner: format_ident!("this"),
+                                });
+                            }
+                        }
+                    }
                     let mut sites = self.call_sites(fi, step).into_iter();
                     let mut inner = TokenStream::new();
                     for (li, ls) in l.steps.iter().enumerate() {
@@ -845,16 +1061,17 @@ impl Gen<'_> {
                                 };
                                 let fr = &frames[p];
                                 if !flagged[p] {
-                                    inner.extend(self.stmt(s, fr, &Ret::Traversal, false));
+                                    inner.extend(self.stmt(s, fr, &never, false));
                                     continue;
                                 }
                                 // Later iterations read the flag again.
                                 let flag = format_ident!("active_{p}");
-                                cleared[p] |= contains_return(s);
+                                cleared[p] |= self.contains_return(s);
                                 let label = syn_label(&format!("'s{si}_{li}"));
                                 let ret = Ret::Fused {
                                     label: label.clone(),
                                     flag: Some(flag.clone()),
+                                    depth: fr.open.borrow().len(),
                                 };
                                 // A binding of a participant that can be
                                 // inactive is declared before its guard, for
@@ -866,7 +1083,7 @@ impl Gen<'_> {
                                 let code_s = self.stmt(s, fr, &ret, hoisted);
                                 if matches!(s.kind, StmtKind::Return(_)) {
                                     inner.extend(quote!(#flag = false;));
-                                } else if contains_return(s) {
+                                } else if self.contains_return(s) {
                                     inner.extend(quote!(if #flag { #label: { #code_s } }));
                                 } else {
                                     inner.extend(quote!(if #flag { #code_s }));
@@ -876,14 +1093,13 @@ impl Gen<'_> {
                                 let Some((members, targets)) = sites.next() else {
                                     continue;
                                 };
-                                let call = self.fused_call(
-                                    &members,
-                                    &flagged,
-                                    &frames,
-                                    targets,
-                                    TokenStream::new(),
-                                    quote!(item),
-                                );
+                                let deliver = if open_needed {
+                                    Deliver::Region(open.clone())
+                                } else {
+                                    Deliver::Item
+                                };
+                                let call =
+                                    self.fused_call(&members, &flagged, &frames, targets, &deliver);
                                 inner.extend(quote!({ #call }));
                             }
                         }
@@ -899,17 +1115,36 @@ impl Gen<'_> {
                     } else {
                         quote!(_item)
                     };
-                    code.extend(quote!({
-                        let items = t[this].#field.clone();
-                        for &#item in items.iter() {
-                            #binds
-                            #inner
+                    if open_needed {
+                        for &(p, _) in &l.loops {
+                            frames[p].open.borrow_mut().clear();
                         }
-                    }));
+                        code.extend(quote!({
+                            let mut #open = OpenList::new(t[this].#field.clone());
+                            while let Some(#item) = #open.advance() {
+                                #binds
+                                #inner
+                            }
+                            #open.close(&mut t[this].#field);
+                        }));
+                    } else {
+                        code.extend(quote!({
+                            let items = t[this].#field.clone();
+                            for &#item in items.iter() {
+                                #binds
+                                #inner
+                            }
+                        }));
+                    }
                 }
             }
         }
-        code.extend(quote!(Ok(())));
+        let replaces = self.rw.fused_replaces[fi];
+        code.extend(if replaces {
+            quote!(Ok(replaced))
+        } else {
+            quote!(Ok(()))
+        });
         // Flags.
         let mut flags = TokenStream::new();
         for p in 0..np {
@@ -932,9 +1167,14 @@ impl Gen<'_> {
                 flags.extend(quote!(let #flag = #init;));
             }
         }
+        if replaces {
+            flags.extend(quote!(let mut replaced = Replaced::Kept;));
+        }
         let code = quote!(#flags #code);
         let id = &self.hier(f.ty).id;
         let base = self.base_params(&code, id);
+        let site = self.site_param(self.rw.fused_site[fi], &code);
+        let ret = self.result_type(replaces, id);
         let mask = if self.fn_takes_mask(FusedFnId(fi as u32)) {
             if mentions(&code, "mask") {
                 quote!(, mask: u64)
@@ -967,7 +1207,7 @@ impl Gen<'_> {
         quote!(
             #[doc = #doc]
             #[inline]
-            fn #name<const C: bool>(#base #mask #(, #params)*) -> Result<(), Fail> {
+            fn #name<const C: bool>(#base #site #mask #(, #params)*) -> #ret {
                 #code
             }
         )
@@ -981,11 +1221,11 @@ impl Gen<'_> {
         flagged: &[bool],
         frames: &[Frame],
         targets: &[(TypeId, FusedFnId)],
-        child_def: TokenStream,
-        child: TokenStream,
+        deliver: &Deliver,
     ) -> TokenStream {
         let mut pre = TokenStream::new();
         let mut args = Vec::new();
+        let mut copies = Vec::new();
         let may_skip = |p: usize, s: &Stmt| flagged[p] || matches!(s.kind, StmtKind::If { .. });
         let any_cond = members.iter().any(|(p, s)| may_skip(*p, s));
         // Bits of the calls that always take part.
@@ -1018,6 +1258,7 @@ impl Gen<'_> {
             let names: Vec<_> = (0..call_args.len())
                 .map(|j| format_ident!("arg{k}_{j}"))
                 .collect();
+            copies.extend(call_args.iter().map(|a| is_copy(&a.ty)));
             if conds.is_empty() {
                 for (j, a) in call_args.iter().enumerate() {
                     let v = self.expr(a, fr).ts;
@@ -1041,49 +1282,81 @@ impl Gen<'_> {
         }
         let disp = &self.fused_disp[targets];
         let takes_mask = self.disp_takes_mask(targets);
-        let body = if any_cond {
+        let replaces = self.disp_replaces(targets);
+        let needs_site = self.disp_site(targets);
+        let mask = if any_cond {
+            quote!(, m)
+        } else if takes_mask {
+            let bits = if members.len() >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << members.len()) - 1
+            };
+            quote!(, #bits)
+        } else {
+            quote!()
+        };
+        let (child_def, call) = match deliver {
+            Deliver::Child(field) => {
+                let name = &self.field[field.index()];
+                let site = self.site_arg(needs_site, self.child_site(*field));
+                let call = if replaces {
+                    quote!(
+                        if let Some(x) = #disp(t, cx, child #site #mask #(, #args)*)?.single() {
+                            t[this].#name = x;
+                        }
+                    )
+                } else {
+                    quote!(#disp(t, cx, child #site #mask #(, #args)*)?;)
+                };
+                (quote!(let child = t[this].#name;), call)
+            }
+            Deliver::Item => {
+                let site = self.site_arg(needs_site, quote!(Site::Listed));
+                (
+                    TokenStream::new(),
+                    quote!(#disp(t, cx, item #site #mask #(, #args)*)?;),
+                )
+            }
+            Deliver::Region(open) => {
+                let site = self.site_arg(needs_site, quote!(Site::Listed));
+                let args: Vec<(TokenStream, bool)> = args.into_iter().zip(copies).collect();
+                let call = self.region_call(
+                    open,
+                    |vals| quote!(#disp(t, cx, n #site #mask #(, #vals)*)),
+                    &args,
+                    replaces,
+                );
+                (TokenStream::new(), call)
+            }
+        };
+        if any_cond {
             quote!(
                 let mut m: u64 = #always;
                 #pre
                 if m != 0 {
                     #child_def
-                    #disp(t, cx, #child, m #(, #args)*)?;
+                    #call
                 }
             )
         } else {
-            let full = if takes_mask {
-                let bits = if members.len() >= 64 {
-                    u64::MAX
-                } else {
-                    (1u64 << members.len()) - 1
-                };
-                quote!(, #bits)
-            } else {
-                quote!()
-            };
             quote!(
                 #pre
                 #child_def
-                #disp(t, cx, #child #full #(, #args)*)?;
+                #call
             )
-        };
-        body
+        }
     }
 }
 
-fn contains_return(s: &Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Return(_) => true,
-        StmtKind::If {
-            then_branch,
-            else_branch,
-            ..
-        } => then_branch.iter().any(contains_return) || else_branch.iter().any(contains_return),
-        StmtKind::ForChildren { body, .. }
-        | StmtKind::ForArray { body, .. }
-        | StmtKind::ForRange { body, .. } => body.iter().any(contains_return),
-        _ => false,
-    }
+/// Where a fused call's callee stands and where its replacement goes.
+pub(crate) enum Deliver {
+    /// The child in this field of `this`.
+    Child(FieldId),
+    /// `item`, an element of a list whose elements are not replaced.
+    Item,
+    /// Every node of the current element's region of this open list.
+    Region(proc_macro2::Ident),
 }
 
 fn syn_label(s: &str) -> TokenStream {

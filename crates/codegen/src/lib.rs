@@ -61,6 +61,24 @@
 //!   The module then needs the `treefuse-sema` and `treefuse-runtime`
 //!   crates.
 //!
+//! - **Rewriting in place** (LANGUAGE.md §7.1–7.3). A traversal that may
+//!   replace its receiver (`self = ..`, a thicket, or a call on `self`
+//!   that may) returns `Result<Replaced<Id>, Fail>`; the caller puts the
+//!   replacement where the receiver stands: `t[this].c` for `self.c.f()`,
+//!   the root for a `fuse` item's call, its own caller for `self.f()`
+//!   (which ends the caller), the loop's open list for a loop variable.
+//!   Only traversals with thickets or `in_list()` (or that call such on
+//!   `self`) take `site: Site`. A `for` over a list whose elements may
+//!   replace themselves keeps an `OpenList` (the snapshot, and once an
+//!   element was replaced the list built so far): later calls on the loop
+//!   variable run on every node now standing where the element stood, the
+//!   owner's reads of the list (`len`, `L[i]`, spreads) ask the open list,
+//!   and the list is written into the tree when the loop ends or leaves,
+//!   so a loop over n elements costs O(n + inserted). `copy(P)` is an
+//!   iterative deep copy per hierarchy. Fused functions keep a
+//!   participant's replacement in `replaced` and return it at the end.
+//!   None of this is generated for programs that do not rewrite.
+//!
 //! # Node-visit counters
 //!
 //! Every traversal function has a `const C: bool` parameter, carried by
@@ -150,6 +168,12 @@ pub fn generate(
     code.extend(g.fused_fns());
     code.extend(g.fused_dispatchers());
     code.extend(g.entries());
+    if g.copy_fn
+        .iter()
+        .any(|f| gen::mentions(&code, &f.to_string()))
+    {
+        code.extend(g.copy_fns());
+    }
     let allows = items::fn_allows();
     body.extend(quote::quote!(
         /// The traversals: pure functions, unfused bodies and dispatchers,
@@ -192,97 +216,6 @@ pub fn generate(
         // Not expected; keep the unformatted text so the error shows where.
         Err(e) => format!("{header}// formatting failed: {e}\n{text}\n"),
     }
-}
-
-/// The first construct of `program` that generated code does not support
-/// yet, with where it is: the rewriting statements of LANGUAGE.md §7.1–7.3
-/// (`self = ..`, thickets, list edits, `copy`, indexed list paths,
-/// `len` of a list child, `in_list()`). [`Config`] and [`emit_file`]
-/// refuse such programs with this message; [`generate`] would emit a
-/// `compile_error!` in their place.
-pub fn unsupported_construct(
-    program: &treefuse_sema::Program,
-) -> Option<(treefuse_syntax::Span, &'static str)> {
-    use treefuse_sema::*;
-    const WHAT: &str = "rewriting in place (`self = ..`, thickets, list edits, `copy`, indexed list paths, `len` of a list child, `in_list()`) is not supported by the code generator yet; run the program with the interpreter";
-    let mut found = None;
-    let mut note = |span: treefuse_syntax::Span| {
-        found.get_or_insert(span);
-    };
-    fn stmts_of(stmts: &[Stmt], note: &mut impl FnMut(treefuse_syntax::Span)) {
-        for s in stmts {
-            match &s.kind {
-                StmtKind::ReplaceSelf { .. }
-                | StmtKind::SpliceSelf { .. }
-                | StmtKind::EditList { .. }
-                | StmtKind::CopyTo { .. } => note(s.span),
-                StmtKind::Replace { tree, .. } if new_has_copy(tree) => note(s.span),
-                StmtKind::Alias { path, .. } | StmtKind::Move { source: path, .. }
-                    if path.steps.iter().any(|x| matches!(x, PathStep::Elem(..))) =>
-                {
-                    note(s.span)
-                }
-                StmtKind::If {
-                    then_branch,
-                    else_branch,
-                    ..
-                } => {
-                    stmts_of(then_branch, note);
-                    stmts_of(else_branch, note);
-                }
-                StmtKind::ForChildren { body, list, .. } => {
-                    if list
-                        .parent
-                        .steps
-                        .iter()
-                        .any(|x| matches!(x, PathStep::Elem(..)))
-                    {
-                        note(s.span)
-                    }
-                    stmts_of(body, note)
-                }
-                StmtKind::ForArray { body, .. } | StmtKind::ForRange { body, .. } => {
-                    stmts_of(body, note)
-                }
-                _ => {}
-            }
-        }
-    }
-    fn new_has_copy(t: &NewTree) -> bool {
-        fn field(f: &NewField) -> bool {
-            match f {
-                NewField::Copy(_) => true,
-                NewField::New(t) => new_has_copy(t),
-                NewField::List(items) => items.iter().any(field),
-                NewField::Move(p) => p.steps.iter().any(|x| matches!(x, PathStep::Elem(..))),
-                _ => false,
-            }
-        }
-        t.fields.iter().any(field)
-    }
-    for b in &program.bodies {
-        if let Some(stmts) = &b.body {
-            stmts_of(stmts, &mut note);
-            visit::walk_stmt_exprs(stmts, &mut |e| match &e.kind {
-                ExprKind::ListLen(_) | ExprKind::InList => note(e.span),
-                ExprKind::Field(p, _) | ExprKind::Is(p, _)
-                    if p.steps.iter().any(|x| matches!(x, PathStep::Elem(..))) =>
-                {
-                    note(e.span)
-                }
-                _ => {}
-            });
-        }
-    }
-    found.map(|s| (s, WHAT))
-}
-
-/// The tokens generated in place of a construct the code generator does
-/// not support (see [`unsupported_construct`]).
-pub(crate) fn unsupported_tokens() -> proc_macro2::TokenStream {
-    quote::quote!(compile_error!(
-        "treefuse-codegen: rewriting in place (self = .., thickets, list edits, copy) is not supported by generated code yet"
-    ))
 }
 
 /// Compiles a `.tf` file, fuses it with default options and generates its
@@ -336,10 +269,6 @@ impl Config {
             Ok(m) => m,
             Err(d) => return Err(treefuse_syntax::render(&d, &file_name, &text, false)),
         };
-        if let Some((span, what)) = unsupported_construct(&model) {
-            let d = treefuse_syntax::Diagnostic::error("codegen-unsupported", span, what);
-            return Err(treefuse_syntax::render(&[d], &file_name, &text, false));
-        }
         let analysis = treefuse_analysis::Analysis::new(&model);
         let fused = treefuse_fusion::fuse_program(&model, &analysis, &self.fusion);
         let options = CodegenOptions {
