@@ -10,6 +10,7 @@
 //! | `ast`          | `examples/ast/ast.tf`               | 1, 2, 3  | functions  |
 //! | `ast-lists`    | `examples/ast/ast_lists.tf`         | 1, 2, 3  | functions  |
 //! | `toylang`      | `examples/toylang/toylang.tf`       | 1        | top-level expressions |
+//! | `scopes`       | `examples/scopes/scopes.tf`         | 1        | nodes (about) |
 //! | `minic`        | `examples/minic/minic.tf`           | 1        | functions  |
 //! | `treefold-min`, `treefold-nested`, `treefold-life` | `examples/treefold/treefold.tf` | 1 | `min`s, nesting depth, neighbours (see [`treefold`]) |
 //!
@@ -39,6 +40,7 @@ mod ast;
 mod minic;
 mod out;
 mod render;
+mod scopes;
 mod toylang;
 pub mod treefold;
 
@@ -49,6 +51,7 @@ pub const EXAMPLES: &[&str] = &[
     "ast",
     "ast-lists",
     "toylang",
+    "scopes",
     "minic",
     "treefold-min",
     "treefold-nested",
@@ -60,7 +63,9 @@ pub const EXAMPLES: &[&str] = &[
 pub fn variants(name: &str) -> Option<&'static [u8]> {
     match name {
         "render" | "render-lists" | "ast" | "ast-lists" => Some(&[1, 2, 3]),
-        "toylang" | "minic" | "treefold-min" | "treefold-nested" | "treefold-life" => Some(&[1]),
+        "toylang" | "scopes" | "minic" | "treefold-min" | "treefold-nested" | "treefold-life" => {
+            Some(&[1])
+        }
         _ => None,
     }
 }
@@ -176,6 +181,11 @@ pub fn generate(
         ("ast" | "ast-lists", 1 | 3) if size == 0 => {
             return Err(invalid("the program needs at least 1 function"))
         }
+        ("scopes", _) if size < 2 => {
+            return Err(invalid(
+                "a program has at least 2 nodes (Program and its Block)",
+            ))
+        }
         ("toylang", _) if size == 0 => {
             return Err(invalid("the program needs at least 1 expression"))
         }
@@ -194,6 +204,7 @@ pub fn generate(
         "ast" => ast::generate(&mut w, ast::Shape::Linked, variant, size, seed)?,
         "ast-lists" => ast::generate(&mut w, ast::Shape::Lists, variant, size, seed)?,
         "toylang" => toylang::generate(&mut w, size, seed)?,
+        "scopes" => scopes::generate(&mut w, size, seed)?,
         "minic" => minic::generate(&mut w, size, seed)?,
         "treefold-min" | "treefold-nested" | "treefold-life" => {
             treefold::generate(&mut w, name, size, seed)?

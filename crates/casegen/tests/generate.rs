@@ -147,6 +147,7 @@ fn unknown_names_variants_and_bad_sizes_are_errors() {
         ("ast", 1, 0),
         ("ast-lists", 3, 0),
         ("toylang", 1, 0),
+        ("scopes", 1, 1),
         ("minic", 1, 0),
         ("treefold-min", 1, 0),
         ("treefold-min", 1, 101),
@@ -164,7 +165,7 @@ fn unknown_names_variants_and_bad_sizes_are_errors() {
     assert_eq!(variants("render"), Some(&[1u8, 2, 3][..]));
     assert_eq!(variants("toylang"), Some(&[1u8][..]));
     assert_eq!(variants("x"), None);
-    assert_eq!(EXAMPLES.len(), 9);
+    assert_eq!(EXAMPLES.len(), 10);
     assert!(EXAMPLES.iter().all(|name| variants(name).is_some()));
 }
 
@@ -476,6 +477,27 @@ fn toylang_programs_are_sequences() {
     }
     let single = gen_value("toylang", 1, 1, 4);
     assert_ne!(single["body"]["type"], Value::Null);
+}
+
+// ---------------------------------------------------------------- scopes
+
+#[test]
+fn scopes_programs_have_about_size_nodes() {
+    for (size, seed) in [(2usize, 0u64), (3, 1), (50, 2), (5_000, 3), (60_000, 4)] {
+        let v = gen_value("scopes", 1, size, seed);
+        let c = type_counts(&v);
+        let n = total(&c);
+        assert!(n >= size && n <= size + 16, "{size}: {n} nodes, {c:?}");
+        assert_eq!(count(&c, "Program"), 1);
+        let known = ["Program", "Block", "Decl", "ExprStmt", "Num", "Var", "Add"];
+        for ty in c.keys() {
+            assert!(known.contains(&ty.as_str()), "{ty}");
+        }
+        if size >= 5_000 {
+            // Every kind of statement and expression occurs.
+            assert!(known.iter().all(|k| count(&c, k) > 0), "{c:?}");
+        }
+    }
 }
 
 // ---------------------------------------------------------------- determinism

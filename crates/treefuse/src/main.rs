@@ -167,11 +167,11 @@ enum Command {
     },
     /// Generate an input tree for one of the bundled case studies.
     GenExample {
-        /// render, render-lists, ast, ast-lists, toylang, minic, treefold-min,
-        /// treefold-nested or treefold-life.
+        /// render, render-lists, ast, ast-lists, toylang, scopes, minic,
+        /// treefold-min, treefold-nested or treefold-life.
         name: String,
         /// Pages (render), functions (ast, minic), program size (toylang),
-        /// `min`s, nesting depth or neighbours (treefold).
+        /// nodes (scopes), `min`s, nesting depth or neighbours (treefold).
         #[arg(long)]
         size: usize,
         /// Generator variant (1, 2 or 3 for render and ast).

@@ -72,6 +72,7 @@ fn every_example_checks_and_runs_on_its_bundled_input() {
         ("ast/ast.tf", "optimize", "ast/program.json"),
         ("ast/ast_lists.tf", "optimize", "ast/program_lists.json"),
         ("toylang/toylang.tf", "simplify", "toylang/program.json"),
+        ("scopes/scopes.tf", "resolve", "scopes/tree.json"),
     ] {
         let p = compile(program);
         let json = std::fs::read_to_string(example(input)).unwrap();
@@ -854,5 +855,92 @@ fn toylang_random_programs_match_the_blog_passes() {
         let (out, _) = split(&run(&p, "simplify", &input.to_string()));
         let want = reference_simplify(&input["body"]);
         assert!(out["body"] == want, "seed {seed}");
+    }
+}
+
+// ------------------------------------------------------------ scopes
+
+/// Slots of the `Var` and `Decl` nodes in document order.
+fn scope_slots(v: &Value, out: &mut Vec<(String, i64)>) {
+    match v {
+        Value::Object(m) => {
+            if let (Some(ty), Some(slot)) = (m.get("type"), m.get("slot")) {
+                let name = m.get("name").and_then(Value::as_str).unwrap_or("");
+                let ty = ty.as_str().unwrap_or("");
+                out.push((format!("{ty} {name}"), slot.as_i64().unwrap_or(i64::MIN)));
+            }
+            for (k, x) in m {
+                if k != "globals" {
+                    scope_slots(x, out);
+                }
+            }
+        }
+        Value::Array(xs) => xs.iter().for_each(|x| scope_slots(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn scopes_resolves_the_hand_checked_program() {
+    let p = compile("scopes/scopes.tf");
+    let json = std::fs::read_to_string(example("scopes/tree.json")).unwrap();
+    let out = run(&p, "resolve", &json);
+    let v = parse(&out.output_json);
+    assert_eq!(v["globals"]["unresolved"], 2);
+    assert_eq!(v["globals"]["slots"], 3);
+    let mut slots = Vec::new();
+    scope_slots(&v, &mut slots);
+    let got: Vec<(&str, i64)> = slots.iter().map(|(n, s)| (n.as_str(), *s)).collect();
+    // serde_json keeps keys sorted: a Decl's slot comes before its `init`.
+    assert_eq!(
+        got,
+        [
+            ("Decl x", 0),
+            ("Var x", 0),
+            ("Var y", -1),
+            ("Decl y", 1),
+            ("Var x", 0),
+            ("Decl x", 2),
+            ("Var x", 0),
+            ("Var y", 1),
+            ("Var x", 2),
+            ("Var x", 0),
+            ("Var y", -1),
+        ]
+    );
+}
+
+#[test]
+fn scopes_engines_agree_on_generated_programs() {
+    let p = compile("scopes/scopes.tf");
+    let fused = p.fuse_all(&treefuse::FusionOptions::default());
+    for seed in 0..3 {
+        let json = gen("scopes", 1, 3_000, seed);
+        let tree = p.read_tree("resolve", &json).unwrap();
+        let mut results = Vec::new();
+        for engine in [treefuse::Engine::Unfused, treefuse::Engine::Fused(&fused)] {
+            let mut t = tree.clone();
+            let (stats, globals) = p
+                .run_tree_with(
+                    "resolve",
+                    &mut t,
+                    Vec::new(),
+                    &treefuse::Host::new(),
+                    engine,
+                )
+                .unwrap();
+            assert_eq!(
+                stats.node_visits as usize,
+                t.len(&p.model),
+                "one visit per node"
+            );
+            results.push(treefuse_runtime::write_tree(
+                &p.model,
+                &t,
+                Some(&globals),
+                Default::default(),
+            ));
+        }
+        assert_eq!(results[0], results[1], "seed {seed}");
     }
 }
