@@ -137,3 +137,44 @@ fn minimizer_drops_irrelevant_lines() {
         small.source
     );
 }
+
+/// Generated programs cannot grow a tree or a string by a factor per
+/// execution (growing thickets pay fuel, a string concatenation reads
+/// data on its left only), so however often `while` loops and repeated
+/// calls run their statements, the output stays within a small multiple
+/// of the input: the fuzzer never runs out of memory.
+#[test]
+fn outputs_stay_small() {
+    let mut largest = 0.0f64;
+    for seed in 20_000..20_400u64 {
+        let src = generate(seed);
+        let p = treefuse::compile_source("p.tf", &src).expect("generated programs compile");
+        for f in &p.model.fuses {
+            let opts = treefuse_progen::tree_options(24, seed);
+            let Ok(tree) = treefuse_runtime::random_tree(&p.model, f.root_type, &opts) else {
+                continue;
+            };
+            let input = treefuse_runtime::write_tree(&p.model, &tree, None, Default::default());
+            let args = treefuse_progen::fuse_args(&p, &f.name, seed);
+            let mut t = tree.clone();
+            let host = treefuse::Host::new();
+            let Ok((_, globals)) =
+                p.run_tree_with(&f.name, &mut t, args, &host, treefuse::Engine::Unfused)
+            else {
+                continue;
+            };
+            let output =
+                treefuse_runtime::write_tree(&p.model, &t, Some(&globals), Default::default());
+            let ratio = output.len() as f64 / input.len() as f64;
+            largest = largest.max(ratio);
+            assert!(
+                output.len() <= 64 * input.len() + 65_536,
+                "seed {seed} `{}`: {} bytes in, {} bytes out:\n{src}",
+                f.name,
+                input.len(),
+                output.len()
+            );
+        }
+    }
+    eprintln!("largest output / input: {largest:.1}");
+}
