@@ -29,7 +29,7 @@
 //! the first failure it meets.
 
 use crate::ir::*;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use treefuse_analysis::{AccessSet, Analysis};
 use treefuse_sema::*;
 
@@ -289,11 +289,14 @@ impl Builder<'_, '_> {
     /// all their body statements (relative to `self`, the element being
     /// the list's label), calls on the element merged like calls on a
     /// child, in topological order.
+    ///
+    /// Also returns, for every pair of element calls left in different
+    /// fused calls, why (the report must show every pair kept apart).
     fn element_schedule(
         &mut self,
         members: &[(usize, &Vertex, &[Stmt])],
         elem_ty: TypeId,
-    ) -> Vec<LoopStep> {
+    ) -> (Vec<LoopStep>, Vec<Blocked>) {
         struct Ev<'s> {
             member: usize,
             participant: usize,
@@ -338,6 +341,7 @@ impl Builder<'_, '_> {
         }
         let mut group: Vec<usize> = (0..n).collect();
         let calls: Vec<usize> = (0..n).filter(|&v| evs[v].call.is_some()).collect();
+        let mut refused: BTreeMap<(usize, usize), String> = BTreeMap::new();
         for (i, &a) in calls.iter().enumerate() {
             for &b in &calls[i + 1..] {
                 if group[a] == group[b] {
@@ -361,14 +365,49 @@ impl Builder<'_, '_> {
                 });
                 let typed: Vec<(TypeId, MethodId)> =
                     methods.iter().map(|&m| (elem_ty, m)).collect();
-                if inputs_ok
-                    && self.replacing_before_last(&typed).is_none()
-                    && self.within_cutoffs(&methods)
-                    && schedule(&succ, &merged).is_some()
-                {
+                let replacing = self.replacing_before_last(&typed);
+                let reason = if !inputs_ok {
+                    "the later call's arguments read what an earlier call on the element may write".to_string()
+                } else if let Some(k) = replacing {
+                    format!(
+                        "`{}` may replace the element, so a later call on it must run on the node(s) now standing there, not in the same fused call",
+                        self.program.methods[methods[k].index()].name
+                    )
+                } else if !self.within_cutoffs(&methods) {
+                    format!(
+                        "cut-off: at most {} calls per fused call (--max-group), {} of one traversal (--max-repeat)",
+                        self.options.max_group, self.options.max_repeat
+                    )
+                } else if schedule(&succ, &merged).is_none() {
+                    element_path(&succ, a, b)
+                        .map(|v| {
+                            format!(
+                                "statement {} of the loop body of p{} depends on the earlier call and the later call depends on it (for example a read of the element's fields after the earlier call that the later call may change), so they cannot run as one call",
+                                evs[v].stmt + 1,
+                                evs[v].participant
+                            )
+                        })
+                        .unwrap_or_else(|| "merging would reverse a dependence between the loop bodies".into())
+                } else {
                     group = merged;
-                }
+                    continue;
+                };
+                refused.entry((a, b)).or_insert(reason);
             }
+        }
+        let mut blocked = Vec::new();
+        for ((a, b), reason) in refused {
+            if group[a] == group[b] {
+                continue;
+            }
+            let (ea, eb) = (&evs[a], &evs[b]);
+            blocked.push(Blocked {
+                first: (ea.participant, members[ea.member].1.stmt),
+                second: (eb.participant, members[eb.member].1.stmt),
+                first_span: members[ea.member].2[ea.stmt].span,
+                second_span: members[eb.member].2[eb.stmt].span,
+                reason: format!("calls on the loop element kept apart: {reason}"),
+            });
         }
         let order = schedule(&succ, &group).unwrap_or_else(|| (0..n).collect());
         let mut steps = Vec::new();
@@ -392,7 +431,7 @@ impl Builder<'_, '_> {
                 });
             }
         }
-        steps
+        (steps, blocked)
     }
 
     fn entry(&mut self, fuse: &Fuse) -> FusedEntry {
@@ -715,6 +754,7 @@ impl Builder<'_, '_> {
         // Steps in schedule order; a group appears once, where its first
         // member is scheduled.
         let mut steps = Vec::new();
+        let mut element_blocked = Vec::new();
         let mut emitted = BTreeSet::new();
         for v in order {
             let vx = &vertices[v];
@@ -766,7 +806,8 @@ impl Builder<'_, '_> {
                             }
                         })
                         .collect();
-                    let loop_steps = self.element_schedule(&members, elem_ty);
+                    let (loop_steps, kept_apart) = self.element_schedule(&members, elem_ty);
+                    element_blocked.extend(kept_apart);
                     steps.push(Step::Loop(LoopGroup {
                         field,
                         loops: member_vertices
@@ -782,8 +823,9 @@ impl Builder<'_, '_> {
                 }),
             }
         }
-        // Explanations for calls on the same child left apart.
-        let mut blocked = Vec::new();
+        // Explanations for calls on the same child left apart (element
+        // calls of merged loops kept apart come first).
+        let mut blocked = element_blocked;
         for (i, &a) in calls.iter().enumerate() {
             for &b in &calls[i + 1..] {
                 if group[a] == group[b]
@@ -1222,4 +1264,24 @@ fn group_path(
         }
     }
     None
+}
+
+/// A vertex other than `a` and `b` on a dependence path from `a` to `b` in
+/// the graph `succ` (edges point from earlier to later statements).
+fn element_path(succ: &[Vec<usize>], a: usize, b: usize) -> Option<usize> {
+    let reach = |from: usize| {
+        let mut seen = vec![false; succ.len()];
+        let mut stack = vec![from];
+        while let Some(u) = stack.pop() {
+            for &v in &succ[u] {
+                if !seen[v] {
+                    seen[v] = true;
+                    stack.push(v);
+                }
+            }
+        }
+        seen
+    };
+    let from_a = reach(a);
+    (0..succ.len()).find(|&v| v != a && v != b && from_a[v] && reach(v)[b])
 }

@@ -8,7 +8,9 @@
 //! function invocation (LANGUAGE.md §5).
 
 use crate::rewrite::Site;
-use crate::{Flow, Frame, Interpreter, RunStats, RuntimeError, RED_ZONE, STACK_SEGMENT};
+use crate::{
+    Flow, Frame, Interpreter, RunStats, RuntimeError, POOL_LIMIT, RED_ZONE, STACK_SEGMENT,
+};
 use treefuse_fusion::{target_for, FusedFnId, FusedProgram, LoopStep, Step};
 use treefuse_runtime::{NodeId, Tree};
 use treefuse_sema::{Fuse, StmtKind, Value};
@@ -86,10 +88,12 @@ impl Interpreter<'_> {
             self.visits += 1;
             let program = self.program;
             let function = &fused.functions[id.index()];
-            let mut frames: Vec<Frame> = Vec::with_capacity(function.participants.len());
-            for (p, data) in function.participants.iter().zip(args) {
+            let mut frames: Vec<Frame> = self.frame_pool.pop().unwrap_or_default();
+            let mut args = args;
+            for (p, data) in function.participants.iter().zip(args.drain(..)) {
                 frames.push(self.body_frame(p.body, node, data, site));
             }
+            self.recycle_args(args);
             let mut active = mask;
             for step in &function.steps {
                 match step {
@@ -153,7 +157,7 @@ impl Interpreter<'_> {
                                     }
                                     LoopStep::Call { calls, targets } => {
                                         let mut callee_mask = 0u64;
-                                        let mut callee_args = Vec::with_capacity(calls.len());
+                                        let mut callee_args = self.take_args();
                                         let mut span = Span::default();
                                         for (k, &(member, stmt)) in calls.iter().enumerate() {
                                             let (p, _, body) = members[member];
@@ -185,16 +189,26 @@ impl Interpreter<'_> {
                                                     "no fused function for the element's type",
                                                 ));
                                             };
+                                            let mut each = this.take_args();
+                                            each.extend(callee_args.iter().map(|a| {
+                                                let mut v = this.take_values();
+                                                v.extend(a.iter().cloned());
+                                                v
+                                            }));
                                             this.call_fused(
                                                 tree,
                                                 fused,
                                                 target,
                                                 n,
                                                 callee_mask,
-                                                callee_args.clone(),
+                                                each,
                                                 Site::Listed(index),
                                             )
                                         })?;
+                                        for a in callee_args.drain(..) {
+                                            self.give_values(a);
+                                        }
+                                        self.recycle_args(callee_args);
                                     }
                                 }
                             }
@@ -206,7 +220,7 @@ impl Interpreter<'_> {
                     }
                     Step::Group(group) => {
                         let mut callee_mask = 0u64;
-                        let mut callee_args = Vec::with_capacity(group.calls.len());
+                        let mut callee_args = self.take_args();
                         let mut span = Span::default();
                         for (k, &(p, stmt)) in group.calls.iter().enumerate() {
                             let live = active & (1 << p) != 0;
@@ -251,11 +265,27 @@ impl Interpreter<'_> {
                     }
                 }
             }
-            for frame in frames {
+            for frame in frames.drain(..) {
                 self.recycle(frame);
+            }
+            if self.frame_pool.len() < POOL_LIMIT {
+                self.frame_pool.push(frames);
             }
             Ok(())
         })
+    }
+
+    /// An empty list of per-participant arguments, recycled when possible.
+    fn take_args(&mut self) -> Vec<Vec<Value>> {
+        self.args_pool.pop().unwrap_or_default()
+    }
+
+    /// Returns an emptied list of per-participant arguments to the pool.
+    fn recycle_args(&mut self, mut args: Vec<Vec<Value>>) {
+        args.clear();
+        if self.args_pool.len() < POOL_LIMIT {
+            self.args_pool.push(args);
+        }
     }
 
     /// The argument values of a (possibly guarded) call statement whose

@@ -188,3 +188,31 @@ fn a_loop_that_deletes_elements_stays_apart_from_a_later_loop_with_the_reason() 
     assert_eq!(v["items"], serde_json::json!([{"type": "Item", "v": 6}]));
     compare(&p, "run", 20);
 }
+
+/// Merged loops whose calls on the element stay two calls (the first
+/// loop reads the element after its call, the second call changes what it
+/// reads) say so in the report and count in the summary.
+#[test]
+fn element_calls_kept_apart_in_a_merged_loop_are_reported() {
+    let src = r#"
+    tree P {
+        child xs: [E];
+        total: i64;
+        traversal a() { for x in self.xs { x.a(); self.total = self.total + x.v; } }
+        traversal b() { for x in self.xs { x.b(); } }
+    }
+    tree E {
+        v: i64;
+        traversal a() { self.v = self.v + 1; }
+        traversal b() { self.v = self.v * 2; }
+    }
+    fuse run(root: P) { root.a(); root.b(); }
+    "#;
+    let p = compile_source("element.tf", src).unwrap_or_else(|d| panic!("{d}"));
+    let fused = p.fuse_all(&FusionOptions::default());
+    let report = treefuse_fusion::report::text_report(&p.model, &fused, &p.source);
+    assert!(report.contains("2 fused call(s) per element"), "{report}");
+    assert!(report.contains("calls on the loop element kept apart"), "{report}");
+    assert!(report.contains("1 call pairs left unmerged"), "{report}");
+    compare(&p, "run", 20);
+}
