@@ -1606,6 +1606,29 @@ impl Gen {
                 if ms.is_empty() {
                     return None;
                 }
+                if self.chance(4) {
+                    // A chain choosing between calls on the same receiver
+                    // (`if .. else if .. else`), which the checker lowers
+                    // to guarded calls.
+                    let arms = 2 + self.below(2);
+                    let mut out = Vec::new();
+                    for k in 0..arms {
+                        let m = self.pick(&ms);
+                        let args = self.args(cx, m);
+                        let call = format!("{recv}.{}({args});", self.methods[m].name);
+                        let last_else = k + 1 == arms && self.chance(2);
+                        let head = match (k, last_else) {
+                            (0, _) => format!("if {} {{", self.expr(cx, DTy::Bool, 2)),
+                            (_, true) => "} else {".to_string(),
+                            _ => format!("}} else if {} {{", self.expr(cx, DTy::Bool, 2)),
+                        };
+                        out.push(head);
+                        out.push(format!("    {call}"));
+                    }
+                    out.push("}".to_string());
+                    cx.child_calls += arms as u32;
+                    return Some(out);
+                }
                 let m = self.pick(&ms);
                 cx.child_calls += 1;
                 let args = self.args(cx, m);

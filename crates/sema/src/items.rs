@@ -819,6 +819,8 @@ impl ItemChecker {
                     let stmts = bc.block(block);
                     (stmts, bc.into_frame())
                 };
+                let (mut stmts, mut frame) = (stmts, frame);
+                crate::lower::split_branch_calls(&mut stmts, &mut frame);
                 self.program.bodies[bi].body = Some(stmts);
                 self.program.bodies[bi].frame = frame;
             }

@@ -11,6 +11,7 @@
 mod body;
 pub mod consts;
 mod items;
+mod lower;
 pub mod model;
 mod names;
 pub mod ops;
