@@ -1,11 +1,16 @@
-//! Compiles the render tree and AST case studies and the scope-resolution
-//! benchmark to Rust with
+//! Compiles the render tree and AST case studies, the scope-resolution
+//! benchmark and the minic middle end to Rust with
 //! treefuse-codegen, the way a user's `build.rs` would.
 
 fn main() {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
-    let files: Vec<String> = ["render/render.tf", "ast/ast.tf", "scopes/scopes.tf"]
+    let files: Vec<String> = [
+        "render/render.tf",
+        "ast/ast.tf",
+        "scopes/scopes.tf",
+        "minic/minic.tf",
+    ]
         .iter()
         .map(|f| format!("{root}/{f}"))
         .collect();
