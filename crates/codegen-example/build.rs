@@ -38,6 +38,7 @@ fn main() {
         "toylang/toylang.tf",
         "toylang/toylang_rewrite.tf",
         "rewriting/splice.tf",
+        "treefold/treefold.tf",
     ]
     .iter()
     .map(|f| format!("{root}/{f}"))

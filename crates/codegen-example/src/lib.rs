@@ -33,6 +33,8 @@ generated! {
     toylang_rewrite,
     /// `examples/rewriting/splice.tf`: a loop deleting or expanding list elements.
     splice,
+    /// `examples/treefold/treefold.tf`: trace-tree folding to a fixpoint.
+    treefold,
     /// `programs/features.tf`: host functions, records, arrays, errors.
     features,
     /// `examples/figure2/figure2.tf` without the JSON layer.

@@ -492,6 +492,50 @@ fn splice() {
     }
 }
 
+/// Trace-tree folding (`examples/treefold/treefold.tf`: a `while`
+/// fixpoint, maps, enums, list rebuilding and thickets): the hand-computed
+/// cases, the three recording generators and random trees.
+#[test]
+fn treefold() {
+    let program = example("examples/treefold/treefold.tf");
+    let (u, f) = engines!(treefold, run_fold_unfused_counted, run_fold_fused_counted);
+    let cases = format!(
+        "{}/../../examples/treefold/cases",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut inputs: Vec<(String, String)> = Vec::new();
+    for entry in std::fs::read_dir(&cases).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|x| x == "json") {
+            inputs.push((
+                path.display().to_string(),
+                std::fs::read_to_string(&path).unwrap(),
+            ));
+        }
+    }
+    assert!(inputs.len() >= 5, "the hand-computed cases are missing");
+    for (name, size) in [
+        ("treefold-min", 6),
+        ("treefold-nested", 5),
+        ("treefold-life", 8),
+    ] {
+        for seed in 0..3 {
+            inputs.push((
+                format!("{name} {size} seed {seed}"),
+                treefuse_casegen::generate_string(name, 1, size, seed).unwrap(),
+            ));
+        }
+    }
+    for (what, json) in inputs {
+        let tree = program.read_tree("fold", &json).unwrap();
+        assert!(
+            agree(&format!("treefold {what}"), &program, "fold", &tree, &u, &f).is_some(),
+            "treefold {what}: a runtime error"
+        );
+    }
+    agree_on_random_trees("treefold", &program, "fold", &u, &f);
+}
+
 /// Host functions, records, arrays, strings, aliases, casts and runtime
 /// errors (`programs/features.tf`), with a fuse parameter.
 #[test]
