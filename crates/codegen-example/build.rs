@@ -39,6 +39,7 @@ fn main() {
         "toylang/toylang_rewrite.tf",
         "rewriting/splice.tf",
         "treefold/treefold.tf",
+        "rewriting/cleanup.tf",
     ]
     .iter()
     .map(|f| format!("{root}/{f}"))

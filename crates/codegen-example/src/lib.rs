@@ -35,6 +35,8 @@ generated! {
     splice,
     /// `examples/treefold/treefold.tf`: trace-tree folding to a fixpoint.
     treefold,
+    /// `examples/rewriting/cleanup.tf`: dead statements, block flattening, declarations inserted.
+    cleanup,
     /// `programs/features.tf`: host functions, records, arrays, errors.
     features,
     /// `examples/figure2/figure2.tf` without the JSON layer.

@@ -462,6 +462,33 @@ fn toylang_rewrite() {
     agree_on_random_trees("toylang_rewrite", &program, "simplify", &u, &f);
 }
 
+/// `examples/rewriting/cleanup.tf` (statement lists: dead statements
+/// removed, blocks flattened, declarations inserted): the checked-in
+/// program gives `cleanup.out.json` in generated code too, and random
+/// trees agree with the interpreter.
+#[test]
+fn cleanup() {
+    let program = example("examples/rewriting/cleanup.tf");
+    let (u, f) = engines!(
+        cleanup,
+        run_cleanup_unfused_counted,
+        run_cleanup_fused_counted
+    );
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rewriting");
+    let json = std::fs::read_to_string(format!("{dir}/cleanup.json")).unwrap();
+    let tree = program.read_tree("cleanup", &json).unwrap();
+    agree("cleanup.json", &program, "cleanup", &tree, &u, &f);
+    let want: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{dir}/cleanup.out.json")).unwrap())
+            .unwrap();
+    let runs: [Run; 2] = [&u, &f];
+    for run in runs {
+        let got: serde_json::Value = serde_json::from_str(&run(&tree).unwrap().0).unwrap();
+        assert_eq!(got, want, "cleanup.json in generated code");
+    }
+    agree_on_random_trees("cleanup", &program, "cleanup", &u, &f);
+}
+
 /// The splice benchmark's program (`examples/rewriting/splice.tf`):
 /// deleting and expanding list elements in one loop, on mixed lists.
 #[test]

@@ -1,15 +1,23 @@
-//! Cost of list splicing in the interpreter: a loop over n elements in
-//! which every other element deletes itself, or every element replaces
-//! itself by two, for n = 10^4 .. 10^6, unfused and fused. Linear growth
-//! (time per element flat across n) shows the O(n + inserted) loop.
+//! Cost of list splicing: a loop over n elements in which every other
+//! element deletes itself, or every element replaces itself by two, for
+//! n = 10^4 .. 10^6, in the interpreter and in generated Rust (the module
+//! `treefuse_codegen_example::splice`, generated from the same file by
+//! `build.rs`), each unfused and fused, side by side in one run. Linear
+//! growth (time per element flat across n) shows the O(n + inserted)
+//! loop.
 //!
 //! `cargo run --release -p treefuse --example splice_bench [MAX_N]`, or
 //! `... splice_bench N` with `ONLY=N` in the environment to run only that
-//! size (for instruction counts under `valgrind --tool=cachegrind`, which
-//! the loaded CI machine makes more reliable than times).
+//! size, and `ENGINES=generated-fused` (a comma-separated list of
+//! `interp-unfused`, `interp-fused`, `generated-unfused`,
+//! `generated-fused`, or `none`) to run only those engines: for
+//! instruction counts under `valgrind --tool=cachegrind`, which the loaded
+//! CI machine makes more reliable than times (subtract the `none` run,
+//! which only builds the trees).
 
 use std::time::Instant;
 use treefuse::{compile_file, Engine, FusionOptions, Host};
+use treefuse_codegen_example::splice as generated;
 
 fn list_json(n: usize, item: impl Fn(usize) -> &'static str) -> String {
     let mut s = String::with_capacity(n * 24);
@@ -37,9 +45,11 @@ fn main() {
     let fused = program.fuse_all(&FusionOptions::default());
     let host = Host::new();
     println!(
-        "{:>10} {:>14} {:>8} {:>12} {:>12} {:>10}",
+        "{:>10} {:>14} {:>18} {:>12} {:>12} {:>10}",
         "n", "case", "engine", "ms", "ns/elem", "out len"
     );
+    let engines = std::env::var("ENGINES").unwrap_or_default();
+    let wanted = |name: &str| engines.is_empty() || engines.split(',').any(|e| e == name);
     let only = std::env::var("ONLY").is_ok();
     let mut n = if only { max_n } else { 10_000 };
     while n <= max_n {
@@ -63,10 +73,20 @@ fn main() {
         ];
         for (name, json, expected_len) in &cases {
             let tree = program.read_tree("main", json).expect("tree reads");
+            let report = |engine_name: &str, ms: f64, out_len: usize| {
+                assert_eq!(out_len, *expected_len, "{name}: wrong list length");
+                println!(
+                    "{n:>10} {name:>14} {engine_name:>18} {ms:>12.1} {:>12.1} {out_len:>10}",
+                    ms * 1e6 / n as f64
+                );
+            };
             for (engine_name, engine) in [
-                ("unfused", Engine::Unfused),
-                ("fused", Engine::Fused(&fused)),
+                ("interp-unfused", Engine::Unfused),
+                ("interp-fused", Engine::Fused(&fused)),
             ] {
+                if !wanted(engine_name) {
+                    continue;
+                }
                 let mut t = tree.clone();
                 let start = Instant::now();
                 let (_, globals) = program
@@ -74,12 +94,27 @@ fn main() {
                     .expect("runs");
                 let ms = start.elapsed().as_secs_f64() * 1e3;
                 drop(globals);
-                let out_len = t.len(&program.model) - 1;
-                assert_eq!(out_len, *expected_len, "{name}: wrong list length");
-                println!(
-                    "{n:>10} {name:>14} {engine_name:>8} {ms:>12.1} {:>12.1} {out_len:>10}",
-                    ms * 1e6 / n as f64
-                );
+                report(engine_name, ms, t.len(&program.model) - 1);
+            }
+            type Run = fn(
+                &mut generated::Tree,
+                &mut generated::Globals,
+            ) -> Result<(), generated::RuntimeError>;
+            let runs: [(&str, Run); 2] = [
+                ("generated-unfused", generated::run_main_unfused),
+                ("generated-fused", generated::run_main_fused),
+            ];
+            for (engine_name, run) in runs {
+                if !wanted(engine_name) {
+                    continue;
+                }
+                let mut t = generated::Tree::from_runtime(&tree);
+                let mut globals = generated::Globals::default();
+                let start = Instant::now();
+                run(&mut t, &mut globals).expect("runs");
+                let ms = start.elapsed().as_secs_f64() * 1e3;
+                let root = t.root.list().expect("the root is a List");
+                report(engine_name, ms, t[root].items.len());
             }
         }
         n *= 10;

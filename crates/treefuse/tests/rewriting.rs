@@ -173,11 +173,17 @@ fn statement_list_cleanup_example() {
         let (stats, globals) = program
             .run_tree_with("cleanup", &mut tree, Vec::new(), &Host::new(), engine)
             .unwrap();
-        let got = treefuse_runtime::write_tree(&program.model, &tree, Some(&globals), Default::default());
+        let got =
+            treefuse_runtime::write_tree(&program.model, &tree, Some(&globals), Default::default());
         let got: serde_json::Value = serde_json::from_str(&got).unwrap();
         assert_eq!(got, want, "fused: {}", fused.is_some());
         if *want_visits > 0 {
-            assert_eq!(stats.node_visits, *want_visits, "fused: {}", fused.is_some());
+            assert_eq!(
+                stats.node_visits,
+                *want_visits,
+                "fused: {}",
+                fused.is_some()
+            );
         }
     }
     support::differential::compare_on_random_trees(&program, "cleanup", 40);

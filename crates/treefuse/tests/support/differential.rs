@@ -39,4 +39,3 @@ pub fn compare_on_random_trees(program: &Program, fuse: &str, runs: u64) -> (u64
     }
     (vu, vf)
 }
-
