@@ -310,19 +310,18 @@ impl<'p> Interpreter<'p> {
     /// Runs the statements of a `fuse` item, unfused or fused: `run_unit`
     /// runs one call or one chunk (by index); global assignments and
     /// `while` loops are the same in both runs.
-    pub(crate) fn run_fuse_level<S: FuseLevelStmt>(
+    pub(crate) fn run_fuse_level<S, U>(
         &mut self,
         tree: &mut Tree,
         frame: &mut Frame,
         stmts: &[S],
         stats: &mut RunStats,
-        run_unit: &mut dyn FnMut(
-            &mut Self,
-            &mut Tree,
-            &mut Frame,
-            usize,
-        ) -> Result<(), RuntimeError>,
-    ) -> Result<(), RuntimeError> {
+        run_unit: &mut U,
+    ) -> Result<(), RuntimeError>
+    where
+        S: FuseLevelStmt,
+        U: FnMut(&mut Self, &mut Tree, &mut Frame, usize) -> Result<(), RuntimeError>,
+    {
         for s in stmts {
             match s.level() {
                 FuseLevel::Unit(u) => {
