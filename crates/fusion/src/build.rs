@@ -30,7 +30,7 @@
 
 use crate::ir::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use treefuse_analysis::{AccessSet, Analysis};
+use treefuse_analysis::{AccessSet, Analysis, Conflict, FrameVar, Location};
 use treefuse_sema::*;
 
 /// The cut-offs that bound fusion.
@@ -199,6 +199,37 @@ impl Builder<'_, '_> {
             && self.conflicts.conflict(a.set, &pb.other, same).is_none()
     }
 
+    /// A conflict in words; a frame variable (which only conflicts
+    /// within one participant) by its name in `participant`'s body.
+    fn conflict_text(
+        &self,
+        c: &Conflict,
+        participants: &[Participant],
+        participant: usize,
+    ) -> String {
+        let frame = participants
+            .get(participant)
+            .map(|p| &self.program.bodies[p.body.index()].frame);
+        let name = match (&c.location, frame) {
+            (Location::Frame(FrameVar::Local(l)), Some(f)) => {
+                f.locals.get(l.index()).map(|(n, _)| format!("local `{n}`"))
+            }
+            (Location::Frame(FrameVar::Node(v)), Some(f)) => f
+                .node_vars
+                .get(v.index())
+                .map(|n| format!("node variable `{}`", n.name)),
+            _ => None,
+        };
+        match name {
+            Some(name) => Conflict {
+                witness: name,
+                ..c.clone()
+            }
+            .to_string(),
+            None => c.to_string(),
+        }
+    }
+
     /// Whether the call statement `stmt` (`self.c.f(..)`, `x.f(..)`,
     /// possibly guarded) on a node of static type `ty` may replace its
     /// receiver.
@@ -270,7 +301,7 @@ impl Builder<'_, '_> {
                         .conflict(&pa.iteration, vb.set, same)
                         .or_else(|| self.conflicts.conflict(&pa.header, &pb.other, same))
                         .or_else(|| self.conflicts.conflict(va.set, &pb.other, same))
-                        .map(|c| c.to_string()),
+                        .map(|c| self.conflict_text(&c, participants, va.participant)),
                     _ => None,
                 };
                 return match conflict {
@@ -645,7 +676,7 @@ impl Builder<'_, '_> {
                     continue;
                 }
                 if let Some(c) = self.conflicts.conflict(a.set, b.set, same) {
-                    edges.push((u, v, c.to_string()));
+                    edges.push((u, v, self.conflict_text(&c, &participants, a.participant)));
                 }
             }
         }

@@ -414,7 +414,13 @@ fn calls_in_shapes_the_fuser_does_not_take_apart_are_reported() {
         assert!(report.contains(phrase), "{file}:\n{report}");
         assert!(report.contains(pairs), "{file}:\n{report}");
         assert!(!report.contains(" 0 call pairs left unmerged"), "{file}:\n{report}");
+        // Frame variables in reasons are named as written.
+        assert!(!report.contains("local#"), "{file}:\n{report}");
     }
+    let program = example("examples/ast/ast_lists.tf");
+    let fused = program.fuse_all(&FusionOptions::default());
+    let report = treefuse_fusion::report::text_report(&program.model, &fused, &program.source);
+    assert!(report.contains("write/read conflict on local `count`"), "{report}");
 }
 
 /// `if`/`else if`/`else` chains choosing between calls on one child or
