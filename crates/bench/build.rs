@@ -11,9 +11,9 @@ fn main() {
         "scopes/scopes.tf",
         "minic/minic.tf",
     ]
-        .iter()
-        .map(|f| format!("{root}/{f}"))
-        .collect();
+    .iter()
+    .map(|f| format!("{root}/{f}"))
+    .collect();
     if let Err(e) = treefuse_codegen::Config::new().compile(&files, &out) {
         panic!("treefuse code generation failed:\n{e}");
     }

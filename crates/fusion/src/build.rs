@@ -398,7 +398,8 @@ impl Builder<'_, '_> {
                     methods.iter().map(|&m| (elem_ty, m)).collect();
                 let replacing = self.replacing_before_last(&typed);
                 let reason = if !inputs_ok {
-                    "the later call's arguments read what an earlier call on the element may write".to_string()
+                    "the later call's arguments read what an earlier call on the element may write"
+                        .to_string()
                 } else if let Some(k) = replacing {
                     format!(
                         "`{}` may replace the element, so a later call on it must run on the node(s) now standing there, not in the same fused call",
@@ -1067,7 +1068,9 @@ fn call_targets(stmts: &[Stmt], out: &mut BTreeSet<CallTarget>) {
             StmtKind::ForChildren { list, body, .. } => {
                 let on_own_list =
                     list.parent.root == PathRoot::SelfNode && list.parent.steps.is_empty();
-                if on_own_list && visit::any_stmt(body, &|s| matches!(s.kind, StmtKind::Call { .. })) {
+                if on_own_list
+                    && visit::any_stmt(body, &|s| matches!(s.kind, StmtKind::Call { .. }))
+                {
                     out.insert(CallTarget::List(list.field));
                 }
                 call_targets(body, out);

@@ -272,7 +272,9 @@ impl Interpreter<'_> {
                             return Err(self.error(
                                 frame,
                                 s.span,
-                                format!("list index {i} out of range (the list has {len} elements)"),
+                                format!(
+                                    "list index {i} out of range (the list has {len} elements)"
+                                ),
                             ));
                         }
                         let node = self.subtree(tree, frame, with)?;

@@ -429,7 +429,11 @@ impl Gen {
             DTy::Rec(r) => self.records[r].name.clone(),
             DTy::Str => "str".into(),
             DTy::En(e) => ENUMS[e].0.into(),
-            DTy::Map(mt) => format!("{{{}: {}}}", self.type_text(mt.key()), self.type_text(mt.value())),
+            DTy::Map(mt) => format!(
+                "{{{}: {}}}",
+                self.type_text(mt.key()),
+                self.type_text(mt.value())
+            ),
         }
     }
 

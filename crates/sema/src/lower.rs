@@ -98,7 +98,12 @@ fn single_call(block: &[Stmt]) -> Option<&Stmt> {
     mergeable.then_some(call)
 }
 
-fn lower_chain(chain: Chain<'_>, span: treefuse_syntax::Span, frame: &mut FrameLayout, out: &mut Vec<Stmt>) {
+fn lower_chain(
+    chain: Chain<'_>,
+    span: treefuse_syntax::Span,
+    frame: &mut FrameLayout,
+    out: &mut Vec<Stmt>,
+) {
     let (arms, last) = chain;
     let bool_expr = |kind: ExprKind, span| Expr {
         kind,
@@ -113,7 +118,11 @@ fn lower_chain(chain: Chain<'_>, span: treefuse_syntax::Span, frame: &mut FrameL
         let value = match &none_yet {
             None => cond.clone(),
             Some(before) => bool_expr(
-                ExprKind::Binary(BinaryOp::And, Box::new(before.clone()), Box::new(cond.clone())),
+                ExprKind::Binary(
+                    BinaryOp::And,
+                    Box::new(before.clone()),
+                    Box::new(cond.clone()),
+                ),
                 cond.span,
             ),
         };

@@ -212,7 +212,10 @@ fn element_calls_kept_apart_in_a_merged_loop_are_reported() {
     let fused = p.fuse_all(&FusionOptions::default());
     let report = treefuse_fusion::report::text_report(&p.model, &fused, &p.source);
     assert!(report.contains("2 fused call(s) per element"), "{report}");
-    assert!(report.contains("calls on the loop element kept apart"), "{report}");
+    assert!(
+        report.contains("calls on the loop element kept apart"),
+        "{report}"
+    );
     assert!(report.contains("1 call pairs left unmerged"), "{report}");
     compare(&p, "run", 20);
 }

@@ -420,7 +420,10 @@ fn calls_in_shapes_the_fuser_does_not_take_apart_are_reported() {
     let program = example("examples/ast/ast_lists.tf");
     let fused = program.fuse_all(&FusionOptions::default());
     let report = treefuse_fusion::report::text_report(&program.model, &fused, &program.source);
-    assert!(report.contains("write/read conflict on local `count`"), "{report}");
+    assert!(
+        report.contains("write/read conflict on local `count`"),
+        "{report}"
+    );
 }
 
 /// `if`/`else if`/`else` chains choosing between calls on one child or
@@ -468,10 +471,15 @@ fuse run(root: Node) { root.pick(3); root.walk(); }
     // condition reads `hits`, which `x.a()` writes, so the chain's calls
     // form two fused calls per element, not one.
     assert!(
-        report.contains("fused call on `l`: p0 self.l.a(); p0 self.l.b(); p0 self.l.c(); p1 self.l.c()"),
+        report.contains(
+            "fused call on `l`: p0 self.l.a(); p0 self.l.b(); p0 self.l.c(); p1 self.l.c()"
+        ),
         "{report}"
     );
-    assert!(report.contains("fused loop over `items` (2 fused call(s) per element)"), "{report}");
+    assert!(
+        report.contains("fused loop over `items` (2 fused call(s) per element)"),
+        "{report}"
+    );
     let root = program.model.type_named("Node").unwrap();
     let (mut ran, mut failed) = (0, 0);
     for seed in 0..60 {
