@@ -6,6 +6,7 @@
 
 use treefuse::{compile_source, Engine, FusionOptions, Host, Program, RunError, Tree};
 use treefuse_runtime::{diff_globals, diff_trees, random_tree, GenOptions};
+use treefuse_sema::TypeId;
 
 fn example(path: &str) -> Program {
     let full = format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"));
@@ -51,6 +52,21 @@ fn generated(program: &Program, fuse: &str, name: &str, variant: u8, size: usize
     program.read_tree(fuse, &json).unwrap()
 }
 
+/// A random tree of about `nodes` nodes for `program`, rooted at `root`.
+fn random_input(program: &Program, root: TypeId, nodes: usize, max_list: usize, seed: u64) -> Tree {
+    random_tree(
+        &program.model,
+        root,
+        &GenOptions {
+            nodes,
+            seed,
+            max_list,
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
 fn cutoff_variants() -> Vec<FusionOptions> {
     vec![
         FusionOptions::default(),
@@ -82,16 +98,7 @@ fn figure2_fuses_completely() {
     assert!(fused.functions.iter().all(|f| f.blocked.is_empty()));
     for seed in 0..30 {
         let root = program.model.type_named("Element").unwrap();
-        let t = random_tree(
-            &program.model,
-            root,
-            &GenOptions {
-                nodes: 80,
-                seed,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let t = random_input(&program, root, 80, GenOptions::default().max_list, seed);
         for options in cutoff_variants() {
             equivalent(&program, "layout", &t, &options);
         }
@@ -188,16 +195,7 @@ fn random_trees_of_every_example() {
         let program = example(file);
         let root = program.model.fuse_named(fuse).unwrap().root_type;
         for seed in 0..15 {
-            let t = random_tree(
-                &program.model,
-                root,
-                &GenOptions {
-                    nodes: 150,
-                    seed,
-                    ..Default::default()
-                },
-            )
-            .unwrap();
+            let t = random_input(&program, root, 150, GenOptions::default().max_list, seed);
             equivalent(&program, fuse, &t, &FusionOptions::default());
             equivalent(
                 &program,
@@ -370,17 +368,7 @@ fn feature_programs_fused_equal_unfused() {
         let (name, root) = (fuse.name.clone(), fuse.root_type);
         let mut compared = 0;
         for seed in 0..60 {
-            let t = random_tree(
-                &program.model,
-                root,
-                &GenOptions {
-                    nodes: 60,
-                    seed,
-                    max_list: 3,
-                    ..Default::default()
-                },
-            )
-            .unwrap();
+            let t = random_input(&program, root, 60, 3, seed);
             for options in cutoff_variants() {
                 if equivalent(&program, &name, &t, &options).is_some() {
                     compared += 1;
@@ -483,17 +471,7 @@ fuse run(root: Node) { root.pick(3); root.walk(); }
     let root = program.model.type_named("Node").unwrap();
     let (mut ran, mut failed) = (0, 0);
     for seed in 0..60 {
-        let t = random_tree(
-            &program.model,
-            root,
-            &GenOptions {
-                nodes: 40,
-                seed,
-                max_list: 6,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let t = random_input(&program, root, 40, 6, seed);
         for options in cutoff_variants() {
             match equivalent(&program, "run", &t, &options) {
                 Some(_) => ran += 1,
