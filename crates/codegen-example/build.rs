@@ -48,7 +48,7 @@ fn main() {
     if let Err(e) = config.compile(&files, &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
-    // Without the JSON layer: the module needs only `stacker`.
+    // Without the JSON layer.
     let plain = format!("{out}/figure2_plain.tf");
     std::fs::copy(&files[0], &plain).expect("copy figure2.tf");
     if let Err(e) = treefuse_codegen::Config::new()
@@ -89,7 +89,7 @@ fn main() {
         );
         let _ = writeln!(
             list,
-            "fn run_{seed}(s: &treefuse_sema::Program, n: &str, f: bool, t: &treefuse_runtime::Tree, a: &[treefuse_sema::Value]) -> Option<Result<(String, u64), String>> {{ random_{seed}::run_by_name(s, n, f, t, a).map(|r| r.map_err(|e| e.to_string())) }}"
+            "fn run_{seed}(s: &treefuse_runtime::sema::Program, n: &str, f: bool, t: &treefuse_runtime::Tree, a: &[treefuse_runtime::sema::Value]) -> Option<Result<(String, u64), String>> {{ random_{seed}::run_by_name(s, n, f, t, a).map(|r| r.map_err(|e| e.to_string())) }}"
         );
         let _ = writeln!(
             table,
@@ -134,7 +134,7 @@ fn rewriting_cases(config: &treefuse_codegen::Config, out: &str) {
         );
         let _ = writeln!(
             list,
-            "fn run_{module}(s: &treefuse_sema::Program, n: &str, f: bool, t: &treefuse_runtime::Tree, a: &[treefuse_sema::Value]) -> Option<Result<(String, u64), String>> {{ {module}::run_by_name(s, n, f, t, a).map(|r| r.map_err(|e| e.to_string())) }}"
+            "fn run_{module}(s: &treefuse_runtime::sema::Program, n: &str, f: bool, t: &treefuse_runtime::Tree, a: &[treefuse_runtime::sema::Value]) -> Option<Result<(String, u64), String>> {{ {module}::run_by_name(s, n, f, t, a).map(|r| r.map_err(|e| e.to_string())) }}"
         );
         let _ = writeln!(
             table,

@@ -96,11 +96,11 @@ pub mod random {
     /// Runs a `fuse` item by name: schema, item, fused?, input tree,
     /// arguments; returns the output JSON and visits, or the error message.
     pub type RunFn = fn(
-        &treefuse_sema::Program,
+        &treefuse_runtime::sema::Program,
         &str,
         bool,
         &treefuse_runtime::Tree,
-        &[treefuse_sema::Value],
+        &[treefuse_runtime::sema::Value],
     ) -> Option<Result<(String, u64), String>>;
 
     /// One compiled random program.

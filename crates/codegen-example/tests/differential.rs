@@ -660,3 +660,37 @@ fn hand_built_tree_without_json() {
     assert_eq!(err.context, "TextBox.compute_height");
     assert_eq!((err.line, err.col), (28, 41));
 }
+
+/// An empty tree (no root node) is a runtime error of every entry point,
+/// not a panic; an empty JSON document is an input error; an empty tree
+/// writes as `null`.
+#[test]
+fn empty_tree_is_an_error() {
+    use g::figure2::*;
+    let empty = "the tree is empty: it has no root node";
+    let (mut t, mut globals) = (Tree::default(), Globals::default());
+    assert!(t.is_empty());
+    for run in [
+        run_layout_unfused as fn(&mut Tree, &mut Globals) -> Result<(), RuntimeError>,
+        run_layout_fused,
+    ] {
+        let err = run(&mut t, &mut globals).unwrap_err();
+        assert_eq!((err.message.as_str(), err.context), (empty, "fuse layout"));
+    }
+    let err = run_layout_fused_counted(&mut t, &mut globals).unwrap_err();
+    assert_eq!(err.message, empty);
+    let schema = schema();
+    for text in ["", "null", "{}", "[]", "{\"type\": \"Nope\"}"] {
+        assert!(read_json(&schema, "Element", text).is_err(), "{text:?}");
+    }
+    assert_eq!(write_json(&schema, &t, &globals), "null");
+    for fused in [false, true] {
+        let r = run_by_name(&schema, "layout", fused, &RtTree::new(), &[]);
+        assert_eq!(r.map(|r| r.map_err(|e| e.message)), Some(Err(empty.into())));
+    }
+    // The same holds for a program that rewrites its root in place.
+    let mut t = g::toylang_rewrite::Tree::default();
+    let mut globals = g::toylang_rewrite::Globals::default();
+    let err = g::toylang_rewrite::run_simplify_fused(&mut t, &mut globals).unwrap_err();
+    assert_eq!(err.message, empty);
+}

@@ -2,7 +2,7 @@
 //! support code every generated module carries.
 
 use crate::gen::*;
-use crate::names::{snake, Names};
+use crate::names::{ident, snake, Names};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use treefuse_fusion::{FuseLevel, FuseLevelStmt};
@@ -74,6 +74,7 @@ impl Gen<'_> {
             let root_name = &self.p.types[fuse.root_type.index()].name;
             let at = self.at_value(&ctx, fuse.span);
             let msg = format!("the tree's root is not a `{root_name}`");
+            let empty = "the tree is empty: it has no root node";
             let root_variant = &self.variant[h.root.index()];
             let check = |replaces: bool| {
                 let root = if replaces {
@@ -83,6 +84,9 @@ impl Gen<'_> {
                 };
                 match self.kind_pattern(fuse.root_type) {
                     Some(pat) => quote!(
+                        if t.is_empty() {
+                            return Err(#at.error(#empty.to_string()));
+                        }
                         let Some(#root) = t.root.#arena() else {
                             return Err(#at.error(#msg.to_string()));
                         };
@@ -229,8 +233,10 @@ impl Gen<'_> {
     }
 }
 
-/// Support code: errors, the run context with its stack guard, checked
-/// operations. Helpers that `code` never mentions are left out.
+/// Support code: the imports of what the module uses from
+/// `treefuse_runtime::generated` (errors, checked operations, rewriting
+/// machinery) and of the crates `treefuse-runtime` re-exports, and the run
+/// context with its stack guard.
 pub fn prelude(code: &TokenStream) -> TokenStream {
     let mut out = if mentions(code, "Arc") {
         quote!(
@@ -239,64 +245,45 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    out.extend(quote!(
-        /// Where a runtime error can be raised: the running traversal and the
-        /// source position.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub struct At {
-            /// `Type.traversal`, `pure fn name` or `fuse name`.
-            pub context: &'static str,
-            /// 1-based line.
-            pub line: u32,
-            /// 1-based column.
-            pub col: u32,
+    let stack = stack_guard();
+    // Re-exported by treefuse-runtime, so that a client crate needs no
+    // other dependency.
+    for krate in ["imbl", "stacker"] {
+        if mentions(code, krate) || mentions(&stack, krate) {
+            let k = ident(krate);
+            out.extend(quote!(use treefuse_runtime::#k;));
         }
+    }
+    // In public signatures: `run_*` return `RuntimeError`, the traversals
+    // `Fail`, those that rewrite `Replaced` and take a `Site`.
+    let mut public = vec![ident("Fail"), ident("RuntimeError")];
+    public.extend(
+        ["Replaced", "Site"]
+            .iter()
+            .filter(|name| mentions(code, name))
+            .map(|name| ident(name)),
+    );
+    out.extend(quote!(pub use treefuse_runtime::generated::{#(#public),*};));
+    let used: Vec<_> = RUNTIME_HELPERS
+        .iter()
+        .filter(|name| mentions(code, name))
+        .map(|name| ident(name))
+        .collect();
+    if !used.is_empty() {
+        // A user's field or variable may share a helper's name, so a
+        // name can be mentioned without the helper being used.
+        out.extend(quote!(
+            #[allow(unused_imports)]
+            use treefuse_runtime::generated::{#(#used),*};
+        ));
+    }
+    out.extend(stack);
+    out
+}
 
-        impl At {
-            /// The position `line:col` in `context`.
-            pub const fn new(context: &'static str, line: u32, col: u32) -> At {
-                At { context, line, col }
-            }
-
-            /// An error raised here.
-            #[cold]
-            pub fn error(&self, message: String) -> Fail {
-                Box::new(RuntimeError {
-                    message,
-                    context: self.context,
-                    line: self.line,
-                    col: self.col,
-                })
-            }
-        }
-
-        /// A runtime error on its way out: boxed, so that the `Result` of
-        /// every traversal and pure function is one register wide (an
-        /// unboxed `RuntimeError` would make each return go through memory).
-        pub type Fail = Box<RuntimeError>;
-
-        /// A runtime error of the program (LANGUAGE.md §3): division by zero,
-        /// a failed cast, an index out of range.
-        #[derive(Clone, Debug, PartialEq, Eq)]
-        pub struct RuntimeError {
-            /// What went wrong.
-            pub message: String,
-            /// The traversal, pure function or fuse item running.
-            pub context: &'static str,
-            /// 1-based line of the failing expression or statement.
-            pub line: u32,
-            /// 1-based column.
-            pub col: u32,
-        }
-
-        impl std::fmt::Display for RuntimeError {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                write!(f, "runtime error: {}:{}: in {}: {}", self.line, self.col, self.context, self.message)
-            }
-        }
-
-        impl std::error::Error for RuntimeError {}
-
+/// The run context `Cx` and the stack guard of node visits.
+fn stack_guard() -> TokenStream {
+    quote!(
         /// Stack that must remain when a node visit starts: room for one
         /// visit's frame and the pure-function calls it makes, with a wide
         /// margin.
@@ -320,7 +307,11 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
             /// A context with these globals and no visits, for a run on
             /// this thread.
             pub fn new(globals: Globals) -> Self {
-                Cx { globals, visits: 0, stack_low: stack_low() }
+                Cx {
+                    globals,
+                    visits: 0,
+                    stack_low: stack_low(),
+                }
             }
         }
 
@@ -367,411 +358,28 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
             cx.stack_low = saved;
             r
         }
-    ));
-    let helpers = [
-        (
-            "Replaced",
-            quote!(
-                /// What a traversal that may replace its receiver did with it
-                /// (LANGUAGE.md §7.1–7.2); the caller puts the replacement where
-                /// the receiver stood.
-                #[derive(Clone, Debug, PartialEq, Eq)]
-                pub enum Replaced<I> {
-                    /// The receiver stays.
-                    Kept,
-                    /// `self = SUBTREE;`
-                    One(I),
-                    /// A thicket: zero or more nodes (the receiver stands in a list).
-                    Many(Vec<I>),
-                }
-
-                impl<I> Replaced<I> {
-                    /// The replacement of a receiver that stands in a single slot
-                    /// or is the root (a thicket raised an error there instead).
-                    #[inline]
-                    pub fn single(self) -> Option<I> {
-                        match self {
-                            Replaced::One(x) => Some(x),
-                            _ => None,
-                        }
-                    }
-                }
-            ),
-        ),
-        (
-            "Site",
-            quote!(
-                /// Where the receiver of a traversal stands, for `in_list()`
-                /// and thickets.
-                #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-                pub enum Site {
-                    /// The root of the run.
-                    Root,
-                    /// In a list of children.
-                    Listed,
-                    /// In a single child slot: the parent's type and the field.
-                    Child(&'static str, &'static str),
-                }
-            ),
-        ),
-        (
-            "thicket_error",
-            quote!(
-                /// A thicket replacing a receiver that does not stand in a list.
-                #[cold]
-                fn thicket_error(site: Site, at: &At) -> Fail {
-                    let place = match site {
-                        Site::Root => "it is the root of the run".to_string(),
-                        Site::Child(ty, field) => {
-                            format!("it stands in the single child slot `{ty}.{field}`")
-                        }
-                        Site::Listed => "it stands in a list".to_string(),
-                    };
-                    at.error(format!(
-                        "a list value can only replace a node that stands in a list of children, but {place}"
-                    ))
-                }
-            ),
-        ),
-        (
-            "list_elem",
-            quote!(
-                /// Element `i` of a list child, or a runtime error.
-                #[inline]
-                fn list_elem<I: Copy>(items: &[I], i: i64, at: &At) -> Result<I, Fail> {
-                    match usize::try_from(i).ok().and_then(|k| items.get(k)) {
-                        Some(&x) => Ok(x),
-                        None => Err(at.error(format!(
-                            "list index {i} out of range (the list has {} elements)",
-                            items.len()
-                        ))),
-                    }
-                }
-            ),
-        ),
-        (
-            "OpenList",
-            quote!(
-                /// A running `for` loop over a list child whose elements may
-                /// replace themselves (LANGUAGE.md §7.2). The loop visits the
-                /// elements of `snapshot` (the list when it started); a later
-                /// call on the loop variable runs on every node now standing
-                /// where the current element stood (its region). Until the first
-                /// replacement nothing is copied; then `front` holds the list
-                /// built so far (its tail is the current region), the elements
-                /// not reached yet being `snapshot[next..]`, so that a loop over
-                /// n elements costs O(n + inserted) in all. The tree's slot is
-                /// written when the loop ends (or leaves), or before a deep copy
-                /// (`sync`, O(n)); meanwhile the owner reads the list from here
-                /// (`len` and `elem` in O(1)).
-                struct OpenList<I> {
-                    snapshot: Arc<[I]>,
-                    next: usize,
-                    front: Option<Vec<I>>,
-                    region_start: usize,
-                    stale: bool,
-                    region: Vec<I>,
-                }
-
-                #[allow(dead_code)]
-                impl<I: Copy> OpenList<I> {
-                    fn new(snapshot: Arc<[I]>) -> Self {
-                        OpenList {
-                            snapshot,
-                            next: 0,
-                            front: None,
-                            region_start: 0,
-                            stale: false,
-                            region: Vec::new(),
-                        }
-                    }
-
-                    /// The next original element, or `None` at the end.
-                    #[inline]
-                    fn advance(&mut self) -> Option<I> {
-                        let e = *self.snapshot.get(self.next)?;
-                        self.next += 1;
-                        match &mut self.front {
-                            Some(front) => {
-                                self.region_start = front.len();
-                                front.push(e);
-                            }
-                            None => self.region_start = self.next - 1,
-                        }
-                        Some(e)
-                    }
-
-                    /// The length of the list as the program sees it now.
-                    #[inline]
-                    fn len(&self) -> usize {
-                        match &self.front {
-                            Some(front) => front.len() + self.snapshot.len() - self.next,
-                            None => self.snapshot.len(),
-                        }
-                    }
-
-                    /// Element `i` of the list as the program sees it now.
-                    #[inline]
-                    fn elem(&self, i: i64, at: &At) -> Result<I, Fail> {
-                        let found = usize::try_from(i).ok().and_then(|k| match &self.front {
-                            Some(front) if k < front.len() => Some(front[k]),
-                            Some(front) => {
-                                self.snapshot.get(self.next + (k - front.len())).copied()
-                            }
-                            None => self.snapshot.get(k).copied(),
-                        });
-                        match found {
-                            Some(x) => Ok(x),
-                            None => Err(at.error(format!(
-                                "list index {i} out of range (the list has {} elements)",
-                                self.len()
-                            ))),
-                        }
-                    }
-
-                    /// Takes the current region out of the list, to be visited
-                    /// node by node (`region_node`, then `put` each back).
-                    #[inline]
-                    fn take_region(&mut self) {
-                        self.region.clear();
-                        match &mut self.front {
-                            Some(front) => self.region.extend(front.drain(self.region_start..)),
-                            None => self.region.push(self.snapshot[self.region_start]),
-                        }
-                    }
-
-                    #[inline]
-                    fn region_node(&self, k: usize) -> Option<I> {
-                        self.region.get(k).copied()
-                    }
-
-                    /// After visiting region node `n`: it stays or is replaced.
-                    #[inline]
-                    fn put(&mut self, n: I, r: Replaced<I>) {
-                        match r {
-                            Replaced::Kept => {
-                                if let Some(front) = &mut self.front {
-                                    front.push(n);
-                                }
-                            }
-                            Replaced::One(x) => {
-                                self.stale = true;
-                                self.front_mut().push(x);
-                            }
-                            Replaced::Many(xs) => {
-                                self.stale = true;
-                                self.front_mut().extend(xs);
-                            }
-                        }
-                    }
-
-                    /// `front`, made on the first replacement from the elements
-                    /// before the current region (copied once).
-                    fn front_mut(&mut self) -> &mut Vec<I> {
-                        let processed = self.region_start;
-                        let snapshot = &self.snapshot;
-                        self.front
-                            .get_or_insert_with(|| snapshot[..processed].to_vec())
-                    }
-
-                    /// The list as the program sees it now.
-                    fn current(&self) -> Arc<[I]> {
-                        match &self.front {
-                            Some(front) => front
-                                .iter()
-                                .chain(&self.snapshot[self.next..])
-                                .copied()
-                                .collect(),
-                            None => self.snapshot.clone(),
-                        }
-                    }
-
-                    /// Writes the list into the tree if replacements changed it
-                    /// since it was last written.
-                    fn sync(&mut self, slot: &mut Arc<[I]>) {
-                        if self.stale {
-                            *slot = self.current();
-                            self.stale = false;
-                        }
-                    }
-
-                    /// At the end of the loop: writes the list if it changed.
-                    fn close(&mut self, slot: &mut Arc<[I]>) {
-                        if self.front.is_some() {
-                            *slot = self.current();
-                        }
-                    }
-                }
-            ),
-        ),
-        (
-            "div_int",
-            quote!(
-                #[inline]
-                fn div_int(a: i64, b: i64, at: &At) -> Result<i64, Fail> {
-                    if b == 0 {
-                        return Err(at.error("integer division or remainder by zero".to_string()));
-                    }
-                    Ok(a.wrapping_div(b))
-                }
-            ),
-        ),
-        (
-            "rem_int",
-            quote!(
-                #[inline]
-                fn rem_int(a: i64, b: i64, at: &At) -> Result<i64, Fail> {
-                    if b == 0 {
-                        return Err(at.error("integer division or remainder by zero".to_string()));
-                    }
-                    Ok(a.wrapping_rem(b))
-                }
-            ),
-        ),
-        (
-            "shift_int",
-            quote!(
-                #[inline]
-                fn shift_int(a: i64, b: i64, left: bool, at: &At) -> Result<i64, Fail> {
-                    if !(0..=63).contains(&b) {
-                        return Err(at.error(format!("shift amount {b} is outside 0..=63")));
-                    }
-                    Ok(if left { a << b } else { a >> b })
-                }
-            ),
-        ),
-        (
-            "map_index",
-            quote!(
-                #[inline]
-                fn map_index<K: Ord + Clone + std::fmt::Debug, V: Clone>(
-                    m: &imbl::OrdMap<K, V>,
-                    k: &K,
-                    at: &At,
-                ) -> Result<V, Fail> {
-                    match m.get(k) {
-                        Some(v) => Ok(v.clone()),
-                        None => Err(at.error(format!("the key {k:?} is not in the map"))),
-                    }
-                }
-            ),
-        ),
-        (
-            "map_get_or",
-            quote!(
-                #[inline]
-                fn map_get_or<K: Ord + Clone, V: Clone>(m: &imbl::OrdMap<K, V>, k: &K, d: V) -> V {
-                    match m.get(k) {
-                        Some(v) => v.clone(),
-                        None => d,
-                    }
-                }
-            ),
-        ),
-        (
-            "concat_str",
-            quote!(
-                #[inline]
-                fn concat_str(a: &str, b: &str) -> Arc<str> {
-                    let mut out = String::with_capacity(a.len() + b.len());
-                    out.push_str(a);
-                    out.push_str(b);
-                    Arc::from(out)
-                }
-            ),
-        ),
-        (
-            "substr_checked",
-            quote!(
-                #[inline]
-                fn substr_checked(
-                    s: &str,
-                    start: i64,
-                    end: i64,
-                    at: &At,
-                ) -> Result<Arc<str>, Fail> {
-                    match usize::try_from(start)
-                        .ok()
-                        .zip(usize::try_from(end).ok())
-                        .and_then(|(a, b)| s.get(a..b))
-                    {
-                        Some(part) => Ok(Arc::from(part)),
-                        None => Err(at.error(format!(
-                            "substr({start}, {end}) is out of range or not on a character boundary of a string of {} bytes",
-                            s.len()
-                        ))),
-                    }
-                }
-            ),
-        ),
-        (
-            "checked_index",
-            quote!(
-                #[inline]
-                fn checked_index<T: Clone>(a: &[T], i: i64, at: &At) -> Result<T, Fail> {
-                    match usize::try_from(i).ok().and_then(|k| a.get(k)) {
-                        Some(x) => Ok(x.clone()),
-                        None => Err(at.error(format!(
-                            "index {i} out of range for array of length {}",
-                            a.len()
-                        ))),
-                    }
-                }
-            ),
-        ),
-        (
-            "checked_index_mut",
-            quote!(
-                #[inline]
-                fn checked_index_mut<'a, T>(
-                    a: &'a mut [T],
-                    i: i64,
-                    at: &At,
-                ) -> Result<&'a mut T, Fail> {
-                    let len = a.len();
-                    match usize::try_from(i).ok().and_then(|k| a.get_mut(k)) {
-                        Some(x) => Ok(x),
-                        None => {
-                            Err(at
-                                .error(format!("index {i} out of range for array of length {len}")))
-                        }
-                    }
-                }
-            ),
-        ),
-        (
-            "cast_error",
-            quote!(
-                #[cold]
-                fn cast_error(actual: &str, expected: &str, at: &At) -> Fail {
-                    at.error(format!(
-                        "cast failed: the node is a `{actual}`, not a `{expected}`"
-                    ))
-                }
-            ),
-        ),
-        (
-            "no_traversal",
-            quote!(
-                #[cold]
-                fn no_traversal(traversal: &'static str, ty: &str) -> Fail {
-                    Box::new(RuntimeError {
-                        message: format!("no traversal `{traversal}` for a node of type `{ty}`"),
-                        context: traversal,
-                        line: 0,
-                        col: 0,
-                    })
-                }
-            ),
-        ),
-    ];
-    for (name, ts) in helpers {
-        if mentions(code, name) || (name == "Replaced" && mentions(code, "OpenList")) {
-            out.extend(ts);
-        }
-    }
-    out
+    )
 }
+
+/// The helpers of `treefuse_runtime::generated` a module imports when its
+/// code mentions them.
+const RUNTIME_HELPERS: &[&str] = &[
+    "At",
+    "OpenList",
+    "thicket_error",
+    "list_elem",
+    "div_int",
+    "rem_int",
+    "shift_int",
+    "map_index",
+    "map_get_or",
+    "concat_str",
+    "substr_checked",
+    "checked_index",
+    "checked_index_mut",
+    "cast_error",
+    "no_traversal",
+];
 
 /// Calls `f` on every expression of the global assignments and loop
 /// conditions of a `fuse` item (call arguments are in `Fuse::calls`).

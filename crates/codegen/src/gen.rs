@@ -362,6 +362,26 @@ impl<'p> Gen<'p> {
             "list_elem",
             "list_set",
             "copy_pending",
+            // Imported from treefuse-runtime by the JSON layer.
+            "treefuse_runtime",
+            "sema",
+            "Convert",
+            "Numbering",
+            "RtValue",
+            "RtSlot",
+            "RtNodeId",
+            "RtTree",
+            "to_value",
+            "from_value",
+            "next_field",
+            "record_fields",
+            "enum_index",
+            "rt_data",
+            "rt_child",
+            "rt_list",
+            "schema_of",
+            "read_runtime_tree",
+            "write_runtime_tree",
         ]);
         let lines = opts
             .source

@@ -1,6 +1,10 @@
 //! The JSON layer of a generated module: conversion from and to
 //! `treefuse_runtime::Tree`, whose iterative reader and writer implement
-//! LANGUAGE.md §4 once for every engine.
+//! LANGUAGE.md §4 once for every engine. What is not particular to the
+//! program (value conversions of the built-in types, slot access, the
+//! pre-order numbering, reading and writing JSON) is in
+//! `treefuse_runtime::generated::interop`; the module holds the
+//! conversions of its records and enums and one arm per concrete type.
 
 use crate::gen::*;
 use proc_macro2::TokenStream;
@@ -8,148 +12,47 @@ use quote::{format_ident, quote};
 use treefuse_sema::*;
 
 impl Gen<'_> {
-    /// Every data type that a field, record field or global has, inner
-    /// types first.
-    fn all_data_types(&self) -> Vec<DataType> {
-        let mut out: Vec<DataType> = Vec::new();
-        fn add(t: &DataType, p: &Program, out: &mut Vec<DataType>) {
-            if out.contains(t) {
-                return;
-            }
-            match t {
-                DataType::Array(e) => add(e, p, out),
-                DataType::Map(k, v) => {
-                    add(k, p, out);
-                    add(v, p, out);
-                }
-                DataType::Record(r) => {
-                    for f in &p.records[r.index()].fields {
-                        add(&f.ty, p, out);
+    /// The `Convert` impls of the program's records and enums (the
+    /// runtime converts every other data type).
+    fn convert_impls(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for name in &self.enum_name {
+            out.extend(quote!(
+                impl Convert for #name {
+                    fn to_value(&self) -> RtValue {
+                        RtValue::Enum(*self as u32)
+                    }
+                    fn from_value(v: &RtValue) -> Self {
+                        #name::from_index(enum_index(v))
                     }
                 }
-                _ => {}
-            }
-            out.push(t.clone());
+            ));
         }
-        for f in &self.p.fields {
-            if let FieldKind::Data(d) = &f.kind {
-                add(d, self.p, &mut out);
-            }
-        }
-        for g in &self.p.globals {
-            add(&g.ty, self.p, &mut out);
-        }
-        for f in &self.p.fuses {
-            for (_, t) in &f.frame.locals[..f.frame.num_params] {
-                add(t, self.p, &mut out);
-            }
+        for (name, fs) in self.rec.iter().zip(&self.rec_fields) {
+            let (v, fields) = if fs.is_empty() {
+                (quote!(_v), quote!())
+            } else {
+                (quote!(v), quote!(let mut fields = record_fields(v);))
+            };
+            out.extend(quote!(
+                impl Convert for #name {
+                    fn to_value(&self) -> RtValue {
+                        RtValue::Record(Arc::new(vec![#(to_value(&self.#fs)),*]))
+                    }
+                    fn from_value(#v: &RtValue) -> Self {
+                        #fields
+                        #name { #(#fs: next_field(&mut fields)),* }
+                    }
+                }
+            ));
         }
         out
     }
 
     pub fn interop(&self, source: &str) -> TokenStream {
-        let types = self.all_data_types();
-        let k = |t: &DataType| types.iter().position(|x| x == t).unwrap_or(0);
-        let to = |t: &DataType| format_ident!("to_value_{}", k(t));
-        let from = |t: &DataType| format_ident!("from_value_{}", k(t));
-        let mut helpers: Vec<(String, TokenStream)> = Vec::new();
-        for t in &types {
-            let (tn, fnm) = (to(t), from(t));
-            let rt = self.data_type(t);
-            let (to_body, from_body) = match t {
-                DataType::Int => (quote!(RtValue::Int(*v)), quote!(v.as_int())),
-                DataType::Float => (quote!(RtValue::Float(*v)), quote!(v.as_float())),
-                DataType::Bool => (quote!(RtValue::Bool(*v)), quote!(v.as_bool())),
-                DataType::Str => (
-                    quote!(RtValue::Str(v.clone())),
-                    quote!(match v {
-                        RtValue::Str(s) => s.clone(),
-                        _ => Arc::from(""),
-                    }),
-                ),
-                DataType::Array(e) => {
-                    let (te, fe) = (to(e), from(e));
-                    (
-                        // A closure, not the function itself: the elements of an
-                        // array of arrays are `&Vec<T>`, which coerce to the
-                        // `&[T]` that `to_value` takes only at a call.
-                        quote!(RtValue::Array(Arc::new(v.iter().map(|x| #te(x)).collect()))),
-                        quote!(match v {
-                            RtValue::Array(items) => items.iter().map(#fe).collect(),
-                            _ => Vec::new(),
-                        }),
-                    )
-                }
-                DataType::Enum(_) => (
-                    quote!(RtValue::Enum(*v as u32)),
-                    quote!(match v {
-                        RtValue::Enum(i) => #rt::from_index(*i),
-                        _ => #rt::default(),
-                    }),
-                ),
-                DataType::Map(k, x) => {
-                    let (tk, fk, tx, fx) = (to(k), from(k), to(x), from(x));
-                    (
-                        quote!(RtValue::Map(
-                            v.iter()
-                                .filter_map(|(k, x)| {
-                                    Some((treefuse_sema::value::MapKey::of(&#tk(k))?, #tx(x)))
-                                })
-                                .collect()
-                        )),
-                        quote!(match v {
-                            RtValue::Map(m) => m
-                                .iter()
-                                .map(|(k, x)| (#fk(&k.to_value()), #fx(x)))
-                                .collect(),
-                            _ => imbl::OrdMap::new(),
-                        }),
-                    )
-                }
-                DataType::Record(r) => {
-                    let name = &self.rec[r.index()];
-                    let fs = &self.rec_fields[r.index()];
-                    let tos: Vec<_> = self.p.records[r.index()]
-                        .fields
-                        .iter()
-                        .map(|f| to(&f.ty))
-                        .collect();
-                    let froms: Vec<_> = self.p.records[r.index()]
-                        .fields
-                        .iter()
-                        .map(|f| from(&f.ty))
-                        .collect();
-                    (
-                        quote!(RtValue::Record(Arc::new(vec![#(#tos(&v.#fs)),*]))),
-                        quote!(match v {
-                            RtValue::Record(fields) => { let mut fields = fields.iter(); #name {
-                                #(#fs: #froms(fields.next().unwrap_or(&ZERO))),*
-                            }},
-                            _ => #name::default(),
-                        }),
-                    )
-                }
-            };
-            let param = match t {
-                DataType::Array(e) => {
-                    let e = self.data_type(e);
-                    quote!(&[#e])
-                }
-                _ => quote!(&#rt),
-            };
-            helpers.push((
-                tn.to_string(),
-                quote!(fn #tn(v: #param) -> RtValue { #to_body }),
-            ));
-            helpers.push((
-                fnm.to_string(),
-                quote!(fn #fnm(v: &RtValue) -> #rt { #from_body }),
-            ));
-        }
         // Type tables.
         let ntypes = self.p.types.len();
         let hier_of: Vec<_> = self.hier_of.clone();
-        let slot_count: Vec<u32> = self.p.types.iter().map(|t| t.fields.len() as u32).collect();
         let nh = self.hiers.len();
         // from_runtime: pass 2 per concrete type.
         let from_arms = self
@@ -174,10 +77,7 @@ impl Gen<'_> {
                             let id = &self.hier(*c).id;
                             quote!(rt_list(rt, n, #s, &map).into_iter().map(#id).collect())
                         }
-                        FieldKind::Data(d) => {
-                            let f = from(d);
-                            quote!(#f(rt_data(rt, n, #s)))
-                        }
+                        FieldKind::Data(_) => quote!(from_value(rt_data(rt, n, #s))),
                     }
                 });
                 quote!(#ti => { tree.#arena.push(#node::#ctor(#(#args),*)); })
@@ -225,7 +125,7 @@ impl Gen<'_> {
             quote!(NodeRef::#v(id) => {
                 let node = &self[id];
                 let ty: u32 = match node.kind { #(#ty_arms)* };
-                #map[id.0 as usize] = rt.alloc(schema, treefuse_sema::TypeId(ty)).0;
+                #map[id.0 as usize] = rt.alloc(schema, sema::TypeId(ty)).0;
                 match node.kind { #(#child_arms)* }
             })
         });
@@ -247,9 +147,8 @@ impl Gen<'_> {
                             let cm = &maps[self.hier_of[c.index()]];
                             quote!(*rt.slot_mut(n, #s) = RtSlot::List(node.#name.iter().map(|c| RtNodeId(#cm[c.0 as usize])).collect());)
                         }
-                        FieldKind::Data(d) => {
-                            let f = to(d);
-                            quote!(*rt.slot_mut(n, #s) = RtSlot::Data(#f(&node.#name));)
+                        FieldKind::Data(_) => {
+                            quote!(*rt.slot_mut(n, #s) = RtSlot::Data(to_value(&node.#name));)
                         }
                     }
                 });
@@ -269,8 +168,6 @@ impl Gen<'_> {
             })
         });
         let gnames = &self.global;
-        let gfrom: Vec<_> = self.p.globals.iter().map(|g| from(&g.ty)).collect();
-        let gto: Vec<_> = self.p.globals.iter().map(|g| to(&g.ty)).collect();
         let iter_values = if self.p.globals.is_empty() {
             quote!()
         } else {
@@ -288,10 +185,7 @@ impl Gen<'_> {
             let name = &fuse.name;
             let convs: Vec<_> = fuse.frame.locals[..fuse.frame.num_params]
                 .iter()
-                .map(|(_, t)| {
-                    let f = from(t);
-                    quote!(#f(args.next().unwrap_or(&ZERO)))
-                })
+                .map(|_| quote!(next_field(&mut args)))
                 .collect();
             for (kind, fused) in [("unfused", false), ("fused", true)] {
                 let run = format_ident!("run_{base}_{kind}_counted");
@@ -308,10 +202,10 @@ impl Gen<'_> {
             /// visits, or `None` if there is no such item.
             #[allow(unused_mut, unused_variables)]
             pub fn run_by_name(
-                schema: &treefuse_sema::Program,
+                schema: &sema::Program,
                 name: &str,
                 fused: bool,
-                input: &treefuse_runtime::Tree,
+                input: &RtTree,
                 args: &[RtValue],
             ) -> Option<Result<(String, u64), RuntimeError>> {
                 let mut tree = Tree::from_runtime(input);
@@ -328,64 +222,45 @@ impl Gen<'_> {
             pub const SOURCE: &str = #source;
 
             /// The checked program, the schema for reading and writing trees.
-            pub fn schema() -> treefuse_sema::Program {
-                match treefuse_sema::compile(SOURCE) {
-                    Ok(p) => p,
-                    Err(d) => panic!("the generated module's source no longer checks: {d:?}"),
-                }
+            pub fn schema() -> sema::Program {
+                schema_of(SOURCE)
             }
 
             /// Reads a JSON tree (LANGUAGE.md §4) whose root is a `root_type`.
-            pub fn read_json(schema: &treefuse_sema::Program, root_type: &str, text: &str) -> Result<Tree, String> {
-                let root = schema.type_named(root_type).ok_or_else(|| format!("no tree type `{root_type}`"))?;
-                let rt = treefuse_runtime::read_tree(schema, root, text).map_err(|e| e.to_string())?;
+            pub fn read_json(schema: &sema::Program, root_type: &str, text: &str) -> Result<Tree, String> {
+                let rt = read_runtime_tree(schema, root_type, text)?;
                 Ok(Tree::from_runtime(&rt))
             }
 
             /// Writes the tree as JSON with the globals under `"globals"`.
-            pub fn write_json(schema: &treefuse_sema::Program, tree: &Tree, globals: &Globals) -> String {
-                let rt = tree.to_runtime(schema);
-                treefuse_runtime::write_tree(schema, &rt, Some(&globals.to_values()), Default::default())
+            pub fn write_json(schema: &sema::Program, tree: &Tree, globals: &Globals) -> String {
+                write_runtime_tree(schema, &tree.to_runtime(schema), &globals.to_values())
             }
 
+            /// The hierarchy of each type of the program, by type index.
             const HIER_OF: [usize; #ntypes] = [#(#hier_of),*];
-            const SLOT_COUNT: [u32; #ntypes] = [#(#slot_count),*];
-
 
             impl Globals {
                 /// Globals from interpreter values (indexed like the program's globals).
                 pub fn from_values(#values: &[RtValue]) -> Globals {
                     #iter_values
-                    Globals { #(#gnames: #gfrom(values.next().unwrap_or(&ZERO)),)* }
+                    Globals { #(#gnames: next_field(&mut values),)* }
                 }
 
                 /// The globals as interpreter values.
                 pub fn to_values(&self) -> Vec<RtValue> {
-                    vec![#(#gto(&self.#gnames)),*]
+                    vec![#(to_value(&self.#gnames)),*]
                 }
             }
 
             impl Tree {
                 /// Converts an arena tree of `treefuse-runtime` (its reachable
                 /// part), iteratively.
-                pub fn from_runtime(rt: &treefuse_runtime::Tree) -> Tree {
-                    let mut map = vec![u32::MAX; rt.allocated()];
-                    let mut counts = [0u32; #nh];
-                    let mut order = Vec::new();
-                    let mut stack = vec![rt.root];
-                    while let Some(n) = stack.pop() {
-                        let ty = rt.type_of(n).index();
-                        let h = HIER_OF[ty];
-                        map[n.index()] = counts[h];
-                        counts[h] += 1;
-                        order.push(n);
-                        for s in (0..SLOT_COUNT[ty]).rev() {
-                            match rt.slot(n, s) {
-                                RtSlot::Child(c) => stack.push(*c),
-                                RtSlot::List(items) => stack.extend(items.iter().rev().copied()),
-                                RtSlot::Data(_) => {}
-                            }
-                        }
+                pub fn from_runtime(rt: &RtTree) -> Tree {
+                    let Numbering { map, counts, order } = Numbering::new(rt, &HIER_OF, #nh);
+                    if order.is_empty() {
+                        // An empty tree: the run_* entry points report it.
+                        return Tree::default();
                     }
                     let root = match HIER_OF[rt.type_of(rt.root).index()] {
                         #(#root_arms)*
@@ -409,8 +284,11 @@ impl Gen<'_> {
 
                 /// Converts the reachable part of the tree into an arena tree
                 /// of `treefuse-runtime`, iteratively.
-                pub fn to_runtime(&self, schema: &treefuse_sema::Program) -> treefuse_runtime::Tree {
-                    let mut rt = treefuse_runtime::Tree::new();
+                pub fn to_runtime(&self, schema: &sema::Program) -> RtTree {
+                    let mut rt = RtTree::new();
+                    if self.is_empty() {
+                        return rt;
+                    }
                     #(let mut #maps = vec![u32::MAX; self.#arenas.len()];)*
                     let mut order = Vec::new();
                     let mut stack = vec![self.root];
@@ -427,73 +305,23 @@ impl Gen<'_> {
             }
         );
         let mut code = code;
-        helpers.push((
-            "ZERO".into(),
-            quote!(
-                static ZERO: RtValue = RtValue::Int(0);
-            ),
-        ));
-        helpers.push((
-            "rt_data".into(),
-            quote!(
-                fn rt_data(rt: &treefuse_runtime::Tree, n: RtNodeId, s: u32) -> &RtValue {
-                    match rt.slot(n, s) {
-                        RtSlot::Data(v) => v,
-                        _ => &ZERO,
-                    }
-                }
-            ),
-        ));
-        helpers.push((
-            "rt_child".into(),
-            quote!(
-                fn rt_child(rt: &treefuse_runtime::Tree, n: RtNodeId, s: u32, map: &[u32]) -> u32 {
-                    match rt.slot(n, s) {
-                        RtSlot::Child(c) => map[c.index()],
-                        _ => u32::MAX,
-                    }
-                }
-            ),
-        ));
-        helpers.push((
-            "rt_list".into(),
-            quote!(
-                fn rt_list(
-                    rt: &treefuse_runtime::Tree,
-                    n: RtNodeId,
-                    s: u32,
-                    map: &[u32],
-                ) -> Vec<u32> {
-                    match rt.slot(n, s) {
-                        RtSlot::List(items) => items.iter().map(|c| map[c.index()]).collect(),
-                        _ => Vec::new(),
-                    }
-                }
-            ),
-        ));
-        // Keep only the helpers something uses.
-        let mut included = vec![false; helpers.len()];
-        loop {
-            let mut changed = false;
-            for (i, (name, _)) in helpers.iter().enumerate() {
-                if !included[i] && mentions(&code, name) {
-                    included[i] = true;
-                    code.extend(helpers[i].1.clone());
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
+        code.extend(self.convert_impls());
         quote!(
             /// JSON trees through `treefuse-runtime` (LANGUAGE.md §4): its
             /// reader and writer are iterative, so 10^6-deep documents are fine.
             pub mod json {
-                #![allow(clippy::redundant_closure)]
                 use super::*;
-                use treefuse_runtime::{NodeId as RtNodeId, Slot as RtSlot};
-                use treefuse_sema::Value as RtValue;
+                // Which of these a program needs depends on its types.
+                #[allow(unused_imports)]
+                use treefuse_runtime::{
+                    generated::interop::{
+                        enum_index, from_value, next_field, read_runtime_tree, record_fields,
+                        rt_child, rt_data, rt_list, schema_of, to_value, write_runtime_tree,
+                        Convert, Numbering,
+                    },
+                    sema::{self, Value as RtValue},
+                    NodeId as RtNodeId, Slot as RtSlot, Tree as RtTree,
+                };
                 #code
             }
             pub use json::{read_json, run_by_name, schema, write_json, SOURCE};

@@ -287,8 +287,19 @@ impl Gen<'_> {
             }
 
             impl Default for Tree {
+                /// The empty tree: no nodes, so no root node.
                 fn default() -> Tree {
                     Tree { root: #default_root, #(#arenas: Vec::new()),* }
+                }
+            }
+
+            impl Tree {
+                /// Whether the tree has no root node (as the `Default`
+                /// tree): running a `fuse` item on it is a runtime error.
+                pub fn is_empty(&self) -> bool {
+                    match self.root {
+                        #(NodeRef::#roots(id) => id.0 as usize >= self.#arenas.len(),)*
+                    }
                 }
             }
         ));

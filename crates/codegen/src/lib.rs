@@ -44,11 +44,22 @@
 //!   Participants that can be inactive (they contain `return`, or a caller
 //!   may pass them switched off by a guard or its own `return`) get an
 //!   `active_N` flag; the others run without any checks.
+//! - **Shared code in `treefuse-runtime`.** What every program needs
+//!   alike is not generated but imported by name from
+//!   `treefuse_runtime::generated`: runtime errors and positions, the
+//!   checked operations (`div_int`, `checked_index`, `cast_error`, ..),
+//!   `Replaced`, `Site`, `OpenList`, and the JSON glue (its `interop`
+//!   module). The crates generated code builds on (`stacker`, `imbl`,
+//!   `treefuse-sema`) are used through `treefuse-runtime`'s re-exports,
+//!   so a client crate has `treefuse-runtime` as its only dependency and
+//!   this crate as its build-dependency.
 //! - **Runtime errors** as `RuntimeError` carrying the traversal and the
 //!   line and column, raised exactly where the interpreter raises them.
 //!   Inside the module they travel as `Fail = Box<RuntimeError>` (so every
 //!   `Result<(), Fail>` is returned in one register, not through memory);
-//!   the `run_*` entry points unbox them.
+//!   the `run_*` entry points unbox them. A `Tree` without a root node
+//!   (`Tree::default()`, `Tree::is_empty`) is a runtime error of every
+//!   entry point, not a panic.
 //! - **Host functions** (`pure fn f(..) -> T;`) are called as
 //!   `HOST::f(args..)` with [`CodegenOptions::host_module`] as `HOST`,
 //!   taking and returning the generated data types by value.
@@ -58,8 +69,8 @@
 //!   LANGUAGE.md §4 for every engine (10^6-deep documents are fine; no
 //!   recursive serde), and `json::run_by_name` runs a `fuse` item by name
 //!   with interpreter values as arguments (for test harnesses and tools).
-//!   The module then needs the `treefuse-sema` and `treefuse-runtime`
-//!   crates.
+//!   Values convert through `treefuse_runtime::generated::interop::Convert`,
+//!   which the module implements for its records and enums.
 //!
 //! - **Rewriting in place** (LANGUAGE.md §7.1–7.3). A traversal that may
 //!   replace its receiver (`self = ..`, a thicket, or a call on `self`
@@ -99,8 +110,8 @@
 //! Cost: one comparison per visit, which does not block inlining (the
 //! visit is written out on the common path and, separately, inside the
 //! cold one), plus a segment allocation per some 10^4 to 10^5 levels;
-//! shallow trees never allocate. 10^6-deep chains run on any thread. The
-//! generated module therefore needs `stacker` as a dependency.
+//! shallow trees never allocate. 10^6-deep chains run on any thread.
+//! `stacker` is used through its re-export `treefuse_runtime::stacker`.
 
 #![warn(missing_docs)]
 
@@ -252,7 +263,8 @@ impl Config {
         self
     }
 
-    /// Leaves out the JSON layer (then the module needs only `stacker`).
+    /// Leaves out the JSON layer (`json::read_json`, `write_json`,
+    /// `run_by_name` and the conversions).
     pub fn without_json(&mut self) -> &mut Config {
         self.no_interop = true;
         self

@@ -620,7 +620,8 @@ enum Task<'a> {
 
 /// Writes the tree reachable from its root as JSON, fields in declaration
 /// order after `"type"`. `globals`, when given, are written under a
-/// top-level `"globals"` key of the root object.
+/// top-level `"globals"` key of the root object. An empty tree (no root
+/// node, as `Tree::new()`) is written as `null`.
 pub fn write_tree(
     program: &Program,
     tree: &Tree,
@@ -637,6 +638,11 @@ pub fn write_tree(
         }
     };
     let colon = if options.pretty { ": " } else { ":" };
+    if tree.root.index() >= tree.allocated() {
+        // An empty tree (no root node) is no document of the format.
+        out.push_str("null");
+        return out;
+    }
     let mut tasks: Vec<Task> = vec![Task::Node(tree.root, 0)];
     let mut first = true;
     while let Some(task) = tasks.pop() {

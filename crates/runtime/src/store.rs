@@ -138,6 +138,16 @@ impl Tree {
         &self.slots[(self.nodes[n.index()].first_slot + slot) as usize]
     }
 
+    /// The number of fields (slots) of a node.
+    #[inline]
+    pub fn slot_count(&self, n: NodeId) -> u32 {
+        let end = match self.nodes.get(n.index() + 1) {
+            Some(next) => next.first_slot,
+            None => self.slots.len() as u32,
+        };
+        end - self.nodes[n.index()].first_slot
+    }
+
     /// A mutable field of a node by slot index.
     #[inline]
     pub fn slot_mut(&mut self, n: NodeId, slot: u32) -> &mut Slot {

@@ -1,0 +1,141 @@
+//! The operations of the language that can fail at run time, as generated
+//! code calls them: each takes the [`At`] of the expression and raises the
+//! interpreter's message there.
+
+use super::{At, Fail, RuntimeError};
+use std::sync::Arc;
+
+/// `a / b` on `i64` (wrapping, as the interpreter): an error if `b` is 0.
+#[inline]
+pub fn div_int(a: i64, b: i64, at: &At) -> Result<i64, Fail> {
+    if b == 0 {
+        return Err(at.error("integer division or remainder by zero".to_string()));
+    }
+    Ok(a.wrapping_div(b))
+}
+
+/// `a % b` on `i64` (wrapping): an error if `b` is 0.
+#[inline]
+pub fn rem_int(a: i64, b: i64, at: &At) -> Result<i64, Fail> {
+    if b == 0 {
+        return Err(at.error("integer division or remainder by zero".to_string()));
+    }
+    Ok(a.wrapping_rem(b))
+}
+
+/// `a << b` (`left`) or `a >> b`: an error unless `0 <= b <= 63`.
+#[inline]
+pub fn shift_int(a: i64, b: i64, left: bool, at: &At) -> Result<i64, Fail> {
+    if !(0..=63).contains(&b) {
+        return Err(at.error(format!("shift amount {b} is outside 0..=63")));
+    }
+    Ok(if left { a << b } else { a >> b })
+}
+
+/// `m[k]` on a map: an error if `k` is not in it.
+#[inline]
+pub fn map_index<K: Ord + Clone + std::fmt::Debug, V: Clone>(
+    m: &imbl::OrdMap<K, V>,
+    k: &K,
+    at: &At,
+) -> Result<V, Fail> {
+    match m.get(k) {
+        Some(v) => Ok(v.clone()),
+        None => Err(at.error(format!("the key {k:?} is not in the map"))),
+    }
+}
+
+/// `get_or(m, k, d)`: `m[k]`, or `d` if `k` is not in the map.
+#[inline]
+pub fn map_get_or<K: Ord + Clone, V: Clone>(m: &imbl::OrdMap<K, V>, k: &K, d: V) -> V {
+    match m.get(k) {
+        Some(v) => v.clone(),
+        None => d,
+    }
+}
+
+/// `a + b` on strings.
+#[inline]
+pub fn concat_str(a: &str, b: &str) -> Arc<str> {
+    let mut out = String::with_capacity(a.len() + b.len());
+    out.push_str(a);
+    out.push_str(b);
+    Arc::from(out)
+}
+
+/// `substr(s, start, end)` in bytes: an error if the range is out of
+/// bounds or does not fall on character boundaries.
+#[inline]
+pub fn substr_checked(s: &str, start: i64, end: i64, at: &At) -> Result<Arc<str>, Fail> {
+    match usize::try_from(start)
+        .ok()
+        .zip(usize::try_from(end).ok())
+        .and_then(|(a, b)| s.get(a..b))
+    {
+        Some(part) => Ok(Arc::from(part)),
+        None => Err(at.error(format!(
+            "substr({start}, {end}) is out of range or not on a character boundary of a string of {} bytes",
+            s.len()
+        ))),
+    }
+}
+
+/// `a[i]` on an array: an error if `i` is out of range.
+#[inline]
+pub fn checked_index<T: Clone>(a: &[T], i: i64, at: &At) -> Result<T, Fail> {
+    match usize::try_from(i).ok().and_then(|k| a.get(k)) {
+        Some(x) => Ok(x.clone()),
+        None => Err(at.error(format!(
+            "index {i} out of range for array of length {}",
+            a.len()
+        ))),
+    }
+}
+
+/// The place `a[i]` of an array, to assign: an error if `i` is out of
+/// range.
+#[inline]
+pub fn checked_index_mut<'a, T>(a: &'a mut [T], i: i64, at: &At) -> Result<&'a mut T, Fail> {
+    let len = a.len();
+    match usize::try_from(i).ok().and_then(|k| a.get_mut(k)) {
+        Some(x) => Ok(x),
+        None => Err(at.error(format!("index {i} out of range for array of length {len}"))),
+    }
+}
+
+/// Element `i` of a list child: an error if `i` is out of range.
+#[inline]
+pub fn list_elem<I: Copy>(items: &[I], i: i64, at: &At) -> Result<I, Fail> {
+    match usize::try_from(i).ok().and_then(|k| items.get(k)) {
+        Some(&x) => Ok(x),
+        None => Err(list_index_error(i, items.len(), at)),
+    }
+}
+
+/// The error of reading element `i` of a list child of `len` elements.
+#[cold]
+pub(crate) fn list_index_error(i: i64, len: usize, at: &At) -> Fail {
+    at.error(format!(
+        "list index {i} out of range (the list has {len} elements)"
+    ))
+}
+
+/// The error of a failed cast `(n as T)`: the node is an `actual`.
+#[cold]
+pub fn cast_error(actual: &str, expected: &str, at: &At) -> Fail {
+    at.error(format!(
+        "cast failed: the node is a `{actual}`, not a `{expected}`"
+    ))
+}
+
+/// The error of calling traversal `traversal` on a node of type `ty` that
+/// has no body for it (no position: the call site is not known).
+#[cold]
+pub fn no_traversal(traversal: &'static str, ty: &str) -> Fail {
+    Box::new(RuntimeError {
+        message: format!("no traversal `{traversal}` for a node of type `{ty}`"),
+        context: traversal,
+        line: 0,
+        col: 0,
+    })
+}
