@@ -186,18 +186,12 @@ impl Gen<'_> {
                 let inner = format_ident!("{base}_{kind}");
                 let run = format_ident!("run_{base}_{kind}");
                 let counted = format_ident!("run_{base}_{kind}_counted");
-                let doc_inner = format!(
-                    "`fuse {}` {kind}, on a run context (counting visits if `C`).",
-                    fuse.name
-                );
-                let doc_run = format!(
-                    "Runs `fuse {}` {kind} on `tree`, updating `globals`.",
-                    fuse.name
-                );
-                let doc_counted = format!(
-                    "Runs `fuse {}` {kind} and returns the number of node visits.",
-                    fuse.name
-                );
+                let item = format!("`fuse {}` ({})", fuse.name, self.source_pos(fuse.span));
+                let doc_inner =
+                    format!("{item} {kind}, on a run context (counting visits if `C`).");
+                let doc_run = format!("Runs {item} {kind} on `tree`, updating `globals`.");
+                let doc_counted =
+                    format!("Runs {item} {kind} and returns the number of node visits.");
                 let diverges = self.kind_pattern(fuse.root_type).is_none()
                     || (kind == "fused" && self.fused.entry(&fuse.name).is_none());
                 let tail = if diverges { quote!() } else { quote!(Ok(())) };

@@ -713,6 +713,30 @@ impl<'p> Gen<'p> {
         quote!(&#v)
     }
 
+    /// Where `span` starts in the source, `file.tf:line:col` (the file's
+    /// name without its directories: the header of the module gives the
+    /// path), for the doc comments that tie each generated function to
+    /// the declaration it comes from.
+    pub fn source_pos(&self, span: Span) -> String {
+        match (&self.lines, &self.opts.source) {
+            (Some((idx, src)), Some(info)) => {
+                let (line, col) = idx.line_col(src, span.start as usize);
+                let file = std::path::Path::new(&info.file_name)
+                    .file_name()
+                    .map(|f| f.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                format!("{file}:{line}:{col}")
+            }
+            _ => format!("byte {}", span.start),
+        }
+    }
+
+    /// `Name` (`file.tf:line:col`) of a traversal body, for doc comments.
+    pub fn body_at(&self, b: BodyId) -> String {
+        let span = self.p.bodies[b.index()].span;
+        format!("`{}` ({})", self.p.body_name(b), self.source_pos(span))
+    }
+
     /// `At::new(..)` for an error raised at `span` in `context`.
     pub fn at_value(&self, context: &str, span: Span) -> TokenStream {
         let (line, col) = match &self.lines {

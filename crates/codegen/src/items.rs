@@ -442,7 +442,7 @@ impl Gen<'_> {
                 }
                 _ => self.block(&body, &fr, &Ret::Pure),
             };
-            let doc = format!("`pure fn {}`.", f.name);
+            let doc = format!("`pure fn {}` ({}).", f.name, self.source_pos(f.span));
             out.extend(quote!(
                 #[doc = #doc]
                 pub fn #name(#(#params),*) -> Result<#ret, Fail> {
@@ -569,7 +569,7 @@ impl Gen<'_> {
             let site = self.site_param(self.rw.body_site[i], &code);
             let ret = self.result_type(replaces, id);
             let name = &self.body_fn[i];
-            let doc = format!("`{ctx}` as written.");
+            let doc = format!("{} as written.", self.body_at(BodyId(i as u32)));
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]
@@ -594,13 +594,16 @@ impl Gen<'_> {
             let v = &self.variant[h.root.index()];
             let f = &self.copy_fn[hi];
             let children = format_ident!("{}_children", f);
+            let root = &self.p.types[h.root.index()];
             let doc = format!(
-                "A deep copy of the `{}` subtree at `n`.",
-                self.p.types[h.root.index()].name
+                "A deep copy of the `{}` ({}) subtree at `n`.",
+                root.name,
+                self.source_pos(root.span)
             );
             let child_doc = format!(
-                "Replaces the children of the copied `{}` node `n` by copies, to be continued by `copy_pending`.",
-                self.p.types[h.root.index()].name
+                "Replaces the children of the copied `{}` ({}) node `n` by copies, to be continued by `copy_pending`.",
+                root.name,
+                self.source_pos(root.span)
             );
             // Per concrete type: its child fields.
             let kind_arms: Vec<TokenStream> = h
@@ -700,7 +703,10 @@ impl Gen<'_> {
             let id = &self.hier(t).id;
             let f = &self.cast_fn[i];
             let name = &ty.name;
-            let doc = format!("`(n as {name})`: `n` if it is a `{name}`, else a runtime error.");
+            let doc = format!(
+                "`(n as {name})`: `n` if it is a `{name}` ({}), else a runtime error.",
+                self.source_pos(ty.span)
+            );
             let body = match self.kind_pattern(t) {
                 Some(pat) => quote!(
                     if matches!(t[n].kind, #pat) {
@@ -768,7 +774,8 @@ impl Gen<'_> {
             };
             let name = &self.method_fn[mi];
             let doc = format!(
-                "Runs traversal `{mname}` on node `n`, dispatching on its concrete type (one node visit)."
+                "Runs traversal `{mname}` ({}) on node `n`, dispatching on its concrete type (one node visit).",
+                self.source_pos(m.span)
             );
             out.extend(quote!(
                 #[doc = #doc]
@@ -849,8 +856,20 @@ impl Gen<'_> {
             } else {
                 quote!()
             };
+            let traversals: Vec<String> = self.fused.functions[first.index()]
+                .participants
+                .iter()
+                .map(|p| {
+                    let m = &self.p.methods[self.p.bodies[p.body.index()].method.index()];
+                    format!("`{}` ({})", m.name, self.source_pos(m.span))
+                })
+                .collect();
+            let doc = format!(
+                "Runs a fused call of {} on node `n`, dispatching on its concrete type (one node visit).",
+                traversals.join(", ")
+            );
             out.extend(quote!(
-                /// Runs a fused call on node `n`, dispatching on its concrete type (one node visit).
+                #[doc = #doc]
                 #[allow(clippy::too_many_arguments)]
                 #[inline]
                 fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> #ret {
@@ -1208,7 +1227,7 @@ impl Gen<'_> {
         let parts: Vec<String> = f
             .participants
             .iter()
-            .map(|p| self.p.body_name(p.body))
+            .map(|p| self.body_at(p.body))
             .collect();
         let doc = format!(
             "Fused function {fi}: runs {} together on one `{}` node.",

@@ -6,7 +6,16 @@ use std::path::PathBuf;
 fn examples() -> Vec<PathBuf> {
     let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples"));
     let mut out = Vec::new();
-    for dir in ["figure2", "render", "ast", "toylang", "rewriting"] {
+    for dir in [
+        "figure2",
+        "render",
+        "ast",
+        "toylang",
+        "rewriting",
+        "treefold",
+        "minic",
+        "scopes",
+    ] {
         for e in std::fs::read_dir(root.join(dir)).unwrap() {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "tf") {
@@ -114,4 +123,53 @@ fn invalid_program_gives_rendered_diagnostics() {
     let err = treefuse_codegen::emit_file(dir.join("missing.tf")).unwrap_err();
     assert!(err.contains("cannot read"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every function of the `traversals` module (bodies, pure functions,
+/// casts, dispatchers, fused functions, entry points, copies) names in its
+/// doc comment the source position it comes from (`file.tf:line:col`).
+#[test]
+fn every_traversal_function_carries_its_source_position() {
+    for f in examples() {
+        let code =
+            treefuse_codegen::emit_file(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let stem = f.file_name().unwrap().to_string_lossy().into_owned();
+        let lines: Vec<&str> = code.lines().collect();
+        let start = lines
+            .iter()
+            .position(|l| l.starts_with("pub mod traversals"))
+            .expect("a traversals module");
+        let mut checked = 0;
+        for (i, line) in lines.iter().enumerate().skip(start) {
+            if *line == "}" {
+                break;
+            }
+            // Functions of the module itself, not ones nested in them.
+            let Some(sig) = line.strip_prefix("    ") else {
+                continue;
+            };
+            if !(sig.starts_with("fn ") || sig.starts_with("pub fn ")) {
+                continue;
+            }
+            // The work loop of the deep copies of every hierarchy: no one
+            // declaration it comes from (each `copy_<type>` has one).
+            if sig.starts_with("fn copy_pending(") {
+                continue;
+            }
+            let doc = lines[..i]
+                .iter()
+                .rev()
+                .skip_while(|l| l.trim_start().starts_with("#["))
+                .take_while(|l| l.trim_start().starts_with("///"))
+                .any(|l| l.contains(&format!("{stem}:")));
+            assert!(
+                doc,
+                "{}: `{}` has no source position",
+                f.display(),
+                line.trim()
+            );
+            checked += 1;
+        }
+        assert!(checked > 0, "{}", f.display());
+    }
 }
