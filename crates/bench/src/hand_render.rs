@@ -264,7 +264,7 @@ fn element_layout(
             if size == g.unset {
                 g.font_error = true;
             }
-            let space = node.text_length.wrapping_mul(size).wrapping_mul(metrics);
+            let space = node.text_length().wrapping_mul(size).wrapping_mul(metrics);
             let lines = ceil_div(space, node.width)?;
             lines.wrapping_mul(size.wrapping_mul(2).wrapping_mul(metrics))
         }
@@ -273,7 +273,7 @@ fn element_layout(
             if size == g.unset {
                 g.font_error = true;
             }
-            list_height(&node.items, size, node.item_margin, node.width, metrics)?
+            list_height(&node.items, size, node.item_margin(), node.width, metrics)?
         }
         ElementKind::Image => {
             (node.width as f64 * (node.image_original_height / node.image_original_width)) as i64

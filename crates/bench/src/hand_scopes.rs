@@ -37,7 +37,7 @@ fn block(t: &mut Tree, g: &mut Globals, b: StmtId, mut env: Env, depth: i64) {
     for &s in stmts.iter() {
         match t[s].kind {
             StmtKind::Decl => {
-                let init = t[s].init;
+                let init = t[s].init();
                 expr(t, g, init, &env);
                 let slot = g.slots;
                 g.slots = g.slots.wrapping_add(1);
@@ -47,7 +47,7 @@ fn block(t: &mut Tree, g: &mut Globals, b: StmtId, mut env: Env, depth: i64) {
                 env.insert(node.name.clone(), slot);
             }
             StmtKind::ExprStmt => {
-                let e = t[s].e;
+                let e = t[s].e();
                 expr(t, g, e, &env);
             }
             StmtKind::Block => block(t, g, s, env.clone(), depth + 1),
@@ -60,7 +60,7 @@ fn expr(t: &mut Tree, g: &mut Globals, e: ExprId, env: &Env) {
         ExprKind::Num => {}
         ExprKind::Var => {
             let slot = env.get(&t[e].name).copied().unwrap_or(-1);
-            t[e].slot = slot;
+            *t[e].slot_mut() = slot;
             if slot < 0 {
                 g.unresolved = g.unresolved.wrapping_add(1);
             }

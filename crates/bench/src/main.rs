@@ -76,6 +76,9 @@ struct Prepared<T, G, E> {
     hand: Option<HandFn<T, G>>,
     unfused_counted: CountedFn<T, G, E>,
     fused_counted: CountedFn<T, G, E>,
+    /// Bytes per node of the tree's arenas (`Tree::node_bytes` over
+    /// `Tree::node_count`).
+    bytes_per_node: f64,
 }
 
 /// What the driver needs of a prepared input, whatever its module.
@@ -89,6 +92,8 @@ trait Bench {
     fn visits(&self, fused: bool) -> u64;
     /// Runs one engine once on the tree itself (for cachegrind).
     fn run_in_place(&mut self, engine: Engine);
+    /// Bytes per node of the input tree's arenas.
+    fn bytes_per_node(&self) -> f64;
 }
 
 impl<T: Clone + Default, G: Default, E: Display> Prepared<T, G, E> {
@@ -144,6 +149,10 @@ impl<T: Clone + Default, G: Default, E: Display> Bench for Prepared<T, G, E> {
         std::hint::black_box(&globals);
         self.tree = tree;
     }
+
+    fn bytes_per_node(&self) -> f64 {
+        self.bytes_per_node
+    }
 }
 
 /// One benchmark input.
@@ -182,6 +191,7 @@ fn prepare(case: Case) -> Result<Box<dyn Bench>, String> {
             let schema = render::schema();
             let tree = render::read_json(&schema, "Document", &json)?;
             Ok(Box::new(Prepared {
+                bytes_per_node: ratio(tree.node_bytes() as f64, tree.node_count() as f64),
                 tree,
                 unfused: render::run_render_unfused,
                 fused: render::run_render_fused,
@@ -194,6 +204,7 @@ fn prepare(case: Case) -> Result<Box<dyn Bench>, String> {
             let schema = ast::schema();
             let tree = ast::read_json(&schema, "Program", &json)?;
             Ok(Box::new(Prepared {
+                bytes_per_node: ratio(tree.node_bytes() as f64, tree.node_count() as f64),
                 tree,
                 unfused: ast::run_optimize_unfused,
                 fused: ast::run_optimize_fused,
@@ -232,6 +243,8 @@ struct Row {
     hand: Option<Duration>,
     unfused_visits: u64,
     fused_visits: u64,
+    /// Bytes per node of the input tree's arenas.
+    bytes_per_node: f64,
     cache: Option<CacheRow>,
 }
 
@@ -337,6 +350,7 @@ fn measure(
         hand: medians.next(),
         unfused_visits,
         fused_visits,
+        bytes_per_node: bench.bytes_per_node(),
         cache: None,
     }
 }
@@ -447,7 +461,8 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
          measured alternately in one process; median over the iterations; tree \
          construction and cloning excluded. Speedup = unfused time / fused time; \
          fused/hand = fused time / hand-fused time. Throughput = unfused node visits per \
-         second. Instructions and LL misses are cachegrind counts of the engine alone \
+         second. Bytes/node = size of the tree's arena nodes over their number (the \
+         node structs; heap data of strings and lists not counted). Instructions and LL misses are cachegrind counts of the engine alone \
          (fused / unfused; simulated 32 KiB L1s, 8 MiB LL).\n"
     );
     let cpus = std::thread::available_parallelism().map_or(0, usize::from);
@@ -460,17 +475,17 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
     );
     let _ = writeln!(
         s,
-        "| input | iters | unfused | fused | speedup | hand-fused | fused/hand | unfused visits | fused visits | visits | instructions | LL misses | unfused throughput (visits/s) |"
+        "| input | iters | unfused | fused | speedup | hand-fused | fused/hand | unfused visits | fused visits | visits | instructions | LL misses | bytes/node | unfused throughput (visits/s) |"
     );
     let _ = writeln!(
         s,
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for r in rows {
         let [_, _, _, instr, ll] = r.normalized();
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {:.2}x | {} | {} | {} | {} | {:.3} | {} | {} | {:.3e} |",
+            "| {} | {} | {} | {} | {:.2}x | {} | {} | {} | {} | {:.3} | {} | {} | {:.1} | {:.3e} |",
             r.case.label(),
             r.iters,
             fmt_time(r.unfused),
@@ -483,6 +498,7 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
             r.visit_ratio(),
             fmt_opt(instr, 3, ""),
             fmt_opt(ll, 3, ""),
+            r.bytes_per_node,
             r.throughput(),
         );
     }
@@ -534,14 +550,14 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
 
 fn csv(rows: &[Row]) -> String {
     let mut s = String::from(
-        "case,variant,size,iters,unfused_ns,fused_ns,hand_ns,speedup,unfused_visits,fused_visits,unfused_visits_per_s,unfused_ir,fused_ir,hand_ir,unfused_ll,fused_ll,hand_ll\n",
+        "case,variant,size,iters,unfused_ns,fused_ns,hand_ns,speedup,unfused_visits,fused_visits,unfused_visits_per_s,unfused_ir,fused_ir,hand_ir,unfused_ll,fused_ll,hand_ll,bytes_per_node\n",
     );
     let opt = |v: Option<i64>| v.map_or(String::new(), |v| v.to_string());
     for r in rows {
         let c = r.cache;
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{:.4},{},{},{:.0},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{:.4},{},{},{:.0},{},{},{},{},{},{},{:.1}",
             r.case.name,
             r.case.variant,
             r.case.size,
@@ -559,6 +575,7 @@ fn csv(rows: &[Row]) -> String {
             opt(c.map(|c| c.unfused.ll_misses)),
             opt(c.map(|c| c.fused.ll_misses)),
             opt(c.and_then(|c| c.hand.map(|h| h.ll_misses))),
+            r.bytes_per_node,
         );
     }
     s

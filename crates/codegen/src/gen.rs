@@ -64,6 +64,151 @@ pub(crate) struct Hier {
     pub push: Ident,
     pub concrete: Vec<TypeId>,
     pub fields: Vec<FieldId>,
+    /// The members of the node struct, in memory order (see
+    /// [`assign_slots`]).
+    pub slots: Vec<Slot>,
+}
+
+/// One member of a hierarchy's node struct: the fields stored in it.
+/// Fields share a slot only if no concrete type has two of them and
+/// their Rust types are the same.
+pub(crate) struct Slot {
+    pub name: Ident,
+    pub fields: Vec<FieldId>,
+}
+
+/// The alignment of a field's Rust type in the generated code.
+fn field_align(p: &Program, f: FieldId) -> usize {
+    fn data(p: &Program, d: &DataType) -> usize {
+        match d {
+            DataType::Bool | DataType::Enum(_) => 1,
+            DataType::Record(r) => p.records[r.index()]
+                .fields
+                .iter()
+                .map(|m| data(p, &m.ty))
+                .max()
+                .unwrap_or(1),
+            DataType::Int
+            | DataType::Float
+            | DataType::Str
+            | DataType::Array(_)
+            | DataType::Map(..) => 8,
+        }
+    }
+    match &p.fields[f.index()].kind {
+        FieldKind::Child(_) => 4,
+        FieldKind::List(_) => 8,
+        FieldKind::Data(d) => data(p, d),
+    }
+}
+
+/// Lays out the fields of one hierarchy in shared slots.
+///
+/// A node stores the fields of its own concrete type only, so two fields
+/// that never occur in one concrete type (say `Add.left` and `Call.args`,
+/// or `Num.value` and `Var.slot`) can live in the same struct member when
+/// they have the same Rust type. Fields are placed base type first, each
+/// into the first slot of its Rust type that holds no field of a type
+/// with a common concrete subtype (so a base type's fields, which coexist
+/// with every field of every subtype, get slots of their own), or into a
+/// new slot. A node is then as large as its largest concrete type
+/// (roughly), not as the sum of every type's fields, and every field known
+/// statically is still one load at a fixed offset, with no dispatch.
+///
+/// Memory order (`repr(C)`): by ascending alignment after the one-byte
+/// kind (one-byte flags and enums, then the 4-byte child ids, then the
+/// rest), which leaves the least padding and keeps the kind and the child
+/// ids, which nearly every visit reads, in the node's first bytes; within
+/// one alignment in placement order (base type first; subtype-only
+/// fields, often large, last).
+pub(crate) fn assign_slots(p: &Program, fields: &[FieldId], hier_of: &[usize]) -> Vec<Slot> {
+    let depth = |mut t: TypeId| {
+        let mut d = 0;
+        while let Some(b) = p.types[t.index()].base {
+            t = b;
+            d += 1;
+        }
+        d
+    };
+    let key = |f: FieldId| match &p.fields[f.index()].kind {
+        FieldKind::Child(t) => format!("child {}", hier_of[t.index()]),
+        FieldKind::List(t) => format!("list {}", hier_of[t.index()]),
+        FieldKind::Data(d) => format!("data {d:?}"),
+    };
+    let coexist = |f: FieldId, g: FieldId| {
+        let (a, b) = (p.fields[f.index()].owner, p.fields[g.index()].owner);
+        let below_b = &p.types[b.index()].concrete_subtypes;
+        p.types[a.index()]
+            .concrete_subtypes
+            .iter()
+            .any(|t| below_b.contains(t))
+    };
+    let mut order: Vec<FieldId> = fields.to_vec();
+    // Base type first; within a depth, fields whose name another field of
+    // the hierarchy has too go first, so that they find their namesake's
+    // slot before a differently named field takes it.
+    let has_twin = |f: FieldId| {
+        fields.iter().any(|g| {
+            *g != f && p.fields[g.index()].name == p.fields[f.index()].name && key(*g) == key(f)
+        })
+    };
+    order.sort_by_key(|f| (depth(p.fields[f.index()].owner), !has_twin(*f), f.0));
+    let mut placed: Vec<(String, Vec<FieldId>)> = Vec::new();
+    for f in order {
+        let k = key(f);
+        let name = &p.fields[f.index()].name;
+        let fits =
+            |(sk, fs): &(String, Vec<FieldId>)| *sk == k && fs.iter().all(|g| !coexist(f, *g));
+        // A slot already holding a field of the same name (`next` of two
+        // list-node types) first, so that slots keep readable names.
+        let same_name = placed
+            .iter()
+            .position(|s| fits(s) && s.1.iter().any(|g| p.fields[g.index()].name == *name));
+        match same_name.or_else(|| placed.iter().position(fits)) {
+            Some(i) => placed[i].1.push(f),
+            None => placed.push((k, vec![f])),
+        }
+    }
+    // Ascending alignment after the one-byte kind leaves padding only where
+    // the alignment grows; the sort is stable, so within one alignment the
+    // base type's fields stay first.
+    placed.sort_by_key(|(_, fs)| field_align(p, fs[0]));
+    // Names: the field's name when a slot holds one name; names that
+    // several slots would get are prefixed by the owner type.
+    let names: Vec<Vec<String>> = placed
+        .iter()
+        .map(|(_, fs)| {
+            let mut ns: Vec<String> = Vec::new();
+            for f in fs {
+                let n = snake(&p.fields[f.index()].name);
+                if !ns.contains(&n) {
+                    ns.push(n);
+                }
+            }
+            ns
+        })
+        .collect();
+    let mut taken = Names::with_reserved(&["kind"]);
+    placed
+        .iter()
+        .zip(&names)
+        .map(|((_, fs), ns)| {
+            let clash = names.iter().filter(|other| other.contains(&ns[0])).count() > 1;
+            let base = match ns.len() {
+                1 if clash => {
+                    let owner = p.fields[fs[0].index()].owner;
+                    format!("{}_{}", snake(&p.types[owner.index()].name), ns[0])
+                }
+                1 => ns[0].clone(),
+                2 | 3 => ns.join("_or_"),
+                _ => format!("{}_or_{}_etc", ns[0], ns[1]),
+            };
+            Slot {
+                name: taken.fresh(&base),
+                fields: fs.clone(),
+            }
+        })
+        .collect()
 }
 
 /// How `return` (and a replacement of the receiver, which ends the
@@ -411,6 +556,7 @@ impl<'p> Gen<'p> {
                         push: format_ident!("push_{}", snake(name)),
                         concrete: Vec::new(),
                         fields: Vec::new(),
+                        slots: Vec::new(),
                     });
                     hiers.len() - 1
                 }
@@ -426,26 +572,12 @@ impl<'p> Gen<'p> {
                 .push(FieldId(i as u32));
         }
         let mut field = vec![ident("x"); p.fields.len()];
-        for h in &hiers {
-            let mut ns = Names::with_reserved(&["kind"]);
-            for &f in &h.fields {
-                let fd = &p.fields[f.index()];
-                let dup = h
-                    .fields
-                    .iter()
-                    .filter(|g| p.fields[g.index()].name == fd.name)
-                    .count()
-                    > 1;
-                let base = if dup {
-                    format!(
-                        "{}_{}",
-                        snake(&p.types[fd.owner.index()].name),
-                        snake(&fd.name)
-                    )
-                } else {
-                    snake(&fd.name)
-                };
-                field[f.index()] = ns.fresh(&base);
+        for h in &mut hiers {
+            h.slots = assign_slots(p, &h.fields, &hier_of);
+            for slot in &h.slots {
+                for &f in &slot.fields {
+                    field[f.index()] = slot.name.clone();
+                }
             }
         }
         let mut ctor_ns = Names::with_reserved(&["push", "new", "blank"]);

@@ -2,7 +2,7 @@
 //! entry points.
 
 use crate::gen::*;
-use crate::names::{ident, Names};
+use crate::names::{ident, snake, Names};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use treefuse_fusion::{FusedFnId, LoopStep, Step};
@@ -84,7 +84,7 @@ impl Gen<'_> {
                 format!("A node of the `{root_name}` hierarchy: an index into `Tree::{arena}`.");
             let kind_doc = format!("The concrete type of a node of the `{root_name}` hierarchy.");
             let node_doc = format!(
-                "A node of the `{root_name}` hierarchy: every field of every type in it, so that each is reached directly; `kind` says which ones the node's type has."
+                "A node of the `{root_name}` hierarchy: its kind and the fields of its concrete type, in slots shared by the types of the hierarchy (fields that no type has together share a slot), so that each is reached directly; `kind` says which fields the slots hold."
             );
             let variants: Vec<_> = h
                 .concrete
@@ -97,25 +97,28 @@ impl Gen<'_> {
                 .map(|t| self.p.types[t.index()].name.clone())
                 .collect();
             // Layout (`repr(C)`, so the order below is the order in memory):
-            // the kind and the single-child ids first, then the data fields
-            // base type first. Every visit reads the kind and most read child
-            // ids, so they share the node's first cache line with the fields
-            // every type of the hierarchy has; fields only some subtypes have
-            // (often large: strings, arrays) come last, where only visits to
-            // those types touch them. Left to itself rustc would order by
-            // alignment and put the one-byte kind at the very end.
-            let mut layout: Vec<FieldId> = h.fields.clone();
-            layout.sort_by_key(|f| match self.p.fields[f.index()].kind {
-                FieldKind::Child(_) => 0,
-                FieldKind::List(_) | FieldKind::Data(_) => 1,
-            });
-            let fields: Vec<_> = layout.iter().map(|f| &self.field[f.index()]).collect();
-            let ftypes: Vec<_> = layout.iter().map(|f| self.field_type(*f)).collect();
-            let fdocs: Vec<_> = layout
+            // the kind, then the shared slots (`assign_slots`). Left to itself
+            // rustc would order by alignment and put the one-byte kind at the
+            // very end.
+            let fields: Vec<_> = h.slots.iter().map(|s| &s.name).collect();
+            let ftypes: Vec<_> = h
+                .slots
                 .iter()
-                .map(|f| {
-                    let fd = &self.p.fields[f.index()];
-                    format!("`{}.{}`", self.p.types[fd.owner.index()].name, fd.name)
+                .map(|s| self.field_type(s.fields[0]))
+                .collect();
+            let fdocs: Vec<_> = h
+                .slots
+                .iter()
+                .map(|s| {
+                    let names: Vec<String> = s
+                        .fields
+                        .iter()
+                        .map(|f| {
+                            let fd = &self.p.fields[f.index()];
+                            format!("`{}.{}`", self.p.types[fd.owner.index()].name, fd.name)
+                        })
+                        .collect();
+                    names.join(", ")
                 })
                 .collect();
             let kind_enum = if variants.is_empty() {
@@ -149,15 +152,27 @@ impl Gen<'_> {
                 let ty = &self.p.types[t.index()];
                 let ctor = &self.type_ctor[t.index()];
                 let v = &self.variant[t.index()];
-                let own: Vec<_> = ty.fields.iter().map(|f| &self.field[f.index()]).collect();
+                let own: Vec<_> = ty
+                    .fields
+                    .iter()
+                    .map(|f| ident(&crate::names::safe(&snake(&self.p.fields[f.index()].name))))
+                    .collect();
                 let own_t: Vec<_> = ty.fields.iter().map(|f| self.field_type(*f)).collect();
-                let inits = h.fields.iter().map(|f| {
-                    let name = &self.field[f.index()];
-                    if ty.fields.contains(f) {
-                        quote!(#name)
-                    } else {
-                        let blank = self.field_blank(*f);
-                        quote!(#name: #blank)
+                let inits = h.slots.iter().map(|slot| {
+                    let name = &slot.name;
+                    match ty.fields.iter().position(|f| slot.fields.contains(f)) {
+                        Some(i) => {
+                            let param = &own[i];
+                            if *param == *name {
+                                quote!(#name)
+                            } else {
+                                quote!(#name: #param)
+                            }
+                        }
+                        None => {
+                            let blank = self.field_blank(slot.fields[0]);
+                            quote!(#name: #blank)
+                        }
                     }
                 });
                 let doc = format!(
@@ -172,6 +187,7 @@ impl Gen<'_> {
                     }
                 )
             });
+            let accessors = self.slot_accessors(h);
             let push_doc = format!("Adds a node to the `{root_name}` arena.");
             out.extend(quote!(
                 #[doc = #id_doc]
@@ -191,6 +207,7 @@ impl Gen<'_> {
 
                 impl #node {
                     #(#ctors)*
+                    #accessors
                 }
 
                 impl std::ops::Index<#id> for Tree {
@@ -250,6 +267,7 @@ impl Gen<'_> {
                 }
             )
         });
+        let narenas = arenas.len();
         let first_root = roots.first().map(|v| quote!(NodeRef::#v(#(#ids)*(0))));
         let default_root = match (self.hiers.first(), first_root) {
             (Some(h), Some(_)) => {
@@ -301,8 +319,99 @@ impl Gen<'_> {
                         #(NodeRef::#roots(id) => id.0 as usize >= self.#arenas.len(),)*
                     }
                 }
+
+                /// The nodes in the arenas (replaced ones included).
+                pub fn node_count(&self) -> usize {
+                    let counts: [usize; #narenas] = [#(self.#arenas.len()),*];
+                    counts.iter().sum()
+                }
+
+                /// The bytes of the nodes in the arenas: each hierarchy's
+                /// node size times its nodes (what strings, lists and
+                /// arrays hold on the heap is not counted).
+                pub fn node_bytes(&self) -> usize {
+                    let bytes: [usize; #narenas] =
+                        [#(self.#arenas.len() * std::mem::size_of::<#nodes>()),*];
+                    bytes.iter().sum()
+                }
             }
         ));
+        out
+    }
+
+    /// Methods named after the fields stored in a slot of another name
+    /// (`init()` and `init_mut()` for `Decl.init` in slot `init_or_e`):
+    /// the field's value (a copy for ids and scalars, else a reference)
+    /// and a mutable reference to it. They read the slot whatever the
+    /// node's kind; which fields a node has is for its `kind` to say.
+    fn slot_accessors(&self, h: &Hier) -> TokenStream {
+        let mut names = Names::with_reserved(&["clone", "eq", "ne", "fmt", "to_owned"]);
+        for t in &h.concrete {
+            names.fresh(&self.type_ctor[t.index()].to_string());
+        }
+        let mut wanted: Vec<(String, Vec<FieldId>)> = Vec::new();
+        for slot in &h.slots {
+            for &f in &slot.fields {
+                let n = crate::names::safe(&snake(&self.p.fields[f.index()].name));
+                if n == slot.name.to_string() {
+                    continue;
+                }
+                match wanted.iter_mut().find(|(w, _)| *w == n) {
+                    Some((_, fs)) => fs.push(f),
+                    None => wanted.push((n, vec![f])),
+                }
+            }
+        }
+        let mut out = TokenStream::new();
+        for (n, fs) in &wanted {
+            let slot_of = |f: FieldId| &self.field[f.index()];
+            let one_slot = fs.iter().all(|f| slot_of(*f) == slot_of(fs[0]));
+            let groups: Vec<(String, Vec<FieldId>)> = if one_slot {
+                vec![(n.clone(), fs.clone())]
+            } else {
+                fs.iter()
+                    .map(|&f| {
+                        let owner = self.p.fields[f.index()].owner;
+                        (
+                            format!("{}_{n}", snake(&self.p.types[owner.index()].name)),
+                            vec![f],
+                        )
+                    })
+                    .collect()
+            };
+            for (name, fs) in groups {
+                let get = names.fresh(&name);
+                let set = names.fresh(&format!("{name}_mut"));
+                let slot = slot_of(fs[0]);
+                let ty = self.field_type(fs[0]);
+                let of: Vec<String> = fs
+                    .iter()
+                    .map(|f| {
+                        let fd = &self.p.fields[f.index()];
+                        format!("`{}.{}`", self.p.types[fd.owner.index()].name, fd.name)
+                    })
+                    .collect();
+                let doc = format!("{} (stored in `{slot}`).", of.join(", "));
+                let copy = match &self.p.fields[fs[0].index()].kind {
+                    FieldKind::Child(_) => true,
+                    FieldKind::List(_) => false,
+                    FieldKind::Data(d) => is_copy(d),
+                };
+                let getter = if copy {
+                    quote!(pub fn #get(&self) -> #ty { self.#slot })
+                } else {
+                    quote!(pub fn #get(&self) -> &#ty { &self.#slot })
+                };
+                out.extend(quote!(
+                    #[doc = #doc]
+                    #[inline]
+                    #getter
+                    #[doc = #doc]
+                    #[inline]
+                    pub fn #set(&mut self) -> &mut #ty { &mut self.#slot }
+                ));
+            }
+        }
         out
     }
 
