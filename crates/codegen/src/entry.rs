@@ -188,7 +188,7 @@ impl Gen<'_> {
                 let counted = format_ident!("run_{base}_{kind}_counted");
                 let item = format!("`fuse {}` ({})", fuse.name, self.source_pos(fuse.span));
                 let doc_inner =
-                    format!("{item} {kind}, on a run context (counting visits if `C`).");
+                    format!("{item} {kind}, on a run context (counting visits if `C`), with stack for a tree as deep as it has nodes.");
                 let doc_run = format!("Runs {item} {kind} on `tree`, updating `globals`.");
                 let doc_counted =
                     format!("Runs {item} {kind} and returns the number of node visits.");
@@ -200,9 +200,11 @@ impl Gen<'_> {
                 out.extend(quote!(
                     #[doc = #doc_inner]
                     pub fn #inner<const C: bool>(t: &mut Tree, #cxp: &mut Cx<C> #(, #params)*) -> Result<(), Fail> {
-                        #check
-                        #body
-                        #tail
+                        run_deep(t.node_count(), move || -> Result<(), Fail> {
+                            #check
+                            #body
+                            #tail
+                        })
                     }
 
                     #[doc = #doc_run]
@@ -230,7 +232,7 @@ impl Gen<'_> {
 /// Support code: the imports of what the module uses from
 /// `treefuse_runtime::generated` (errors, checked operations, rewriting
 /// machinery) and of the crates `treefuse-runtime` re-exports, and the run
-/// context with its stack guard.
+/// context with its stack handling (`stack.rs`).
 pub fn prelude(code: &TokenStream) -> TokenStream {
     let mut out = if mentions(code, "Arc") {
         quote!(
@@ -239,7 +241,7 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    let stack = stack_guard();
+    let stack = crate::stack::support(mentions(code, "with_more_stack"));
     // Re-exported by treefuse-runtime, so that a client crate needs no
     // other dependency.
     for krate in ["imbl", "stacker"] {
@@ -273,86 +275,6 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
     }
     out.extend(stack);
     out
-}
-
-/// The run context `Cx` and the stack guard of node visits.
-fn stack_guard() -> TokenStream {
-    quote!(
-        /// Stack that must remain when a node visit starts: room for one
-        /// visit's frame and the pure-function calls it makes, with a wide
-        /// margin.
-        const STACK_RED_ZONE: usize = 1 << 20;
-        /// Size of each stack segment added when the stack runs low.
-        const STACK_SEGMENT: usize = 16 << 20;
-
-        /// The state of one run: the globals, the node-visit counter (kept
-        /// only when `COUNT` is true; otherwise every update compiles away)
-        /// and the stack address below which a visit needs more stack.
-        #[derive(Clone, Debug)]
-        pub struct Cx<const COUNT: bool> {
-            /// The globals.
-            pub globals: Globals,
-            /// Node visits so far (always 0 unless `COUNT`).
-            pub visits: u64,
-            stack_low: usize,
-        }
-
-        impl<const COUNT: bool> Cx<COUNT> {
-            /// A context with these globals and no visits, for a run on
-            /// this thread.
-            pub fn new(globals: Globals) -> Self {
-                Cx {
-                    globals,
-                    visits: 0,
-                    stack_low: stack_low(),
-                }
-            }
-        }
-
-        /// An address near the top of the current stack (the stack grows
-        /// down on every platform `stacker` supports).
-        #[inline(always)]
-        fn stack_pointer() -> usize {
-            let marker = 0u8;
-            std::ptr::addr_of!(marker) as usize
-        }
-
-        /// The address below which the current stack segment has less than
-        /// `STACK_RED_ZONE` left (0 where `stacker` cannot tell: no checks).
-        fn stack_low() -> usize {
-            match stacker::remaining_stack() {
-                Some(left) => (stack_pointer() - left).saturating_add(STACK_RED_ZONE),
-                None => 0,
-            }
-        }
-
-        /// Starts one node visit: counts it and tells whether the stack is
-        /// running low, in which case the caller runs the visit through
-        /// [`with_more_stack`]. (The visit is written out on both paths, so
-        /// that the common one is straight-line code the compiler inlines;
-        /// the check is one comparison of the stack pointer.)
-        #[inline(always)]
-        fn enter<const C: bool>(cx: &mut Cx<C>) -> bool {
-            if C {
-                cx.visits += 1;
-            }
-            stack_pointer() < cx.stack_low
-        }
-
-        /// Runs `f` on a new `STACK_SEGMENT` added with `stacker`, so that
-        /// 10^6-deep trees run.
-        #[cold]
-        #[inline(never)]
-        fn with_more_stack<const C: bool, R>(cx: &mut Cx<C>, f: impl FnOnce(&mut Cx<C>) -> R) -> R {
-            let saved = cx.stack_low;
-            let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
-                cx.stack_low = stack_low();
-                f(cx)
-            });
-            cx.stack_low = saved;
-            r
-        }
-    )
 }
 
 /// The helpers of `treefuse_runtime::generated` a module imports when its

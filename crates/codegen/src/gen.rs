@@ -303,6 +303,8 @@ pub(crate) struct Gen<'p> {
     pub rw: Rewrites,
     /// Per hierarchy: the function making a deep copy of a subtree.
     pub copy_fn: Vec<Ident>,
+    /// Whether every visit checks the stack (`stack::needs_stack_guard`).
+    pub stack_guard: bool,
 }
 
 /// Which functions may replace their receiver (so they return
@@ -461,7 +463,10 @@ impl<'p> Gen<'p> {
             "At",
             "RuntimeError",
             "Fail",
-            "enter",
+            "run_deep",
+            "STACK_RESERVE",
+            "STACK_PER_LEVEL",
+            "STACK_MAX",
             "stack_pointer",
             "stack_low",
             "with_more_stack",
@@ -679,6 +684,7 @@ impl<'p> Gen<'p> {
             top,
             rw,
             copy_fn,
+            stack_guard: crate::stack::needs_stack_guard(p),
         };
         g.plan_fused();
         g

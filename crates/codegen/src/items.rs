@@ -886,21 +886,15 @@ impl Gen<'_> {
                 "Runs traversal `{mname}` ({}) on node `n`, dispatching on its concrete type (one node visit).",
                 self.source_pos(m.span)
             );
+            let prologue = self.visit_prologue(quote!(#name(t, cx, n #site_arg #(, #xs)*)));
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]
                 pub fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #site_param #(, #xs: #tys)*) -> #ret {
-                    #[inline(always)]
-                    fn by_kind<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #site_param #(, #xs: #tys)*) -> #ret {
-                        match t[n].kind {
-                            #(#arms_ts)*
-                            #fallback
-                        }
-                    }
-                    if enter(cx) {
-                        with_more_stack(cx, |cx| by_kind(t, cx, n #site_arg #(, #xs)*))
-                    } else {
-                        by_kind(t, cx, n #site_arg #(, #xs)*)
+                    #prologue
+                    match t[n].kind {
+                        #(#arms_ts)*
+                        #fallback
                     }
                 }
             ));
@@ -977,23 +971,16 @@ impl Gen<'_> {
                 "Runs a fused call of {} on node `n`, dispatching on its concrete type (one node visit).",
                 traversals.join(", ")
             );
+            let prologue = self.visit_prologue(quote!(#name(t, cx, n #mask_arg #(, #xs)*)));
             out.extend(quote!(
                 #[doc = #doc]
                 #[allow(clippy::too_many_arguments)]
                 #[inline]
                 fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> #ret {
-                    #[inline(always)]
-                    #[allow(clippy::too_many_arguments)]
-                    fn by_kind<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> #ret {
-                        match t[n].kind {
-                            #(#arms)*
-                            #fallback
-                        }
-                    }
-                    if enter(cx) {
-                        with_more_stack(cx, |cx| by_kind(t, cx, n #mask_arg #(, #xs)*))
-                    } else {
-                        by_kind(t, cx, n #mask_arg #(, #xs)*)
+                    #prologue
+                    match t[n].kind {
+                        #(#arms)*
+                        #fallback
                     }
                 }
             ));

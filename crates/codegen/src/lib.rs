@@ -120,17 +120,29 @@
 //!
 //! # Deep trees
 //!
-//! Traversals recurse on the Rust stack. `Cx` holds the address below
-//! which the current stack segment has less than 1 MiB left (from
-//! `stacker::remaining_stack` when the run starts). Every node visit
-//! compares the address of a local with it; below it, the visit runs
-//! through `stacker::maybe_grow(1 MiB, 16 MiB, ..)` on a fresh 16 MiB
-//! segment (and the bound is recomputed for that segment, then restored).
-//! Cost: one comparison per visit, which does not block inlining (the
-//! visit is written out on the common path and, separately, inside the
-//! cold one), plus a segment allocation per some 10^4 to 10^5 levels;
-//! shallow trees never allocate. 10^6-deep chains run on any thread.
-//! `stacker` is used through its re-export `treefuse_runtime::stacker`.
+//! Traversals recurse on the Rust stack, and no visit checks it. A call
+//! goes one tree level down (or stays on `self`), so a run's recursion is
+//! at most as deep as the tree is high, which is at most its number of
+//! nodes. The inner entry point (`<fuse>_{unfused,fused}`) therefore
+//! reserves `node_count × STACK_PER_LEVEL + STACK_RESERVE` once per run
+//! (`run_deep`): it runs on the current stack when that much is left,
+//! else on one `stacker` segment of that size, whose pages the operating
+//! system commits only as the recursion reaches them (a bushy tree of
+//! 10^6 nodes reserves address space, and touches only its height's
+//! worth). `STACK_PER_LEVEL` (2 KiB optimised, 4 KiB with debug
+//! assertions) bounds the frames one level takes with a wide margin; the
+//! reservation is capped at 16 GiB of address space. 10^6-deep chains run
+//! on any thread.
+//!
+//! Two kinds of program break the height bound and keep a check per
+//! visit (`stack::needs_stack_guard`): those with a cycle of calls on
+//! `self` (recursion on one node, as deep as its data says) and those
+//! whose statements create nodes (the tree may grow below a running
+//! visit). Their dispatchers compare the stack pointer with a bound kept
+//! in `Cx` and, below it, call themselves again on a fresh 16 MiB
+//! `stacker` segment; the cold path is a call, not a second copy of the
+//! visit. `stacker` is used through its re-export
+//! `treefuse_runtime::stacker`.
 
 #![warn(missing_docs)]
 
@@ -140,6 +152,7 @@ mod gen;
 mod interop;
 mod items;
 mod names;
+mod stack;
 
 use std::path::{Path, PathBuf};
 pub use treefuse_fusion::{FusedProgram, FusionOptions};
