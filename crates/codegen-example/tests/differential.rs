@@ -629,22 +629,23 @@ fn features() {
     );
 }
 
-/// A tree built by hand with the generated constructors, run by the module
-/// generated without the JSON layer.
+/// A tree built by hand with the typed API (struct literals, defaults for
+/// data fields), run by the module generated without the JSON layer.
 #[test]
-fn hand_built_tree_without_json() {
+fn hand_built_tree_without_json() -> Result<(), g::figure2_plain::BuildError> {
     use g::figure2_plain::*;
     let mut t = Tree::default();
-    let end = t.push_element(ElementNode::end(0, 0, 0, 0));
-    let b = t.push_element(ElementNode::text_box(
-        0,
-        0,
-        0,
-        0,
-        end,
-        "abcdefghijklmnop".into(),
-    ));
-    let a = t.push_element(ElementNode::text_box(0, 0, 0, 0, b, "xy".into()));
+    let end = t.add(End::default())?;
+    let b = t.add(TextBox {
+        next: end,
+        text: "abcdefghijklmnop".into(),
+        ..Default::default()
+    })?;
+    let a = t.add(TextBox {
+        next: b,
+        text: "xy".into(),
+        ..Default::default()
+    })?;
     t.root = NodeRef::Element(a);
     let (mut u, mut f) = (t.clone(), t);
     let (mut gu, mut gf) = (Globals::default(), Globals::default());
@@ -659,6 +660,53 @@ fn hand_built_tree_without_json() {
     let err = run_layout_unfused(&mut u, &mut gu).unwrap_err();
     assert_eq!(err.context, "TextBox.compute_height");
     assert_eq!((err.line, err.col), (28, 41));
+    // Typed reads.
+    let read = u.get::<TextBox>(a).expect("a is a text box");
+    assert_eq!((read.next, read.total_width, &*read.text), (b, 18, "xy"));
+    assert_eq!(u.get::<Group>(a), None);
+    Ok(())
+}
+
+/// A child that is not in the tree, or of a type its field does not
+/// accept, is rejected by `Tree::add` with an error value, never a panic;
+/// so a tree built node by node is always well typed.
+#[test]
+fn typed_api_rejects_wrong_children() {
+    use g::ast::*;
+    let mut t = Tree::default();
+    // A child left unset (its default) names no node.
+    let err = t.add(BinaryExpr::default()).unwrap_err();
+    assert_eq!(
+        (err.node_type, err.field, err.expected, err.found),
+        ("BinaryExpr", "lhs", "ExpressionNode", None)
+    );
+    assert!(err
+        .to_string()
+        .contains("`BinaryExpr.lhs` takes a `ExpressionNode` node"));
+    // A field typed with a subtype accepts only nodes of that subtype:
+    // a statement is not an expression, though both are `ASTNode`s.
+    let stmt = t.add(NullStmt::default()).expect("no children");
+    let one = t.add(ConstantExpr { value: 1 }).expect("no children");
+    let err = t
+        .add(BinaryExpr {
+            lhs: one,
+            rhs: stmt,
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!((err.field, err.found), ("rhs", Some("NullStmt")));
+    let sum = t.add(BinaryExpr {
+        lhs: one,
+        rhs: one,
+        ..Default::default()
+    });
+    assert!(sum.is_ok());
+    // Typed reads check the type.
+    assert_eq!(t.get::<ConstantExpr>(one), Some(ConstantExpr { value: 1 }));
+    assert_eq!(t.get::<VarRefExpr>(one), None);
+    assert_eq!(t.get::<NullStmt>(ASTNodeId(99)), None);
+    // Data fields start at their declared defaults.
+    assert_eq!(&*Function::default().function_name, "not-set");
 }
 
 /// An empty tree (no root node) is a runtime error of every entry point,
@@ -702,9 +750,9 @@ fn empty_tree_is_an_error() {
 #[test]
 fn nodes_share_slots() {
     use std::mem::size_of;
-    assert_eq!(size_of::<g::ast::ASTNodeNode>(), 40);
+    assert_eq!(size_of::<g::ast::ASTNodeSlots>(), 40);
     // TextBox.next and Group.next share one slot, named after both.
-    let n = g::figure2_plain::ElementNode::group(
+    let n = g::figure2_plain::ElementSlots::group(
         0,
         0,
         0,
@@ -721,9 +769,9 @@ fn nodes_share_slots() {
         )
     );
     // The render `Element` (every type has a base of 9 fields) was 192.
-    assert!(size_of::<g::render::ElementNode>() <= 168);
+    assert!(size_of::<g::render::ElementSlots>() <= 168);
     // Accessors reach fields stored in a slot of another name.
-    let mut e = g::ast::ASTNodeNode::constant_expr(7);
+    let mut e = g::ast::ASTNodeSlots::constant_expr(7);
     assert_eq!(e.value(), 7);
     *e.value_mut() = 8;
     assert_eq!(e.operator_or_var_id_or_value, 8);

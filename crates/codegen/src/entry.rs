@@ -251,10 +251,11 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
         }
     }
     // In public signatures: `run_*` return `RuntimeError`, the traversals
-    // `Fail`, those that rewrite `Replaced` and take a `Site`.
+    // `Fail`, those that rewrite `Replaced` and take a `Site`; `Tree::add`
+    // returns `BuildError`.
     let mut public = vec![ident("Fail"), ident("RuntimeError")];
     public.extend(
-        ["Replaced", "Site"]
+        ["Replaced", "Site", "BuildError"]
             .iter()
             .filter(|name| mentions(code, name))
             .map(|name| ident(name)),

@@ -281,6 +281,8 @@ pub(crate) struct Gen<'p> {
     pub hiers: Vec<Hier>,
     pub field: Vec<Ident>,
     pub type_ctor: Vec<Ident>,
+    /// Per type: the struct of the typed API (concrete types only).
+    pub type_struct: Vec<Option<Ident>>,
     pub variant: Vec<Ident>,
     pub rec: Vec<Ident>,
     pub rec_fields: Vec<Vec<Ident>>,
@@ -532,7 +534,16 @@ impl<'p> Gen<'p> {
             "schema_of",
             "read_runtime_tree",
             "write_runtime_tree",
+            "BuildError",
+            "TypedNode",
         ]);
+        // Concrete types' structs of the typed API take the types' own
+        // names (`TextBox`, `Add`) before any generated name is chosen.
+        let type_struct = p
+            .types
+            .iter()
+            .map(|t| (!t.is_abstract).then(|| top.fresh(&t.name)))
+            .collect();
         let lines = opts
             .source
             .as_ref()
@@ -554,7 +565,7 @@ impl<'p> Gen<'p> {
                     let name = &p.types[r.index()].name;
                     hiers.push(Hier {
                         root: r,
-                        node: top.fresh(&format!("{name}Node")),
+                        node: top.fresh(&format!("{name}Slots")),
                         id: top.fresh(&format!("{name}Id")),
                         kind: top.fresh(&format!("{name}Kind")),
                         arena: ident(&crate::names::safe(&snake(name))),
@@ -667,6 +678,7 @@ impl<'p> Gen<'p> {
             hiers,
             field,
             type_ctor,
+            type_struct,
             variant,
             rec,
             rec_fields,

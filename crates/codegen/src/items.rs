@@ -188,6 +188,7 @@ impl Gen<'_> {
                 )
             });
             let accessors = self.slot_accessors(h);
+            out.extend(self.typed_api(h));
             let push_doc = format!("Adds a node to the `{root_name}` arena.");
             out.extend(quote!(
                 #[doc = #id_doc]
@@ -311,6 +312,36 @@ impl Gen<'_> {
                 }
             }
 
+            /// A concrete type's struct of the typed API (`TextBox`, ..):
+            /// what `Tree::add` adds and `Tree::get` reads.
+            pub trait TypedNode: Sized {
+                /// The id of a node of this type's hierarchy.
+                type Id;
+                /// Adds the node to `tree` after checking that each child
+                /// exists and is of a type its field accepts.
+                fn add_to(self, tree: &mut Tree) -> Result<Self::Id, BuildError>;
+                /// The node `id` if it is of this type.
+                fn read(tree: &Tree, id: Self::Id) -> Option<Self>;
+            }
+
+            impl Tree {
+                /// Adds a node given by its type's struct (`tree.add(TextBox {
+                /// text: "hi".into(), next: end, ..Default::default() })`)
+                /// and returns its id; a child that is not in the tree or
+                /// of a type its field does not accept is an error, so a
+                /// tree built this way is well typed. Children are added
+                /// before their parent; set `root` at the end.
+                pub fn add<N: TypedNode>(&mut self, node: N) -> Result<N::Id, BuildError> {
+                    node.add_to(self)
+                }
+
+                /// The node `id` as its type's struct, if it is a node of
+                /// type `N` (`tree.get::<TextBox>(id)`).
+                pub fn get<N: TypedNode>(&self, id: N::Id) -> Option<N> {
+                    N::read(self, id)
+                }
+            }
+
             impl Tree {
                 /// Whether the tree has no root node (as the `Default`
                 /// tree): running a `fuse` item on it is a runtime error.
@@ -337,6 +368,155 @@ impl Gen<'_> {
             }
         ));
         out
+    }
+
+    /// The typed API of one hierarchy: per concrete type a struct of its
+    /// fields by name (`TextBox { text, next, .. }`) whose `Default` gives
+    /// data fields their declared defaults and leaves children unset, and
+    /// its `TypedNode` impl: `add_to` checks that every child exists and is
+    /// of a type the field accepts, then stores the node in its slots;
+    /// `read` copies a node of that type back out.
+    fn typed_api(&self, h: &Hier) -> TokenStream {
+        let mut out = TokenStream::new();
+        let (id, kind, push, arena, slots) = (&h.id, &h.kind, &h.push, &h.arena, &h.node);
+        let root_name = &self.p.types[h.root.index()].name;
+        for &t in &h.concrete {
+            let ty = &self.p.types[t.index()];
+            let Some(name) = &self.type_struct[t.index()] else {
+                continue;
+            };
+            let v = &self.variant[t.index()];
+            let ctor = &self.type_ctor[t.index()];
+            let tname = &ty.name;
+            let members: Vec<_> = ty
+                .fields
+                .iter()
+                .map(|f| ident(&crate::names::safe(&snake(&self.p.fields[f.index()].name))))
+                .collect();
+            let mtypes: Vec<_> = ty.fields.iter().map(|f| self.field_type(*f)).collect();
+            let mdocs: Vec<String> = ty
+                .fields
+                .iter()
+                .map(|f| {
+                    let fd = &self.p.fields[f.index()];
+                    let owner = &self.p.types[fd.owner.index()].name;
+                    match &fd.kind {
+                        FieldKind::Child(c) => format!(
+                            "`{owner}.{}`: a child, a `{}` node added before this one.",
+                            fd.name,
+                            self.p.types[c.index()].name
+                        ),
+                        FieldKind::List(c) => format!(
+                            "`{owner}.{}`: a list of `{}` nodes added before this one.",
+                            fd.name,
+                            self.p.types[c.index()].name
+                        ),
+                        FieldKind::Data(_) => format!("`{owner}.{}`.", fd.name),
+                    }
+                })
+                .collect();
+            let defaults = ty.fields.iter().map(|f| {
+                let fd = &self.p.fields[f.index()];
+                match (&fd.kind, &fd.default) {
+                    (FieldKind::Data(d), Some(v)) => self.constant(v, d).ts,
+                    _ => self.field_blank(*f),
+                }
+            });
+            let checks = ty.fields.iter().zip(&members).filter_map(|(f, m)| {
+                let fd = &self.p.fields[f.index()];
+                let (FieldKind::Child(c) | FieldKind::List(c)) = &fd.kind else {
+                    return None;
+                };
+                let ch = self.hier(*c);
+                let (carena, ckind) = (&ch.arena, &ch.kind);
+                let accepted: Vec<_> = self.p.types[c.index()]
+                    .concrete_subtypes
+                    .iter()
+                    .map(|s| &self.variant[s.index()])
+                    .collect();
+                let (fname, cname) = (&fd.name, &self.p.types[c.index()].name);
+                let bad = if accepted.len() == ch.concrete.len() {
+                    quote!(found.is_none())
+                } else {
+                    quote!(!matches!(found, Some(#(#ckind::#accepted)|*)))
+                };
+                let check = |child: TokenStream| {
+                    quote!(
+                        let found = tree.#carena.get(#child.0 as usize).map(|n| n.kind);
+                        if #bad {
+                            return Err(BuildError::new(#tname, #fname, #cname, found.map(#ckind::name)));
+                        }
+                    )
+                };
+                Some(match &fd.kind {
+                    FieldKind::List(_) => {
+                        let check = check(quote!(child));
+                        quote!(for &child in self.#m.iter() { #check })
+                    }
+                    _ => {
+                        let check = check(quote!(self.#m));
+                        quote!({ #check })
+                    }
+                })
+            });
+            let reads = ty.fields.iter().zip(&members).map(|(f, m)| {
+                let slot = &self.field[f.index()];
+                if self.field_is_copy(*f) {
+                    quote!(#m: n.#slot)
+                } else {
+                    quote!(#m: n.#slot.clone())
+                }
+            });
+            let doc = format!(
+                "A `{tname}` node (of the `{root_name}` hierarchy) by its fields, for building trees: `tree.add({name} {{ .., ..Default::default() }})` checks the children and returns the node's id; `tree.get::<{name}>(id)` reads one back."
+            );
+            let default_doc = format!(
+                "Data fields at their declared defaults (the zero value if none is declared); children unset (`add` rejects a `{tname}` whose children are not set)."
+            );
+            out.extend(quote!(
+                #[doc = #doc]
+                #[derive(Clone, Debug, PartialEq)]
+                #[allow(non_camel_case_types)]
+                pub struct #name {
+                    #(#[doc = #mdocs] pub #members: #mtypes,)*
+                }
+
+                impl Default for #name {
+                    #[doc = #default_doc]
+                    fn default() -> #name {
+                        #name { #(#members: #defaults,)* }
+                    }
+                }
+
+                impl TypedNode for #name {
+                    type Id = #id;
+
+                    fn add_to(self, tree: &mut Tree) -> Result<#id, BuildError> {
+                        #(#checks)*
+                        Ok(tree.#push(#slots::#ctor(#(self.#members),*)))
+                    }
+
+                    fn read(tree: &Tree, id: #id) -> Option<#name> {
+                        let n = tree.#arena.get(id.0 as usize)?;
+                        if n.kind != #kind::#v {
+                            return None;
+                        }
+                        Some(#name { #(#reads,)* })
+                    }
+                }
+            ));
+        }
+        out
+    }
+
+    /// Whether a field's Rust type is `Copy` (ids and scalars), so that it
+    /// is read by value rather than cloned or borrowed.
+    fn field_is_copy(&self, f: FieldId) -> bool {
+        match &self.p.fields[f.index()].kind {
+            FieldKind::Child(_) => true,
+            FieldKind::List(_) => false,
+            FieldKind::Data(d) => is_copy(d),
+        }
     }
 
     /// Methods named after the fields stored in a slot of another name
@@ -392,12 +572,7 @@ impl Gen<'_> {
                     })
                     .collect();
                 let doc = format!("{} (stored in `{slot}`).", of.join(", "));
-                let copy = match &self.p.fields[fs[0].index()].kind {
-                    FieldKind::Child(_) => true,
-                    FieldKind::List(_) => false,
-                    FieldKind::Data(d) => is_copy(d),
-                };
-                let getter = if copy {
+                let getter = if self.field_is_copy(fs[0]) {
                     quote!(pub fn #get(&self) -> #ty { self.#slot })
                 } else {
                     quote!(pub fn #get(&self) -> &#ty { &self.#slot })

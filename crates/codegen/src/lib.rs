@@ -17,8 +17,8 @@
 //! # What a generated module contains
 //!
 //! - **Tree types.** Each type hierarchy (a root type and its subtypes) is
-//!   one arena `Vec<RootNode>` in the struct `Tree`; children are
-//!   `RootId(u32)` indices, list children `Arc<[RootId]>`. `RootNode` holds
+//!   one arena `Vec<RootSlots>` in the struct `Tree`; children are
+//!   `RootId(u32)` indices, list children `Arc<[RootId]>`. `RootSlots` holds
 //!   `kind: RootKind` (a fieldless enum of the concrete types) and the
 //!   fields of the node's concrete type in **shared slots**: fields that no
 //!   concrete type has together and whose Rust types agree share one struct
@@ -46,6 +46,18 @@
 //!   parameters of pure functions are lent as `&[T]`, and loops over an
 //!   array the loop body does not assign iterate it in place), strings
 //!   `Arc<str>`.
+//! - **Typed construction.** Every concrete type has a struct named as
+//!   the type (`TextBox`, `Add`; the names of the tree types come first,
+//!   so a generated name that a type takes, say `Tree`, gets a suffix
+//!   instead, and the per-hierarchy names are `RootId`, `RootKind` and
+//!   `RootSlots`, which never double up the way `NodeNode` did) with its
+//!   fields by name; `Default` gives data fields their declared defaults
+//!   and leaves children unset. `Tree::add` checks each child (it exists
+//!   and its type is one the field accepts) and returns the id or a
+//!   `BuildError` (`treefuse_runtime::generated`), so a tree built node by
+//!   node is well typed and no traversal meets a child of the wrong kind;
+//!   `Tree::get::<T>(id)` reads a node back as its struct. Both go through
+//!   the trait `TypedNode`, implemented by every such struct.
 //! - **Unfused traversals** as written: one function per (type, traversal)
 //!   body and one public dispatching function per traversal (`match` on
 //!   `kind`, no trait objects), and per `fuse` item

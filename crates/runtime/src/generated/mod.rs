@@ -8,7 +8,8 @@
 //! [`Fail`]), the checked operations of the language that can fail
 //! ([`div_int`], [`checked_index`], [`cast_error`], ..), the machinery of
 //! rewriting in place ([`Replaced`], [`Site`], [`OpenList`]) and the JSON
-//! glue ([`interop`]). The crates the generated code builds on are
+//! glue ([`interop`]), and the error of building a tree node by node
+//! ([`BuildError`]). The crates the generated code builds on are
 //! re-exported from the crate root (`treefuse_runtime::{imbl, stacker,
 //! sema}`), so a client crate depends on `treefuse-runtime` alone.
 //!
@@ -16,10 +17,12 @@
 //! across the crate boundary costs nothing over a copy in the module;
 //! error constructors are `#[cold]` so that the common path stays short.
 
+mod build;
 mod checked;
 pub mod interop;
 mod rewrite;
 
+pub use build::BuildError;
 pub use checked::*;
 pub use rewrite::{thicket_error, OpenList, Replaced, Site};
 
