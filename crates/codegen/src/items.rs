@@ -533,7 +533,7 @@ impl Gen<'_> {
         for slot in &h.slots {
             for &f in &slot.fields {
                 let n = crate::names::safe(&snake(&self.p.fields[f.index()].name));
-                if n == slot.name.to_string() {
+                if slot.name == n {
                     continue;
                 }
                 match wanted.iter_mut().find(|(w, _)| *w == n) {
