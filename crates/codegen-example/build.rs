@@ -40,6 +40,7 @@ fn main() {
         "rewriting/splice.tf",
         "treefold/treefold.tf",
         "rewriting/cleanup.tf",
+        "minic/minic.tf",
     ]
     .iter()
     .map(|f| format!("{root}/{f}"))

@@ -35,6 +35,8 @@ generated! {
     splice,
     /// `examples/treefold/treefold.tf`: trace-tree folding to a fixpoint.
     treefold,
+    /// `examples/minic/minic.tf`: the mini-C middle end.
+    minic,
     /// `examples/rewriting/cleanup.tf`: dead statements, block flattening, declarations inserted.
     cleanup,
     /// `programs/features.tf`: host functions, records, arrays, errors.

@@ -563,6 +563,48 @@ fn treefold() {
     agree_on_random_trees("treefold", &program, "fold", &u, &f);
 }
 
+/// The minic middle end (`examples/minic/minic.tf`: 15 passes with maps,
+/// enums, nodes replacing themselves, thickets and a fixpoint loop;
+/// fused calls resume postponed passes on replacement nodes): the
+/// hand-checked program, generated programs and random trees.
+#[test]
+fn minic() {
+    let program = example("examples/minic/minic.tf");
+    let (u, f) = engines!(
+        minic,
+        run_optimize_unfused_counted,
+        run_optimize_fused_counted
+    );
+    let hand = std::fs::read_to_string(format!(
+        "{}/../../examples/minic/program.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut inputs = vec![("program.json".to_string(), hand)];
+    for seed in 0..3 {
+        inputs.push((
+            format!("minic 12 seed {seed}"),
+            treefuse_casegen::generate_string("minic", 1, 12, seed).unwrap(),
+        ));
+    }
+    for (what, json) in inputs {
+        let tree = program.read_tree("optimize", &json).unwrap();
+        assert!(
+            agree(
+                &format!("minic {what}"),
+                &program,
+                "optimize",
+                &tree,
+                &u,
+                &f
+            )
+            .is_some(),
+            "minic {what}: a runtime error"
+        );
+    }
+    agree_on_random_trees("minic", &program, "optimize", &u, &f);
+}
+
 /// Host functions, records, arrays, strings, aliases, casts and runtime
 /// errors (`programs/features.tf`), with a fuse parameter.
 #[test]

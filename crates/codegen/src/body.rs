@@ -132,9 +132,14 @@ impl Gen<'_> {
                 };
                 quote!(#closes return Ok(#v);)
             }
-            Ret::Fused { label, flag, depth } => {
+            Ret::Fused {
+                label,
+                flag,
+                depth,
+                postpone,
+            } => {
                 let closes = closes(*depth);
-                let set = value.map(|v| quote!(replaced = #v;));
+                let set = value.map(|v| quote!(replaced = #v; #postpone));
                 let clear = flag.as_ref().map(|f| quote!(#f = false;));
                 quote!(#closes #set #clear break #label;)
             }

@@ -228,6 +228,9 @@ pub(crate) enum Ret {
         label: TokenStream,
         flag: Option<Ident>,
         depth: usize,
+        /// After a replacement: switch off the later participants and
+        /// remember them, to resume on the new node (`FusedFunction::resume`).
+        postpone: Option<TokenStream>,
     },
 }
 
@@ -423,6 +426,24 @@ impl Rewrites {
             rw.fused_replaces.push(parts().any(|b| rw.body_replaces[b]));
             rw.fused_site.push(parts().any(|b| rw.body_site[b]));
         }
+        // A function that resumes postponed participants on its
+        // replacement passes its own site on to them.
+        loop {
+            let mut changed = false;
+            for (fi, f) in fused.functions.iter().enumerate() {
+                let needs = f
+                    .resume
+                    .iter()
+                    .any(|r| r.targets.iter().any(|(_, g)| rw.fused_site[g.index()]));
+                if needs && !rw.fused_site[fi] {
+                    rw.fused_site[fi] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
         rw
     }
 }
@@ -431,7 +452,7 @@ impl Rewrites {
 pub(crate) fn reserved_locals() -> Vec<String> {
     let mut v: Vec<String> = [
         "t", "cx", "this", "mask", "m", "n", "v", "p", "items", "item", "child", "root", "r",
-        "globals", "tree", "site", "replaced", "k", "x", "xs",
+        "globals", "tree", "site", "replaced", "k", "x", "xs", "nodes", "before", "other",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -444,6 +465,7 @@ pub(crate) fn reserved_locals() -> Vec<String> {
         v.push(format!("k{i}"));
         v.push(format!("open_{i}"));
         v.push(format!("owner_{i}"));
+        v.push(format!("resume_{i}"));
     }
     v
 }
@@ -927,6 +949,20 @@ impl<'p> Gen<'p> {
                     }
                 }
             }
+            // Postponed participants resume with the mask of those that
+            // were still active.
+            for g in fs {
+                for r in &g.resume {
+                    for (_, f) in &r.targets {
+                        for o in off[f.index()].iter_mut() {
+                            if !*o {
+                                *o = true;
+                                changed = true;
+                            }
+                        }
+                    }
+                }
+            }
             if !changed {
                 break;
             }
@@ -938,6 +974,11 @@ impl<'p> Gen<'p> {
                 for (_, t) in self.call_sites(gi, step) {
                     lists.push(t.to_vec());
                 }
+            }
+        }
+        for f in fs {
+            for r in &f.resume {
+                lists.push(r.targets.clone());
             }
         }
         for e in &self.fused.entries {
@@ -962,8 +1003,7 @@ impl<'p> Gen<'p> {
         step: &'a treefuse_fusion::Step,
         off: &[Vec<bool>],
     ) -> Vec<(usize, bool, Targets<'a>)> {
-        let f = &self.fused.functions[gi];
-        let flagged = |p: usize| off[gi][p] || self.has_return(f.participants[p].body);
+        let flagged = |p: usize| self.flagged(gi, p, off);
         let mut out = Vec::new();
         for (members, targets) in self.call_sites(gi, step) {
             for (k, (p, s)) in members.into_iter().enumerate() {
@@ -1065,6 +1105,17 @@ impl<'p> Gen<'p> {
             | StmtKind::ForRange { body, .. } => body.iter().any(|s| self.contains_return(s)),
             _ => false,
         }
+    }
+
+    /// Whether participant `p` of fused function `gi` can be inactive (and
+    /// so gets an `active_p` flag): a caller may pass it switched off, it
+    /// may `return`, or an earlier participant may replace the node, which
+    /// postpones it.
+    pub fn flagged(&self, gi: usize, p: usize, off: &[Vec<bool>]) -> bool {
+        let f = &self.fused.functions[gi];
+        off[gi][p]
+            || self.has_return(f.participants[p].body)
+            || f.resume.iter().any(|r| r.participant < p)
     }
 
     pub fn fn_takes_mask(&self, f: FusedFnId) -> bool {

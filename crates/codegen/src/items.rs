@@ -3,7 +3,7 @@
 
 use crate::gen::*;
 use crate::names::{ident, snake, Names};
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use treefuse_fusion::{FusedFnId, LoopStep, Step};
 use treefuse_sema::*;
@@ -1199,9 +1199,7 @@ impl Gen<'_> {
             .iter()
             .map(|p| self.p.bodies[p.body.index()].body.as_deref().unwrap_or(&[]))
             .collect();
-        let flagged: Vec<bool> = (0..np)
-            .map(|p| self.off[fi][p] || self.has_return(f.participants[p].body))
-            .collect();
+        let flagged: Vec<bool> = (0..np).map(|p| self.flagged(fi, p, &self.off)).collect();
         let mut ns = Names::with_reserved(
             &reserved_locals()
                 .iter()
@@ -1237,6 +1235,30 @@ impl Gen<'_> {
         };
         let read_after = |si: usize, p: usize| f.steps[si + 1..].iter().any(|s| involves(s, p));
         let mut cleared = vec![false; np];
+        // A participant that may replace the node while later ones follow:
+        // when it does, the active later participants are recorded in
+        // `resume_p` (bit k: participant p + 1 + k) and switched off; at
+        // the end they run on the replacement.
+        let postpone: Vec<Option<TokenStream>> = (0..np)
+            .map(|p| {
+                f.resume.iter().find(|r| r.participant == p)?;
+                let resume = format_ident!("resume_{p}");
+                let mut bits = Vec::new();
+                let mut clears = TokenStream::new();
+                for j in p + 1..np {
+                    let flag = format_ident!("active_{j}");
+                    bits.push(if j == p + 1 {
+                        quote!((#flag as u64))
+                    } else {
+                        let shift = Literal::u32_unsuffixed((j - p - 1) as u32);
+                        quote!(((#flag as u64) << #shift))
+                    });
+                    clears.extend(quote!(#flag = false;));
+                    cleared[j] = true;
+                }
+                Some(quote!(#resume = #(#bits)|*; #clears))
+            })
+            .collect();
         let mut code = TokenStream::new();
         // Hoisted declarations of participants that can be inactive.
         for p in 0..np {
@@ -1284,6 +1306,7 @@ impl Gen<'_> {
                             None
                         },
                         depth: 0,
+                        postpone: postpone[p].clone(),
                     };
                     let inner = self.stmt(s, fr, &ret, true);
                     if has_ret {
@@ -1373,6 +1396,7 @@ impl Gen<'_> {
                                     label: label.clone(),
                                     flag: Some(flag.clone()),
                                     depth: fr.open.borrow().len(),
+                                    postpone: postpone[p].clone(),
                                 };
                                 // A binding of a participant that can be
                                 // inactive is declared before its guard, for
@@ -1440,6 +1464,9 @@ impl Gen<'_> {
                 }
             }
         }
+        for r in &f.resume {
+            code.extend(self.resume(f, r, &frames));
+        }
         let replaces = self.rw.fused_replaces[fi];
         code.extend(if replaces {
             quote!(Ok(replaced))
@@ -1470,6 +1497,10 @@ impl Gen<'_> {
         }
         if replaces {
             flags.extend(quote!(let mut replaced = Replaced::Kept;));
+        }
+        for r in &f.resume {
+            let resume = format_ident!("resume_{}", r.participant);
+            flags.extend(quote!(let mut #resume: u64 = 0;));
         }
         let code = quote!(#flags #code);
         let id = &self.hier(f.ty).id;
@@ -1510,6 +1541,72 @@ impl Gen<'_> {
             #[inline]
             fn #name<const C: bool>(#base #site #mask #(, #params)*) -> #ret {
                 #code
+            }
+        )
+    }
+
+    /// The end of a fused function whose participant `r.participant` may
+    /// replace the node: if it did while later participants were active,
+    /// they run now, as one fused call with the arguments they were given,
+    /// on each node of the replacement, whose own replacements make up the
+    /// function's result.
+    fn resume(
+        &self,
+        f: &treefuse_fusion::FusedFunction,
+        r: &treefuse_fusion::Resume,
+        frames: &[Frame],
+    ) -> TokenStream {
+        let p = r.participant;
+        let resume = format_ident!("resume_{p}");
+        let disp = &self.fused_disp[&r.targets];
+        let site = self.site_arg(self.disp_site(&r.targets), quote!(site));
+        let mut args = Vec::new();
+        for (j, part) in f.participants.iter().enumerate().skip(p + 1) {
+            let layout = &self.p.bodies[part.body.index()].frame;
+            for i in 0..layout.num_params {
+                let n = &frames[j].locals[i];
+                if is_copy(&layout.locals[i].1) {
+                    args.push(quote!(#n));
+                } else {
+                    args.push(quote!(#n.clone()));
+                }
+            }
+        }
+        let call = quote!(#disp(t, cx, n #site, #resume #(, #args)*)?);
+        let (one, each) = if self.disp_replaces(&r.targets) {
+            (
+                quote!(match #call {
+                    Replaced::Kept => Replaced::One(n),
+                    other => other,
+                }),
+                quote!(match #call {
+                    Replaced::Kept => nodes.push(n),
+                    Replaced::One(x) => nodes.push(x),
+                    Replaced::Many(xs) => nodes.extend(xs),
+                }),
+            )
+        } else {
+            (
+                quote!({
+                    #call;
+                    Replaced::One(n)
+                }),
+                quote!(#call; nodes.push(n);),
+            )
+        };
+        quote!(
+            if #resume != 0 {
+                replaced = match std::mem::replace(&mut replaced, Replaced::Kept) {
+                    Replaced::One(n) => #one,
+                    Replaced::Many(before) => {
+                        let mut nodes = Vec::with_capacity(before.len());
+                        for n in before {
+                            #each
+                        }
+                        Replaced::Many(nodes)
+                    }
+                    Replaced::Kept => Replaced::Kept,
+                };
             }
         )
     }

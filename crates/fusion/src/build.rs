@@ -12,6 +12,11 @@
 //! * within a participant, a statement that may `return` is a barrier:
 //!   nothing of that participant moves across it.
 //!
+//! * a statement that may replace the node (`self = ...`, a thicket, a
+//!   call on `self` that may) comes before every statement of the later
+//!   participants: when it replaces, they are postponed and resume on the
+//!   replacement at the end of the fused function ([`Resume`]).
+//!
 //! Calls of any participants on the same child are then merged greedily,
 //! in source order, whenever the merged graph stays acyclic and the
 //! cut-offs allow; the merged call runs the fused function of the callee
@@ -129,6 +134,9 @@ struct Vertex<'s> {
     per_element: Option<&'s treefuse_analysis::LoopAccess>,
     /// For a loop: the access sets of its body statements.
     blocks: Option<&'s Vec<treefuse_analysis::StmtAccess>>,
+    /// Whether the statement may replace the receiver (`self = ...`, a
+    /// thicket, or a call on `self` that may).
+    replaces: bool,
 }
 
 impl Builder<'_, '_> {
@@ -153,6 +161,7 @@ impl Builder<'_, '_> {
             steps: Vec::new(),
             blocked: Vec::new(),
             graph: DependenceGraph::default(),
+            resume: Vec::new(),
         });
         self.index.insert((ty, methods), id);
         self.work.push(id);
@@ -168,35 +177,72 @@ impl Builder<'_, '_> {
             .all(|m| methods.iter().filter(|x| *x == m).count() <= self.options.max_repeat)
     }
 
-    /// Whether loop `a` (earlier) and loop `b` over the same list may run
-    /// interleaved element by element: an iteration of `a` on a later
-    /// element must commute with one of `b` on an earlier element, and they
-    /// can only meet through what is not below their own elements. (The
-    /// order on one element is kept by the element schedule.)
-    fn loops_interleave(&self, a: &Vertex, b: &Vertex) -> bool {
+    /// Why loop `a` (earlier) and loop `b` over the same list may not run
+    /// interleaved element by element, or `None` if they may: an iteration
+    /// of `a` on a later element must commute with one of `b` on an
+    /// earlier element, and they can only meet through what is not below
+    /// their own elements. (The order on one element is kept by the element
+    /// schedule.) `b_follows_regions`: an earlier merged loop may replace
+    /// elements and `b` walks the regions instead of reading the edited
+    /// list (see [`Self::later_loops_follow_regions`]).
+    fn interleave_obstacle(
+        &self,
+        a: &Vertex,
+        b: &Vertex,
+        b_follows_regions: bool,
+        participants: &[Participant],
+    ) -> Option<String> {
         let (Some(pa), Some(pb)) = (a.per_element, b.per_element) else {
-            return false;
+            return Some("the loops cannot run element by element".into());
         };
         let same = a.participant == b.participant;
         // A `return` in either loop of one participant ends both loops at
         // once; interleaved, the other loop would already have run (or not
         // yet run) on other elements.
         if same && (a.set.returns || b.set.returns) {
-            return false;
+            return Some("a `return` in a loop of one traversal ends both loops at once; interleaved, the other loop's iterations would run in a different number".into());
         }
         // `a`'s header reads the list once, before every iteration of both
         // loops (unfused and fused alike), so it need not commute with what
         // `b` does through its elements, replacing them included (the
         // fused loop runs `b` on the nodes that stand where each element
-        // stood, LANGUAGE.md §7.2).
-        self.conflicts
+        // stood, LANGUAGE.md §7.2). When `b` follows the regions of
+        // elements an earlier loop replaced, its own header (which, unfused,
+        // reads the edited list) is that walk, so `a`'s edits of the list
+        // need not commute with it either.
+        let b_other = if b_follows_regions {
+            &pb.iteration
+        } else {
+            &pb.other
+        };
+        let conflict = self
+            .conflicts
             .conflict(&pa.iteration, b.set, same)
-            .is_none()
-            && self
-                .conflicts
-                .conflict(&pa.header, &pb.other, same)
-                .is_none()
-            && self.conflicts.conflict(a.set, &pb.other, same).is_none()
+            .or_else(|| self.conflicts.conflict(&pa.header, b_other, same))
+            .or_else(|| self.conflicts.conflict(a.set, b_other, same))?;
+        Some(format!(
+            "an iteration of one loop does not commute with an iteration of the other on another element ({})",
+            self.conflict_text(&conflict, participants, a.participant)
+        ))
+    }
+
+    /// For merged loops `members` (vertex indices in unfused order), why
+    /// some pair may not run interleaved, or `None`.
+    fn members_obstacle(
+        &self,
+        vertices: &[Vertex],
+        members: &[usize],
+        participants: &[Participant],
+    ) -> Option<String> {
+        let first_replacing = members
+            .iter()
+            .position(|&x| self.loop_replaces(&vertices[x], participants));
+        members.iter().enumerate().find_map(|(k, &x)| {
+            members[k + 1..].iter().enumerate().find_map(|(j, &y)| {
+                let follows = first_replacing.is_some_and(|r| r < k + 1 + j);
+                self.interleave_obstacle(&vertices[x], &vertices[y], follows, participants)
+            })
+        })
     }
 
     /// A conflict in words; a frame variable (which only conflicts
@@ -257,13 +303,43 @@ impl Builder<'_, '_> {
         }
     }
 
-    /// For a group of calls in unfused order (`(static type, method)`), the
-    /// first one that may replace its receiver while a later one follows:
-    /// later calls must then run on the new node(s), so they cannot share
-    /// the fused call (LANGUAGE.md §7.1).
-    fn replacing_before_last(&self, calls: &[(TypeId, MethodId)]) -> Option<usize> {
-        let n = calls.len();
-        (0..n.saturating_sub(1)).find(|&k| self.call_replaces(calls[k].0, calls[k].1))
+    /// Whether merged loops `members` (vertex indices in unfused order)
+    /// may share one iteration although some may replace elements. Unfused,
+    /// a loop after a replacing one iterates over the edited list: the
+    /// nodes of each element's *region* (what stands where the element
+    /// stood), in order. The merged loop runs a later loop's calls on the
+    /// loop variable on every node of the element's region (the fused
+    /// call resumes postponed traversals on the replacement), which is the
+    /// same work in the same order only if the later loop's body is
+    /// nothing but such calls, with arguments (and guards) that read only
+    /// its frame, so that one evaluation per element serves every node of
+    /// the region. (Iterations on different elements must commute in any
+    /// case, [`Self::loops_interleave`].)
+    fn later_loops_follow_regions(
+        &self,
+        vertices: &[Vertex],
+        members: &[usize],
+        participants: &[Participant],
+    ) -> bool {
+        let Some(first) = members
+            .iter()
+            .position(|&x| self.loop_replaces(&vertices[x], participants))
+        else {
+            return true;
+        };
+        members[first + 1..].iter().all(|&x| {
+            let v = &vertices[x];
+            let body = participants
+                .get(v.participant)
+                .and_then(|p| self.program.bodies[p.body.index()].body.as_deref())
+                .and_then(|b| b.get(v.stmt));
+            match body.map(|s| &s.kind) {
+                Some(StmtKind::ForChildren { body, .. }) => body
+                    .iter()
+                    .all(|s| element_call(s).is_some() && inputs_read_only_the_frame(s)),
+                _ => false,
+            }
+        })
     }
 
     /// Why loops `a` and `b` over the same list were not merged: an
@@ -280,37 +356,13 @@ impl Builder<'_, '_> {
         b: usize,
     ) -> String {
         let members = |g: usize| (0..vertices.len()).filter(move |&v| group[v] == g);
-        let earlier = if a < b { a } else { b };
-        if members(group[earlier]).any(|x| self.loop_replaces(&vertices[x], participants)) {
-            return "the earlier loop calls a traversal that may replace its elements; a later loop must iterate over the edited list (LANGUAGE.md §7.2), so only the last of merged loops may replace".into();
+        let mut union: Vec<usize> = members(group[a]).chain(members(group[b])).collect();
+        union.sort_unstable();
+        if !self.later_loops_follow_regions(vertices, &union, participants) {
+            return "an earlier loop calls a traversal that may replace its elements, and a later loop's body is not only calls on the loop variable with arguments that read only its frame: it must iterate over the edited list (LANGUAGE.md §7.2)".into();
         }
-        for x in members(group[a]) {
-            for y in members(group[b]) {
-                let (first, second) = if x < y { (x, y) } else { (y, x) };
-                let (va, vb) = (&vertices[first], &vertices[second]);
-                if self.loops_interleave(va, vb) {
-                    continue;
-                }
-                let same = va.participant == vb.participant;
-                if same && (va.set.returns || vb.set.returns) {
-                    return "a `return` in a loop of one traversal ends both loops at once; interleaved, the other loop's iterations would run in a different number".into();
-                }
-                let conflict = match (va.per_element, vb.per_element) {
-                    (Some(pa), Some(pb)) => self
-                        .conflicts
-                        .conflict(&pa.iteration, vb.set, same)
-                        .or_else(|| self.conflicts.conflict(&pa.header, &pb.other, same))
-                        .or_else(|| self.conflicts.conflict(va.set, &pb.other, same))
-                        .map(|c| self.conflict_text(&c, participants, va.participant)),
-                    _ => None,
-                };
-                return match conflict {
-                    Some(c) => format!(
-                        "an iteration of one loop does not commute with an iteration of the other on another element ({c})"
-                    ),
-                    None => "the loops cannot run element by element".into(),
-                };
-            }
+        if let Some(why) = self.members_obstacle(vertices, &union, participants) {
+            return why;
         }
         explain_path(vertices, edges, group, a, b)
             .unwrap_or_else(|| "not merged (a conflicting grouping was chosen first)".into())
@@ -394,17 +446,9 @@ impl Builder<'_, '_> {
                             self.conflicts.conflict(evs[*u].set, r, false).is_none()
                         })
                 });
-                let typed: Vec<(TypeId, MethodId)> =
-                    methods.iter().map(|&m| (elem_ty, m)).collect();
-                let replacing = self.replacing_before_last(&typed);
                 let reason = if !inputs_ok {
                     "the later call's arguments read what an earlier call on the element may write"
                         .to_string()
-                } else if let Some(k) = replacing {
-                    format!(
-                        "`{}` may replace the element, so a later call on it must run on the node(s) now standing there, not in the same fused call",
-                        self.program.methods[methods[k].index()].name
-                    )
                 } else if !self.within_cutoffs(&methods) {
                     format!(
                         "cut-off: at most {} calls per fused call (--max-group), {} of one traversal (--max-repeat)",
@@ -658,6 +702,7 @@ impl Builder<'_, '_> {
                     lp: child_loop(stmt, access),
                     per_element: access.per_element.as_deref(),
                     blocks: access.blocks.first(),
+                    replaces: stmt_replaces_receiver(stmt, ty, analysis),
                 });
             }
         }
@@ -681,9 +726,61 @@ impl Builder<'_, '_> {
                 }
             }
         }
+        // A participant that replaces the node ends there, and every later
+        // participant must then run on the new node (LANGUAGE.md §7.1):
+        // none of their statements may run before a statement that may
+        // replace. The fused function *postpones* them when the
+        // replacement happens and runs them on the new node(s) at its end
+        // (`FusedFunction::resume`), which is their unfused order, since
+        // every earlier participant's statements will have run by then.
+        for u in 0..n {
+            if !vertices[u].replaces {
+                continue;
+            }
+            for v in 0..n {
+                if vertices[v].participant > vertices[u].participant
+                    && !edges.iter().any(|(a, b, _)| *a == u && *b == v)
+                {
+                    let method = participants[vertices[u].participant].method;
+                    edges.push((
+                        u,
+                        v,
+                        format!(
+                            "`{}` may replace the `{}` node here; later traversals run on the new node, after it",
+                            program.methods[method.index()].name,
+                            program.type_name(ty)
+                        ),
+                    ));
+                }
+            }
+        }
         let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (u, v, _) in &edges {
             succ[*u].push(*v);
+        }
+        // Where postponed participants resume: for each participant that
+        // may replace the node with participants after it, the fused
+        // functions of those later participants, per concrete type the
+        // replacement may have.
+        let mut resume = Vec::new();
+        for p in 0..participants.len().saturating_sub(1) {
+            if !vertices.iter().any(|v| v.participant == p && v.replaces) {
+                continue;
+            }
+            let later: Vec<MethodId> = participants[p + 1..].iter().map(|x| x.method).collect();
+            let types: Vec<TypeId> = (0..program.types.len())
+                .map(|t| TypeId(t as u32))
+                .filter(|&t| !program.types[t.index()].is_abstract)
+                .filter(|&t| later.iter().all(|&m| program.dispatch(t, m).is_some()))
+                .collect();
+            let targets = types
+                .into_iter()
+                .map(|t| (t, self.function(t, later.clone())))
+                .collect();
+            resume.push(Resume {
+                participant: p,
+                targets,
+            });
         }
         // What each call's arguments and guard read, evaluated ahead of the
         // other members of a fused call (`None`: not expressible, assume
@@ -719,15 +816,6 @@ impl Builder<'_, '_> {
                     .filter(|&v| merged[v] == ga)
                     .filter_map(|v| vertices[v].call.map(|c| c.1))
                     .collect();
-                let child_ty = match vertices[a].call.map(|c| &program.fields[c.0.index()].kind) {
-                    Some(FieldKind::Child(t)) => *t,
-                    _ => ty,
-                };
-                let typed: Vec<(TypeId, MethodId)> =
-                    methods.iter().map(|&m| (child_ty, m)).collect();
-                if self.replacing_before_last(&typed).is_some() {
-                    continue;
-                }
                 // Within a fused call, every member's arguments (and guard)
                 // are evaluated before any member runs. That is only the
                 // unfused order if no member reads, there, what an earlier
@@ -763,20 +851,12 @@ impl Builder<'_, '_> {
                     .map(|&g| if g == gb { ga } else { g })
                     .collect();
                 let members: Vec<usize> = (0..n).filter(|&v| merged[v] == ga).collect();
-                // Only the last loop may replace elements: a later loop
-                // would iterate over the edited list, whose nodes the
-                // merged loop does not visit as that loop's elements.
-                let replaces_early = members[..members.len().saturating_sub(1)]
-                    .iter()
-                    .any(|&x| self.loop_replaces(&vertices[x], &participants));
-                if replaces_early {
+                if !self.later_loops_follow_regions(&vertices, &members, &participants) {
                     continue;
                 }
-                let independent = members.iter().enumerate().all(|(k, &x)| {
-                    members[k + 1..]
-                        .iter()
-                        .all(|&y| self.loops_interleave(&vertices[x], &vertices[y]))
-                });
+                let independent = self
+                    .members_obstacle(&vertices, &members, &participants)
+                    .is_none();
                 if independent && schedule(&succ, &merged).is_some() {
                     group = merged;
                 }
@@ -937,7 +1017,25 @@ impl Builder<'_, '_> {
         f.steps = steps;
         f.blocked = blocked;
         f.graph = graph;
+        f.resume = resume;
     }
+}
+
+/// Whether `stmt`, run on a node of concrete type `ty`, may replace that
+/// node: it contains `self = ...` or a thicket, or calls a traversal on
+/// `self` that may.
+fn stmt_replaces_receiver(stmt: &Stmt, ty: TypeId, analysis: &Analysis) -> bool {
+    visit::any_stmt(std::slice::from_ref(stmt), &|s| match &s.kind {
+        StmtKind::ReplaceSelf { .. } | StmtKind::SpliceSelf { .. } => true,
+        StmtKind::Call {
+            receiver, method, ..
+        } => {
+            receiver.root == PathRoot::SelfNode
+                && receiver.steps.is_empty()
+                && analysis.may_replace_concrete(ty, *method)
+        }
+        _ => false,
+    })
 }
 
 /// `Some((field, method))` if `stmt` is a traversing call on a child of
@@ -1178,22 +1276,6 @@ fn explain(
     let in_union: Vec<usize> = (0..vertices.len())
         .filter(|&v| group[v] == group[a] || group[v] == group[b])
         .collect();
-    let typed: Vec<(TypeId, MethodId)> = in_union
-        .iter()
-        .filter_map(|&v| vertices[v].call)
-        .map(|(f, m)| match builder.program.fields[f.index()].kind {
-            FieldKind::Child(t) => (t, m),
-            _ => (builder.program.fields[f.index()].owner, m),
-        })
-        .collect();
-    if let Some(k) = builder.replacing_before_last(&typed) {
-        let (t, m) = typed[k];
-        return format!(
-            "`{}` may replace the node it runs on (`self = ...`, on a `{}` in this slot), so a later call on the slot must run on the new node, not in the same fused call",
-            builder.program.methods[m.index()].name,
-            builder.program.type_name(t)
-        );
-    }
     let mut methods: Vec<MethodId> = in_union
         .iter()
         .filter_map(|&v| vertices[v].call.map(|c| c.1))

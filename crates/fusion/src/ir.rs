@@ -160,6 +160,25 @@ pub struct FusedFunction {
     pub blocked: Vec<Blocked>,
     /// The dependence graph the schedule respects.
     pub graph: DependenceGraph,
+    /// For each participant that may replace the node while participants
+    /// follow it: where those later participants resume. When the
+    /// participant replaces the node, the later ones have not run yet (the
+    /// schedule puts all their statements after every statement that may
+    /// replace); they are switched off until the end of the function and
+    /// then run, with the arguments they were given, as one fused call on
+    /// each node that now stands where this one stood.
+    pub resume: Vec<Resume>,
+}
+
+/// Where the participants after a replacing participant run.
+#[derive(Clone, Debug)]
+pub struct Resume {
+    /// The participant that may replace the node.
+    pub participant: usize,
+    /// The fused function of the participants after it (in order; the
+    /// mask bit `k` is participant `participant + 1 + k`), per concrete
+    /// type of the replacement.
+    pub targets: Vec<(TypeId, FusedFnId)>,
 }
 
 /// The dependence graph of a fused function: one vertex per top-level

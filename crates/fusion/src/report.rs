@@ -186,6 +186,23 @@ pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> Str
                 }
             }
         }
+        for r in &f.resume {
+            let later: Vec<&str> = f.participants[r.participant + 1..]
+                .iter()
+                .map(|p| program.methods[p.method.index()].name.as_str())
+                .collect();
+            let targets: Vec<String> = r
+                .targets
+                .iter()
+                .map(|(t, id)| format!("{}→F{}", program.type_name(*t), id.0))
+                .collect();
+            out.push_str(&format!(
+                "  if p{} replaces the node: {} resume on the replacement  [{}]\n",
+                r.participant,
+                later.join(", "),
+                targets.join(", ")
+            ));
+        }
         for b in &f.blocked {
             out.push_str(&format!(
                 "  not merged: {} `{}` and {} `{}`: {}\n",
@@ -242,6 +259,10 @@ pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> ser
                 "type": program.type_name(f.ty),
                 "traversals": f.participants.iter().map(|p| program.methods[p.method.index()].name.clone()).collect::<Vec<_>>(),
                 "steps": steps,
+                "resume": f.resume.iter().map(|r| serde_json::json!({
+                    "participant": r.participant,
+                    "targets": r.targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
                 "blocked": f.blocked.iter().map(|b| serde_json::json!({
                     "first": {"at": src.at(b.first_span), "code": src.snippet(b.first_span)},
                     "second": {"at": src.at(b.second_span), "code": src.snippet(b.second_span)},

@@ -95,6 +95,8 @@ impl Interpreter<'_> {
             }
             self.recycle_args(args);
             let mut active = mask;
+            // (replacing participant, participants switched off by it)
+            let mut postponed: Option<(usize, u64)> = None;
             for step in &function.steps {
                 match step {
                     Step::Stmt { participant, stmt } => {
@@ -107,7 +109,12 @@ impl Interpreter<'_> {
                             continue;
                         };
                         if let Flow::Return = self.exec(tree, &mut frames[*participant], s)? {
-                            active &= !(1 << participant);
+                            active = postpone_after(
+                                &frames[*participant],
+                                *participant,
+                                active,
+                                &mut postponed,
+                            );
                         }
                     }
                     Step::Loop(group) => {
@@ -152,7 +159,12 @@ impl Interpreter<'_> {
                                         if let Flow::Return =
                                             self.exec(tree, &mut frames[p], &body[*stmt])?
                                         {
-                                            active &= !(1 << p);
+                                            active = postpone_after(
+                                                &frames[p],
+                                                p,
+                                                active,
+                                                &mut postponed,
+                                            );
                                         }
                                     }
                                     LoopStep::Call { calls, targets } => {
@@ -265,6 +277,9 @@ impl Interpreter<'_> {
                     }
                 }
             }
+            if let Some((p, later)) = postponed {
+                self.resume(tree, fused, id, &frames, p, later, site)?;
+            }
             for frame in frames.drain(..) {
                 self.recycle(frame);
             }
@@ -273,6 +288,67 @@ impl Interpreter<'_> {
             }
             Ok(())
         })
+    }
+
+    /// Runs the participants after `p` that its replacement of the node
+    /// switched off (`later`, a mask over the function's participants) on
+    /// every node now standing at `site`, as one fused call each, with
+    /// the arguments they were given (their statements never ran, so their
+    /// frames still hold them).
+    #[allow(clippy::too_many_arguments)]
+    fn resume(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        id: FusedFnId,
+        frames: &[Frame],
+        p: usize,
+        later: u64,
+        site: Site,
+    ) -> Result<(), RuntimeError> {
+        let function = &fused.functions[id.index()];
+        let Some(resume) = function.resume.iter().find(|r| r.participant == p) else {
+            return Err(self.error(
+                &frames[p],
+                Span::default(),
+                "the fused program does not say where postponed traversals resume",
+            ));
+        };
+        let mask = later >> (p + 1);
+        let params: Vec<Vec<Value>> = (p + 1..function.participants.len())
+            .map(|j| {
+                if later & (1 << j) == 0 {
+                    return Vec::new();
+                }
+                let n = self.program.methods[function.participants[j].method.index()]
+                    .params
+                    .len();
+                frames[j].data[..n].to_vec()
+            })
+            .collect();
+        let nodes = match site {
+            Site::Root => vec![tree.root],
+            Site::Child(parent, slot) => vec![tree.child(parent, slot)],
+            Site::Listed(index) => self.take_replacement(index),
+            Site::Nowhere => Vec::new(),
+        };
+        for n in nodes {
+            let Some(target) = target_for(&resume.targets, tree.type_of(n)) else {
+                return Err(self.error(
+                    &frames[p],
+                    Span::default(),
+                    "no fused function for the replacement's type",
+                ));
+            };
+            if let Site::Listed(index) = site {
+                self.begin_region_visit(index, n);
+            }
+            self.call_fused(tree, fused, target, n, mask, params.clone(), site)?;
+            if let Site::Listed(index) = site {
+                self.end_region_visit(index);
+            }
+        }
+        Ok(())
     }
 
     /// An empty list of per-participant arguments, recycled when possible.
@@ -320,4 +396,29 @@ impl Interpreter<'_> {
             _ => Ok(None),
         }
     }
+}
+
+/// After participant `p` left the fused function (`return` or a
+/// replacement): its active bit cleared and, if it replaced the node, the
+/// active participants after it switched off too and recorded in
+/// `postponed`, to run on the new node at the end ([`Interpreter::resume`]).
+fn postpone_after(
+    frame: &Frame,
+    p: usize,
+    active: u64,
+    postponed: &mut Option<(usize, u64)>,
+) -> u64 {
+    let mut active = active & !(1 << p);
+    if frame.replaced {
+        let later = if p + 1 >= 64 {
+            0
+        } else {
+            active & !((1u64 << (p + 1)) - 1)
+        };
+        if later != 0 {
+            *postponed = Some((p, later));
+            active &= !later;
+        }
+    }
+    active
 }

@@ -57,6 +57,8 @@ pub(crate) struct OpenList {
     stale: bool,
     /// The region node being visited and not (yet) replaced.
     visiting: Option<NodeId>,
+    /// Where in `front` the nodes of the last replacement start.
+    replacement_start: usize,
 }
 
 impl OpenList {
@@ -116,6 +118,7 @@ impl Interpreter<'_> {
             region_start: 0,
             stale: false,
             visiting: None,
+            replacement_start: 0,
         });
         self.open_lists.len() - 1
     }
@@ -175,7 +178,19 @@ impl Interpreter<'_> {
         let open = &mut self.open_lists[index];
         open.visiting = None;
         open.stale = true;
-        open.front_mut().extend_from_slice(nodes);
+        let front = open.front_mut();
+        let start = front.len();
+        front.extend_from_slice(nodes);
+        open.replacement_start = start;
+    }
+
+    /// The nodes of the last replacement in the open loop `index`, taken
+    /// out of the list to be visited one by one, like a region (a fused
+    /// call resuming postponed traversals on them).
+    pub(crate) fn take_replacement(&mut self, index: usize) -> Vec<NodeId> {
+        let open = &mut self.open_lists[index];
+        let start = open.replacement_start;
+        open.front_mut().split_off(start)
     }
 
     /// Runs `visit` on every node of the current element's region, in
