@@ -1245,16 +1245,16 @@ impl Gen<'_> {
                 let resume = format_ident!("resume_{p}");
                 let mut bits = Vec::new();
                 let mut clears = TokenStream::new();
-                for j in p + 1..np {
-                    let flag = format_ident!("active_{j}");
-                    bits.push(if j == p + 1 {
+                for (k, is_cleared) in cleared.iter_mut().enumerate().skip(p + 1) {
+                    let flag = format_ident!("active_{k}");
+                    bits.push(if k == p + 1 {
                         quote!((#flag as u64))
                     } else {
-                        let shift = Literal::u32_unsuffixed((j - p - 1) as u32);
+                        let shift = Literal::u32_unsuffixed((k - p - 1) as u32);
                         quote!(((#flag as u64) << #shift))
                     });
                     clears.extend(quote!(#flag = false;));
-                    cleared[j] = true;
+                    *is_cleared = true;
                 }
                 Some(quote!(#resume = #(#bits)|*; #clears))
             })
