@@ -66,9 +66,11 @@ fn main() {
     {
         panic!("treefuse code generation failed:\n{e}");
     }
-    // The data-construct cases (maps, enums, bits, strings).
+    // The data-construct cases (maps, enums, bits, strings), and names
+    // that collide with the generated code's own.
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/data.tf");
-    if let Err(e) = config.compile(&[data], &out) {
+    let names = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/names.tf");
+    if let Err(e) = config.compile(&[data, names], &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
     // The hand-computed rewriting cases of the interpreter's tests

@@ -45,6 +45,8 @@ generated! {
     figure2_plain,
     /// `programs/data.tf`: maps, enums and `match`, bits and strings.
     data,
+    /// `programs/names.tf`: fields, locals, types and functions named like the generated code's own identifiers.
+    names,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),

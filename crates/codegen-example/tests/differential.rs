@@ -818,3 +818,69 @@ fn nodes_share_slots() {
     *e.value_mut() = 8;
     assert_eq!(e.operator_or_var_id_or_value, 8);
 }
+
+/// `programs/names.tf`, whose names collide with the generated code's own
+/// identifiers, compiles (warning-free: `#[deny(warnings)]`) and runs like
+/// the interpreter on random trees, its rewriting item included.
+#[test]
+fn names_like_generated_identifiers() {
+    let program = example("crates/codegen-example/programs/names.tf");
+    let (u, f) = engines!(names, run_x_unfused_counted, run_x_fused_counted);
+    agree_on_random_trees("names x", &program, "x", &u, &f);
+    let (u, f) = engines!(names, run_prune_unfused_counted, run_prune_fused_counted);
+    agree_on_random_trees("names prune", &program, "prune", &u, &f);
+    // `fuse layout(root, t)` has a parameter: run by name.
+    let root = program.model.fuse_named("layout").unwrap().root_type;
+    for seed in 0..10 {
+        let options = GenOptions {
+            nodes: 150,
+            seed,
+            ..Default::default()
+        };
+        let t = random_tree(&program.model, root, &options).unwrap();
+        let schema = g::names::schema();
+        let args = [Value::Int(seed as i64 - 3)];
+        let fused_program = program.fuse_all(&FusionOptions::default());
+        let mut outputs = Vec::new();
+        for fused in [false, true] {
+            let generated = g::names::run_by_name(&schema, "layout", fused, &t, &args)
+                .expect("fuse layout")
+                .map(|(json, _)| json)
+                .map_err(|e| e.to_string());
+            let mut it = t.clone();
+            let engine = if fused {
+                Engine::Fused(&fused_program)
+            } else {
+                Engine::Unfused
+            };
+            let interp =
+                match program.run_tree_with("layout", &mut it, args.to_vec(), &Host::new(), engine)
+                {
+                    Ok((_, globals)) => Ok(write_tree(
+                        &program.model,
+                        &it,
+                        Some(&globals),
+                        Default::default(),
+                    )),
+                    Err(RunError::Runtime(m)) => Err(m),
+                    Err(e) => panic!("names layout: {e}"),
+                };
+            assert_eq!(
+                generated.is_ok(),
+                interp.is_ok(),
+                "names layout seed {seed} fused {fused}"
+            );
+            if let (Ok(a), Ok(b)) = (&generated, &interp) {
+                assert!(
+                    a == b,
+                    "names layout seed {seed} fused {fused}: outputs differ"
+                );
+            }
+            outputs.push(generated);
+        }
+        assert_eq!(
+            outputs[0], outputs[1],
+            "names layout seed {seed}: fused differs"
+        );
+    }
+}

@@ -501,8 +501,7 @@ impl Gen<'_> {
                 }
             }
             ExprKind::Array(items) => {
-                let items = items.iter().map(|a| self.expr(a, fr).ts);
-                E::atom(quote!(vec![#(#items),*]))
+                E::atom(vec_literal(items.iter().map(|a| self.expr(a, fr).ts)))
             }
             ExprKind::Record(r, items) => {
                 let name = &self.rec[r.index()];
@@ -880,7 +879,7 @@ impl Gen<'_> {
                         }
                     }
                 };
-                let scoped = !pre.is_empty() || replaces || mentions(&call, "k");
+                let scoped = !pre.is_empty() || replaces || uses_var(&call, "k");
                 if !scoped {
                     call
                 } else {
@@ -967,7 +966,7 @@ impl Gen<'_> {
                 });
                 let b = self.block(body, fr, ret);
                 fr.open.borrow_mut().pop();
-                let next = if mentions(&b, &v.to_string()) {
+                let next = if uses_var(&b, &v.to_string()) {
                     quote!(let Some(#v) = #open.advance())
                 } else {
                     quote!(#open.advance().is_some())
@@ -1205,8 +1204,8 @@ impl Gen<'_> {
                 (self.path(p, fr), simple)
             }
             NewField::List(items) => {
-                let items = items.iter().map(|i| self.new_field(i, fr).0);
-                (quote!(Arc::from(vec![#(#items),*])), false)
+                let items = vec_literal(items.iter().map(|i| self.new_field(i, fr).0));
+                (quote!(Arc::from(#items)), false)
             }
             NewField::MoveList(slot) => (self.with_list(slot, fr, &View::All), false),
             NewField::Copy(p) => (self.copy(p, fr), false),

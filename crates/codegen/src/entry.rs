@@ -2,7 +2,7 @@
 //! support code every generated module carries.
 
 use crate::gen::*;
-use crate::names::{ident, snake, Names};
+use crate::names::{ident, Names};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use treefuse_fusion::{FuseLevel, FuseLevelStmt};
@@ -45,7 +45,7 @@ impl Gen<'_> {
 
     pub fn entries(&self) -> TokenStream {
         let mut out = TokenStream::new();
-        for fuse in &self.p.fuses {
+        for (fuse, names) in self.p.fuses.iter().zip(&self.entry_fn) {
             let mut u = Usage::default();
             for c in &fuse.calls {
                 c.args.iter().for_each(|a| expr_use(a, &mut u));
@@ -177,15 +177,19 @@ impl Gen<'_> {
                 let msg = format!("no fused schedule for `fuse {}`", fuse.name);
                 quote!(return Err(#at.error(#msg.to_string()));)
             };
-            let base = snake(&fuse.name);
-            for (kind, body, replaces) in [
+            for ((kind, body, replaces), names) in [
                 ("unfused", unfused, unfused_replaces),
                 ("fused", fused, fused_replaces),
-            ] {
+            ]
+            .into_iter()
+            .zip(names)
+            {
                 let check = check(replaces);
-                let inner = format_ident!("{base}_{kind}");
-                let run = format_ident!("run_{base}_{kind}");
-                let counted = format_ident!("run_{base}_{kind}_counted");
+                let EntryFns {
+                    inner,
+                    run,
+                    counted,
+                } = names;
                 let item = format!("`fuse {}` ({})", fuse.name, self.source_pos(fuse.span));
                 let doc_inner =
                     format!("{item} {kind}, on a run context (counting visits if `C`), with stack for a tree as deep as it has nodes.");
@@ -195,7 +199,7 @@ impl Gen<'_> {
                 let diverges = self.kind_pattern(fuse.root_type).is_none()
                     || (kind == "fused" && self.fused.entry(&fuse.name).is_none());
                 let tail = if diverges { quote!() } else { quote!(Ok(())) };
-                let uses_cx = mentions(&body, "cx");
+                let uses_cx = uses_var(&body, "cx");
                 let cxp = if uses_cx { quote!(cx) } else { quote!(_cx) };
                 out.extend(quote!(
                     #[doc = #doc_inner]

@@ -293,6 +293,8 @@ pub(crate) struct Gen<'p> {
     pub enum_name: Vec<Ident>,
     pub enum_variants: Vec<Vec<Ident>>,
     pub global: Vec<Ident>,
+    /// Per `fuse` item: the functions of its unfused and fused runs.
+    pub entry_fn: Vec<[EntryFns; 2]>,
     pub pure: Vec<Ident>,
     /// Per pure function, per parameter: lent as a reference (`lent_params`).
     pub pure_lent: Vec<Vec<bool>>,
@@ -310,6 +312,16 @@ pub(crate) struct Gen<'p> {
     pub copy_fn: Vec<Ident>,
     /// Whether every visit checks the stack (`stack::needs_stack_guard`).
     pub stack_guard: bool,
+}
+
+/// The functions generated for one `fuse` item, unfused or fused.
+pub(crate) struct EntryFns {
+    /// `run_<fuse>_<kind>(tree, globals, ..)`.
+    pub run: Ident,
+    /// `run_<fuse>_<kind>_counted(tree, globals, ..)`: returns the visits.
+    pub counted: Ident,
+    /// `<fuse>_<kind>(t, cx, ..)`: the run on a context.
+    pub inner: Ident,
 }
 
 /// Which functions may replace their receiver (so they return
@@ -653,6 +665,20 @@ impl<'p> Gen<'p> {
             .iter()
             .map(|g| gns.fresh(&snake(&g.name)))
             .collect();
+        // The entry points first: they are the module's API, so a
+        // traversal or pure function of the same name gives way.
+        let entry_fn = p
+            .fuses
+            .iter()
+            .map(|f| {
+                let base = snake(&f.name);
+                ["unfused", "fused"].map(|kind| EntryFns {
+                    run: top.fresh(&format!("run_{base}_{kind}")),
+                    counted: top.fresh(&format!("run_{base}_{kind}_counted")),
+                    inner: top.fresh(&format!("{base}_{kind}")),
+                })
+            })
+            .collect();
         let pure = p
             .pure_fns
             .iter()
@@ -707,6 +733,7 @@ impl<'p> Gen<'p> {
             enum_name,
             enum_variants,
             global,
+            entry_fn,
             pure,
             pure_lent,
             method_fn,
@@ -845,8 +872,7 @@ impl<'p> Gen<'p> {
                 E::atom(quote!(Arc::<str>::from(#s)))
             }
             (Value::Array(items), DataType::Array(e)) => {
-                let items = items.iter().map(|v| self.constant(v, e).ts);
-                E::atom(quote!(vec![#(#items),*]))
+                E::atom(vec_literal(items.iter().map(|v| self.constant(v, e).ts)))
             }
             (Value::Enum(i), DataType::Enum(e)) => {
                 let n = &self.enum_name[e.index()];
@@ -1136,6 +1162,42 @@ impl<'p> Gen<'p> {
     /// Whether a fused call with these targets takes a `site`.
     pub fn disp_site(&self, targets: &[(TypeId, FusedFnId)]) -> bool {
         targets.iter().any(|(_, f)| self.rw.fused_site[f.index()])
+    }
+}
+
+/// Whether `ts` reads or writes a variable (or parameter) `name`: an
+/// occurrence of the identifier that is not a field or method after `.`,
+/// a path segment after or before `::`, or a field name or binding before
+/// `:` (`Record { name: .. }`, `let name: T`). Users' fields and
+/// constructors may share the names of generated parameters (`cx`, `t`,
+/// `mask`), and a parameter is named `_cx` exactly when it is unused.
+pub(crate) fn uses_var(ts: &TokenStream, name: &str) -> bool {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = ts.clone().into_iter().collect();
+    let is_punct =
+        |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
+    tokens.iter().enumerate().any(|(i, tt)| match tt {
+        TokenTree::Ident(id) => {
+            id == name
+                && !(i > 0
+                    && (is_punct(tokens.get(i - 1), '.') || is_punct(tokens.get(i - 1), ':')))
+                && !is_punct(tokens.get(i + 1), ':')
+        }
+        TokenTree::Group(g) => uses_var(&g.stream(), name),
+        _ => false,
+    })
+}
+
+/// A `Vec` of these elements: `Vec::from([a, b])`, or `Vec::new()`. Not
+/// `vec![..]`: prettyplease prints the tokens of a macro call as they
+/// come, breaking long element expressions anywhere (even between `else`
+/// and `{`), while a function call is formatted as Rust.
+pub(crate) fn vec_literal(items: impl IntoIterator<Item = TokenStream>) -> TokenStream {
+    let items: Vec<TokenStream> = items.into_iter().collect();
+    if items.is_empty() {
+        quote!(Vec::new())
+    } else {
+        quote!(Vec::from([#(#items),*]))
     }
 }
 

@@ -29,6 +29,7 @@ impl Gen<'_> {
             ));
         }
         for (name, fs) in self.rec.iter().zip(&self.rec_fields) {
+            let values = vec_literal(fs.iter().map(|f| quote!(to_value(&self.#f))));
             let (v, fields) = if fs.is_empty() {
                 (quote!(_v), quote!())
             } else {
@@ -37,7 +38,7 @@ impl Gen<'_> {
             out.extend(quote!(
                 impl Convert for #name {
                     fn to_value(&self) -> RtValue {
-                        RtValue::Record(Arc::new(vec![#(to_value(&self.#fs)),*]))
+                        RtValue::Record(Arc::new(#values))
                     }
                     fn from_value(#v: &RtValue) -> Self {
                         #fields
@@ -156,7 +157,7 @@ impl Gen<'_> {
             });
             let arms = quote!(#(#arms)*);
             // A hierarchy whose types have no fields sets nothing.
-            let n = if mentions(&arms, "n") {
+            let n = if uses_var(&arms, "n") {
                 quote!(n)
             } else {
                 quote!(_n)
@@ -168,6 +169,7 @@ impl Gen<'_> {
             })
         });
         let gnames = &self.global;
+        let global_values = vec_literal(gnames.iter().map(|g| quote!(to_value(&self.#g))));
         let iter_values = if self.p.globals.is_empty() {
             quote!()
         } else {
@@ -180,15 +182,14 @@ impl Gen<'_> {
         };
         // Runs by name, with interpreter values as arguments.
         let mut dyn_arms = TokenStream::new();
-        for fuse in &self.p.fuses {
-            let base = crate::names::snake(&fuse.name);
+        for (fuse, entry) in self.p.fuses.iter().zip(&self.entry_fn) {
             let name = &fuse.name;
             let convs: Vec<_> = fuse.frame.locals[..fuse.frame.num_params]
                 .iter()
                 .map(|_| quote!(next_field(&mut args)))
                 .collect();
-            for (kind, fused) in [("unfused", false), ("fused", true)] {
-                let run = format_ident!("run_{base}_{kind}_counted");
+            for (names, fused) in entry.iter().zip([false, true]) {
+                let run = &names.counted;
                 dyn_arms.extend(quote!((#name, #fused) => {
                     let mut args = args.iter();
                     super::#run(&mut tree, &mut globals #(, #convs)*)
@@ -249,7 +250,7 @@ impl Gen<'_> {
 
                 /// The globals as interpreter values.
                 pub fn to_values(&self) -> Vec<RtValue> {
-                    vec![#(to_value(&self.#gnames)),*]
+                    #global_values
                 }
             }
 

@@ -16,6 +16,13 @@ pub(crate) fn fn_allows() -> TokenStream {
         unknown_lints,
         renamed_and_removed_lints,
         clippy::needless_return,
+        // `match` as users write it: `match e { A => A, _ => e }`,
+        // `{ A => true, _ => false }`, `{ _ => x }`, `A | _`, `1 | 2 | 3`.
+        clippy::needless_match,
+        clippy::match_like_matches_macro,
+        clippy::match_single_binding,
+        clippy::wildcard_in_or_patterns,
+        clippy::manual_range_patterns,
         clippy::useless_vec,
         clippy::needless_question_mark,
         clippy::self_assignment,
@@ -760,17 +767,17 @@ impl Gen<'_> {
     /// `t`, `cx` and `this` parameters, with a `_` where the body does not
     /// use them.
     fn base_params(&self, code: &TokenStream, this_ty: &proc_macro2::Ident) -> TokenStream {
-        let t = if mentions(code, "t") {
+        let t = if uses_var(code, "t") {
             quote!(t)
         } else {
             quote!(_t)
         };
-        let cx = if mentions(code, "cx") {
+        let cx = if uses_var(code, "cx") {
             quote!(cx)
         } else {
             quote!(_cx)
         };
-        let this = if mentions(code, "this") {
+        let this = if uses_var(code, "this") {
             quote!(this)
         } else {
             quote!(_this)
@@ -781,7 +788,7 @@ impl Gen<'_> {
     /// `, site: Site` for a function that needs to know where its
     /// receiver stands.
     fn site_param(&self, needed: bool, code: &TokenStream) -> TokenStream {
-        match (needed, mentions(code, "site")) {
+        match (needed, uses_var(code, "site")) {
             (false, _) => quote!(),
             (true, true) => quote!(, site: Site),
             (true, false) => quote!(, _site: Site),
@@ -1431,11 +1438,11 @@ impl Gen<'_> {
                     }
                     let mut binds = TokenStream::new();
                     for v in bind_vars {
-                        if mentions(&inner, &v.to_string()) {
+                        if uses_var(&inner, &v.to_string()) {
                             binds.extend(quote!(let #v = item;));
                         }
                     }
-                    let item = if mentions(&binds, "item") || mentions(&inner, "item") {
+                    let item = if uses_var(&binds, "item") || uses_var(&inner, "item") {
                         quote!(item)
                     } else {
                         quote!(_item)
@@ -1480,7 +1487,7 @@ impl Gen<'_> {
                 continue;
             }
             let flag = format_ident!("active_{p}");
-            if !mentions(&code, &flag.to_string()) {
+            if !uses_var(&code, &flag.to_string()) {
                 continue;
             }
             let bit = 1u64 << p;
@@ -1508,7 +1515,7 @@ impl Gen<'_> {
         let site = self.site_param(self.rw.fused_site[fi], &code);
         let ret = self.result_type(replaces, id);
         let mask = if self.fn_takes_mask(FusedFnId(fi as u32)) {
-            if mentions(&code, "mask") {
+            if uses_var(&code, "mask") {
                 quote!(, mask: u64)
             } else {
                 quote!(, _mask: u64)
