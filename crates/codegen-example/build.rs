@@ -70,7 +70,8 @@ fn main() {
     // that collide with the generated code's own.
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/data.tf");
     let names = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/names.tf");
-    if let Err(e) = config.compile(&[data, names], &out) {
+    let type_names = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/type_names.tf");
+    if let Err(e) = config.compile(&[data, names, type_names], &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
     // The hand-computed rewriting cases of the interpreter's tests

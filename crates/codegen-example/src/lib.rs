@@ -47,6 +47,8 @@ generated! {
     data,
     /// `programs/names.tf`: fields, locals, types and functions named like the generated code's own identifiers.
     names,
+    /// `programs/type_names.tf`: a hierarchy root named `Root`, types named `Tree` and `Node`.
+    type_names,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),

@@ -884,3 +884,34 @@ fn names_like_generated_identifiers() {
         );
     }
 }
+
+/// Type names that generated names could take (`programs/type_names.tf`):
+/// the hierarchy root `Root` (whose arena is not `Tree::root`), a type
+/// `Tree` (its struct gives way: `Tree_2`) and the hierarchy of `Node`,
+/// whose names are `NodeId`, `NodeKind` and `NodeSlots`.
+#[test]
+fn generated_names_do_not_collide() -> Result<(), g::type_names::BuildError> {
+    use g::type_names::*;
+    let mut t = Tree::default();
+    let leaf = t.add(Leaf::default())?;
+    let other: NodeId = t.add(Leaf { size: 3 })?;
+    let inner = t.add(Tree_2 {
+        left: leaf,
+        right: other,
+        ..Default::default()
+    })?;
+    let root = t.add(Root {
+        top: inner,
+        ..Default::default()
+    })?;
+    t.root = NodeRef::Root(root);
+    let mut fused = t.clone();
+    let (mut g1, mut g2) = (Globals::default(), Globals::default());
+    assert_eq!(run_count_unfused_counted(&mut t, &mut g1), Ok(4));
+    assert!(run_count_fused(&mut fused, &mut g2).is_ok());
+    assert_eq!(t, fused);
+    assert_eq!(t.get::<Root>(root).map(|r| r.total), Some(5));
+    assert_eq!(t.root_2.len(), 1);
+    let _: &NodeSlots = &t[inner];
+    Ok(())
+}

@@ -591,6 +591,8 @@ impl<'p> Gen<'p> {
         };
         let mut hier_of = vec![0; p.types.len()];
         let mut hiers: Vec<Hier> = Vec::new();
+        // Arenas are fields of `Tree`, beside its `root`.
+        let mut arena_ns = Names::with_reserved(&["root"]);
         for (i, _) in p.types.iter().enumerate() {
             let r = root_of(TypeId(i as u32));
             let h = match hiers.iter().position(|h| h.root == r) {
@@ -602,7 +604,7 @@ impl<'p> Gen<'p> {
                         node: top.fresh(&format!("{name}Slots")),
                         id: top.fresh(&format!("{name}Id")),
                         kind: top.fresh(&format!("{name}Kind")),
-                        arena: ident(&crate::names::safe(&snake(name))),
+                        arena: arena_ns.fresh(&snake(name)),
                         push: format_ident!("push_{}", snake(name)),
                         concrete: Vec::new(),
                         fields: Vec::new(),
