@@ -223,3 +223,65 @@ pub(crate) fn support(guarded: bool) -> TokenStream {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::needs_stack_guard;
+
+    fn guard(source: &str) -> bool {
+        let p = treefuse_sema::compile(source).unwrap_or_else(|d| panic!("{d:?}"));
+        needs_stack_guard(&p)
+    }
+
+    fn example(path: &str) -> String {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
+        std::fs::read_to_string(format!("{root}{path}")).unwrap()
+    }
+
+    #[test]
+    fn traversals_that_only_go_down_need_no_guard() {
+        assert!(!guard(&example("figure2/figure2.tf")));
+        assert!(!guard(&example("render/render.tf")));
+    }
+
+    #[test]
+    fn creating_nodes_needs_a_guard() {
+        assert!(guard(&example("rewriting/splice.tf")));
+        // Desugaring `x++` into `x = x + 1` builds new nodes.
+        assert!(guard(&example("ast/ast.tf")));
+    }
+
+    #[test]
+    fn a_cycle_of_calls_on_self_needs_a_guard() {
+        let cycle = "
+            abstract tree N { n: i64 = 0; traversal f(k: i64) {} }
+            tree Leaf : N {
+                traversal f(k: i64) {
+                    if k > 0 { self.n = self.n + 1; self.f(k - 1); }
+                }
+            }
+            fuse run(root: N) { root.f(10); }
+        ";
+        assert!(guard(cycle));
+        // A call on `self` that does not come back is no cycle.
+        let chain = "
+            abstract tree N { n: i64 = 0; traversal f() {} traversal g() {} }
+            tree Leaf : N {
+                traversal f() { self.g(); }
+                traversal g() { self.n = 1; }
+            }
+            fuse run(root: N) { root.f(); }
+        ";
+        assert!(!guard(chain));
+    }
+
+    #[test]
+    fn only_guarded_programs_check_the_stack_per_visit() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
+        let figure2 = crate::emit_file(format!("{root}figure2/figure2.tf")).unwrap();
+        assert!(figure2.contains("run_deep(") && figure2.contains("t.node_count()"));
+        assert!(!figure2.contains("stack_pointer()"));
+        let splice = crate::emit_file(format!("{root}rewriting/splice.tf")).unwrap();
+        assert!(splice.contains("if stack_pointer() < cx.stack_low"));
+    }
+}
