@@ -290,16 +290,22 @@ impl Builder<'_, '_> {
         let FieldKind::List(elem) = self.program.fields[field.index()].kind else {
             return false;
         };
-        let body = participants
+        self.loop_body(v, participants).is_some_and(|body| {
+            body.iter()
+                .filter_map(element_call)
+                .any(|m| self.call_replaces(elem, m))
+        })
+    }
+
+    /// The body of loop vertex `v` (`for x in self.list { body }`).
+    fn loop_body<'b>(&'b self, v: &Vertex, participants: &[Participant]) -> Option<&'b [Stmt]> {
+        let stmt = participants
             .get(v.participant)
             .and_then(|p| self.program.bodies[p.body.index()].body.as_deref())
-            .and_then(|b| b.get(v.stmt));
-        match body.map(|s| &s.kind) {
-            Some(StmtKind::ForChildren { body, .. }) => body
-                .iter()
-                .filter_map(element_call)
-                .any(|m| self.call_replaces(elem, m)),
-            _ => false,
+            .and_then(|b| b.get(v.stmt))?;
+        match &stmt.kind {
+            StmtKind::ForChildren { body, .. } => Some(body),
+            _ => None,
         }
     }
 
@@ -314,7 +320,7 @@ impl Builder<'_, '_> {
     /// nothing but such calls, with arguments (and guards) that read only
     /// its frame, so that one evaluation per element serves every node of
     /// the region. (Iterations on different elements must commute in any
-    /// case, [`Self::loops_interleave`].)
+    /// case, [`Self::interleave_obstacle`].)
     fn later_loops_follow_regions(
         &self,
         vertices: &[Vertex],
@@ -328,17 +334,11 @@ impl Builder<'_, '_> {
             return true;
         };
         members[first + 1..].iter().all(|&x| {
-            let v = &vertices[x];
-            let body = participants
-                .get(v.participant)
-                .and_then(|p| self.program.bodies[p.body.index()].body.as_deref())
-                .and_then(|b| b.get(v.stmt));
-            match body.map(|s| &s.kind) {
-                Some(StmtKind::ForChildren { body, .. }) => body
-                    .iter()
-                    .all(|s| element_call(s).is_some() && inputs_read_only_the_frame(s)),
-                _ => false,
-            }
+            self.loop_body(&vertices[x], participants)
+                .is_some_and(|body| {
+                    body.iter()
+                        .all(|s| element_call(s).is_some() && inputs_read_only_the_frame(s))
+                })
         })
     }
 
