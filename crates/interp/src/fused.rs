@@ -11,7 +11,7 @@ use crate::rewrite::Site;
 use crate::{
     Flow, Frame, Interpreter, RunStats, RuntimeError, POOL_LIMIT, RED_ZONE, STACK_SEGMENT,
 };
-use treefuse_fusion::{target_for, FusedFnId, FusedProgram, LoopStep, Step};
+use treefuse_fusion::{target_for, FusedFnId, FusedFunction, FusedProgram, LoopStep, Step};
 use treefuse_runtime::{NodeId, Tree};
 use treefuse_sema::{Fuse, StmtKind, Value};
 use treefuse_syntax::Span;
@@ -65,14 +65,20 @@ impl Interpreter<'_> {
                 } else {
                     (1u64 << chunk.calls.len()) - 1
                 };
-                this.call_fused(tree, fused, target, root, mask, call_args, Site::Root)
+                let function = &fused.functions[target.index()];
+                let frames = this.callee_frames(function, root, Site::Root, &mut call_args, true);
+                this.call_fused(tree, fused, target, root, mask, frames, Site::Root)
             },
         )?;
         stats.node_visits = self.visits - start;
         Ok(stats)
     }
 
-    /// Runs fused function `id` on `node`, which stands at `site`.
+    /// Runs fused function `id` on `node`, which stands at `site`, with
+    /// `frames`, one per participant, which the caller prepared
+    /// ([`Self::callee_frames`], or directly for calls on a child): the
+    /// arguments go straight from the caller's evaluation into the
+    /// participants' frames.
     #[allow(clippy::too_many_arguments)]
     fn call_fused(
         &mut self,
@@ -81,19 +87,13 @@ impl Interpreter<'_> {
         id: FusedFnId,
         node: NodeId,
         mask: u64,
-        args: Vec<Vec<Value>>,
+        mut frames: Vec<Frame>,
         site: Site,
     ) -> Result<(), RuntimeError> {
         stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
             self.visits += 1;
             let program = self.program;
             let function = &fused.functions[id.index()];
-            let mut frames: Vec<Frame> = self.frame_pool.pop().unwrap_or_default();
-            let mut args = args;
-            for (p, data) in function.participants.iter().zip(args.drain(..)) {
-                frames.push(self.body_frame(p.body, node, data, site));
-            }
-            self.recycle_args(args);
             let mut active = mask;
             // (replacing participant, participants switched off by it)
             let mut postponed: Option<(usize, u64)> = None;
@@ -120,23 +120,20 @@ impl Interpreter<'_> {
                     Step::Loop(group) => {
                         let slot = program.fields[group.field.index()].slot;
                         // The member loops' statements: (participant, var, body).
-                        let members: Vec<_> = group
-                            .loops
-                            .iter()
-                            .filter_map(|&(p, stmt)| {
-                                match program.bodies[function.participants[p].body.index()]
-                                    .body
-                                    .as_ref()
-                                    .and_then(|b| b.get(stmt))
-                                    .map(|s| &s.kind)
-                                {
-                                    Some(StmtKind::ForChildren { var, body, .. }) => {
-                                        Some((p, *var, body))
-                                    }
-                                    _ => None,
+                        let mut members = self.members_pool.pop().unwrap_or_default();
+                        members.extend(group.loops.iter().filter_map(|&(p, stmt)| {
+                            match program.bodies[function.participants[p].body.index()]
+                                .body
+                                .as_ref()
+                                .and_then(|b| b.get(stmt))
+                                .map(|s| &s.kind)
+                            {
+                                Some(StmtKind::ForChildren { var, body, .. }) => {
+                                    Some((p, *var, &body[..]))
                                 }
-                            })
-                            .collect();
+                                _ => None,
+                            }
+                        }));
                         // One open list for all member loops: a call on the
                         // element runs on every node now standing where it
                         // stood (only the last member loop may replace
@@ -189,10 +186,12 @@ impl Interpreter<'_> {
                                             }
                                         }
                                         if callee_mask == 0 {
+                                            self.recycle_args(callee_args);
                                             continue;
                                         }
                                         let frame0 = &frames[0];
-                                        self.on_region(index, |this, n| {
+                                        let listed = Site::Listed(index);
+                                        self.on_region(index, |this, n, last| {
                                             let Some(target) = target_for(targets, tree.type_of(n))
                                             else {
                                                 return Err(this.error(
@@ -201,12 +200,14 @@ impl Interpreter<'_> {
                                                     "no fused function for the element's type",
                                                 ));
                                             };
-                                            let mut each = this.take_args();
-                                            each.extend(callee_args.iter().map(|a| {
-                                                let mut v = this.take_values();
-                                                v.extend(a.iter().cloned());
-                                                v
-                                            }));
+                                            let callee = &fused.functions[target.index()];
+                                            let each = this.callee_frames(
+                                                callee,
+                                                n,
+                                                listed,
+                                                &mut callee_args,
+                                                last,
+                                            );
                                             this.call_fused(
                                                 tree,
                                                 fused,
@@ -214,12 +215,9 @@ impl Interpreter<'_> {
                                                 n,
                                                 callee_mask,
                                                 each,
-                                                Site::Listed(index),
+                                                listed,
                                             )
                                         })?;
-                                        for a in callee_args.drain(..) {
-                                            self.give_values(a);
-                                        }
                                         self.recycle_args(callee_args);
                                     }
                                 }
@@ -228,42 +226,62 @@ impl Interpreter<'_> {
                         for (p, _, _) in &members {
                             frames[*p].loops.pop();
                         }
+                        members.clear();
+                        if self.members_pool.len() < POOL_LIMIT {
+                            self.members_pool.push(members);
+                        }
                         self.close_list(tree);
                     }
                     Step::Group(group) => {
+                        // The child and the callee first (evaluating guards
+                        // and arguments cannot change a child slot), so each
+                        // live call's arguments land in the callee's frame.
+                        let child_slot = program.fields[group.field.index()].slot;
+                        let child = tree.child(node, child_slot);
+                        let target = target_for(&group.targets, tree.type_of(child));
+                        let callee_parts = target
+                            .map_or(&[][..], |t| &fused.functions[t.index()].participants[..]);
+                        let child_site = Site::Child(node, child_slot);
+                        let mut callee = self.frame_pool.pop().unwrap_or_default();
                         let mut callee_mask = 0u64;
-                        let mut callee_args = self.take_args();
                         let mut span = Span::default();
                         for (k, &(p, stmt)) in group.calls.iter().enumerate() {
                             let live = active & (1 << p) != 0;
-                            let Some(s) = program.bodies[function.participants[p].body.index()]
+                            let s = program.bodies[function.participants[p].body.index()]
                                 .body
                                 .as_ref()
-                                .and_then(|b| b.get(stmt))
-                            else {
-                                callee_args.push(Vec::new());
-                                continue;
+                                .and_then(|b| b.get(stmt));
+                            let data = match s {
+                                Some(s) => match self.live_call(tree, &mut frames[p], s, live)? {
+                                    Some((args, at)) => {
+                                        span = at;
+                                        callee_mask |= 1 << k;
+                                        args
+                                    }
+                                    None => Vec::new(),
+                                },
+                                None => Vec::new(),
                             };
-                            match self.live_call(tree, &mut frames[p], s, live)? {
-                                Some((args, at)) => {
-                                    span = at;
-                                    callee_args.push(args);
-                                    callee_mask |= 1 << k;
+                            match callee_parts.get(k) {
+                                Some(part) => {
+                                    callee.push(self.body_frame(part.body, child, data, child_site))
                                 }
-                                None => callee_args.push(Vec::new()),
+                                None => self.give_values(data),
                             }
                         }
-                        if callee_mask == 0 {
-                            continue;
-                        }
-                        let child_slot = program.fields[group.field.index()].slot;
-                        let child = tree.child(node, child_slot);
-                        let Some(target) = target_for(&group.targets, tree.type_of(child)) else {
-                            return Err(self.error(
-                                &frames[0],
-                                span,
-                                "no fused function for the child's type",
-                            ));
+                        let target = match target {
+                            Some(target) if callee_mask != 0 => target,
+                            _ => {
+                                self.recycle_frames(callee);
+                                if callee_mask == 0 {
+                                    continue;
+                                }
+                                return Err(self.error(
+                                    &frames[0],
+                                    span,
+                                    "no fused function for the child's type",
+                                ));
+                            }
                         };
                         self.call_fused(
                             tree,
@@ -271,8 +289,8 @@ impl Interpreter<'_> {
                             target,
                             child,
                             callee_mask,
-                            callee_args,
-                            Site::Child(node, child_slot),
+                            callee,
+                            child_site,
                         )?;
                     }
                 }
@@ -280,14 +298,39 @@ impl Interpreter<'_> {
             if let Some((p, later)) = postponed {
                 self.resume(tree, fused, id, &frames, p, later, site)?;
             }
-            for frame in frames.drain(..) {
-                self.recycle(frame);
-            }
-            if self.frame_pool.len() < POOL_LIMIT {
-                self.frame_pool.push(frames);
-            }
+            self.recycle_frames(frames);
             Ok(())
         })
+    }
+
+    /// The frames of fused function `function`'s participants on `node`,
+    /// which stands at `site`, with the arguments in `args` (one list per
+    /// participant, empty for those that do not take part): copies while
+    /// more region nodes follow, the lists themselves for the `last`.
+    fn callee_frames(
+        &mut self,
+        function: &FusedFunction,
+        node: NodeId,
+        site: Site,
+        args: &mut [Vec<Value>],
+        last: bool,
+    ) -> Vec<Frame> {
+        let mut frames = self.frame_pool.pop().unwrap_or_default();
+        for (p, values) in function.participants.iter().zip(args.iter_mut()) {
+            let data = self.region_args(values, last);
+            frames.push(self.body_frame(p.body, node, data, site));
+        }
+        frames
+    }
+
+    /// Returns the frames of a fused call and their buffers to the pools.
+    fn recycle_frames(&mut self, mut frames: Vec<Frame>) {
+        for frame in frames.drain(..) {
+            self.recycle(frame);
+        }
+        if self.frame_pool.len() < POOL_LIMIT {
+            self.frame_pool.push(frames);
+        }
     }
 
     /// Runs the participants after `p` that its replacement of the node
@@ -332,7 +375,9 @@ impl Interpreter<'_> {
             Site::Listed(index) => self.take_replacement(index),
             Site::Nowhere => Vec::new(),
         };
-        for n in nodes {
+        let mut params = params;
+        let last = nodes.len().saturating_sub(1);
+        for (i, n) in nodes.into_iter().enumerate() {
             let Some(target) = target_for(&resume.targets, tree.type_of(n)) else {
                 return Err(self.error(
                     &frames[p],
@@ -343,7 +388,9 @@ impl Interpreter<'_> {
             if let Site::Listed(index) = site {
                 self.begin_region_visit(index, n);
             }
-            self.call_fused(tree, fused, target, n, mask, params.clone(), site)?;
+            let callee = &fused.functions[target.index()];
+            let frames = self.callee_frames(callee, n, site, &mut params, i == last);
+            self.call_fused(tree, fused, target, n, mask, frames, site)?;
             if let Site::Listed(index) = site {
                 self.end_region_visit(index);
             }
@@ -358,7 +405,9 @@ impl Interpreter<'_> {
 
     /// Returns an emptied list of per-participant arguments to the pool.
     fn recycle_args(&mut self, mut args: Vec<Vec<Value>>) {
-        args.clear();
+        for values in args.drain(..) {
+            self.give_values(values);
+        }
         if self.args_pool.len() < POOL_LIMIT {
             self.args_pool.push(args);
         }

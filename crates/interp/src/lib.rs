@@ -155,6 +155,9 @@ pub struct Interpreter<'p> {
     /// several times more often than an unfused one.
     frame_pool: Vec<Vec<Frame>>,
     args_pool: Vec<Vec<Vec<Value>>>,
+    /// Recycled lists of a fused loop's members: (participant, loop
+    /// variable, loop body).
+    members_pool: Vec<Vec<(usize, NodeVarId, &'p [Stmt])>>,
     /// Running `for` loops over lists of children (see `rewrite.rs`).
     open_lists: Vec<OpenList>,
 }
@@ -174,6 +177,7 @@ impl<'p> Interpreter<'p> {
             node_pool: Vec::new(),
             frame_pool: Vec::new(),
             args_pool: Vec::new(),
+            members_pool: Vec::new(),
             open_lists: Vec::new(),
         }
     }
@@ -253,9 +257,21 @@ impl<'p> Interpreter<'p> {
         }
     }
 
+    /// The arguments of a call on a region node: a copy of `args` (in a
+    /// recycled buffer) while more nodes follow, `args` itself, left
+    /// empty, for the last one.
+    fn region_args(&mut self, args: &mut Vec<Value>, last: bool) -> Vec<Value> {
+        if last {
+            return std::mem::take(args);
+        }
+        let mut copy = self.take_values();
+        copy.extend(args.iter().cloned());
+        copy
+    }
+
     /// Returns a value buffer to the pool.
     fn give_values(&mut self, mut values: Vec<Value>) {
-        if self.value_pool.len() < POOL_LIMIT {
+        if values.capacity() > 0 && self.value_pool.len() < POOL_LIMIT {
             values.clear();
             self.value_pool.push(values);
         }
@@ -435,20 +451,14 @@ impl<'p> Interpreter<'p> {
                 // stands where the element stood.
                 if let (PathRoot::Var(v), true) = (receiver.root, receiver.steps.is_empty()) {
                     if let Some(index) = Self::loop_of(frame, v) {
-                        let args = self.eval_args(tree, frame, args)?;
+                        let mut args = self.eval_args(tree, frame, args)?;
                         let method = *method;
-                        self.on_region(index, |this, n| {
-                            this.call(
-                                tree,
-                                n,
-                                method,
-                                args.clone(),
-                                s.span,
-                                frame,
-                                Site::Listed(index),
-                            )
-                            .map(|_| ())
+                        self.on_region(index, |this, n, last| {
+                            let args = this.region_args(&mut args, last);
+                            this.call(tree, n, method, args, s.span, frame, Site::Listed(index))
+                                .map(|_| ())
                         })?;
+                        self.give_values(args);
                         return Ok(Flow::Normal);
                     }
                 }

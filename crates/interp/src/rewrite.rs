@@ -148,16 +148,6 @@ impl Interpreter<'_> {
         }
     }
 
-    /// The nodes standing where the current element stood, taken out of
-    /// the list to be visited one by one ([`Self::visit_region_node`]).
-    pub(crate) fn take_region(&mut self, index: usize) -> Vec<NodeId> {
-        let open = &mut self.open_lists[index];
-        match &mut open.front {
-            Some(front) => front.split_off(open.region_start),
-            None => vec![open.snapshot[open.region_start]],
-        }
-    }
-
     /// Marks `node` (of a taken region) as being visited.
     pub(crate) fn begin_region_visit(&mut self, index: usize, node: NodeId) {
         self.open_lists[index].visiting = Some(node);
@@ -194,16 +184,32 @@ impl Interpreter<'_> {
     }
 
     /// Runs `visit` on every node of the current element's region, in
-    /// order; each may replace itself.
+    /// order; each may replace itself. `visit` learns whether the node is
+    /// the region's last, so it can hand over what it would otherwise copy
+    /// for the next node. The region is taken out of the list while it is
+    /// visited (nodes that stay are put back by [`Self::end_region_visit`]);
+    /// an element no earlier call replaced, the common case, is visited
+    /// without copying anything.
     pub(crate) fn on_region(
         &mut self,
         index: usize,
-        mut visit: impl FnMut(&mut Self, NodeId) -> Result<(), RuntimeError>,
+        mut visit: impl FnMut(&mut Self, NodeId, bool) -> Result<(), RuntimeError>,
     ) -> Result<(), RuntimeError> {
-        let region = self.take_region(index);
-        for n in region {
+        let open = &mut self.open_lists[index];
+        let region = match &mut open.front {
+            Some(front) => front.split_off(open.region_start),
+            None => {
+                let n = open.snapshot[open.region_start];
+                self.begin_region_visit(index, n);
+                visit(self, n, true)?;
+                self.end_region_visit(index);
+                return Ok(());
+            }
+        };
+        let last = region.len().saturating_sub(1);
+        for (i, n) in region.into_iter().enumerate() {
             self.begin_region_visit(index, n);
-            visit(self, n)?;
+            visit(self, n, i == last)?;
             self.end_region_visit(index);
         }
         Ok(())
