@@ -6,6 +6,12 @@
 //! [`Step::Group`] evaluates the arguments of its live calls and invokes
 //! the callee fused function on the child: one node visit per fused
 //! function invocation (LANGUAGE.md §5).
+//!
+//! A run first resolves the fused IR against the checked model into a
+//! [`Plan`]: statements by reference, child slots, dispatch tables by
+//! concrete type. A fused visit then does no lookups an unfused call does
+//! not, and the caller evaluates each live call's arguments straight into
+//! the callee's participant frame.
 
 use crate::rewrite::Site;
 use crate::{
@@ -13,10 +19,161 @@ use crate::{
 };
 use treefuse_fusion::{target_for, FusedFnId, FusedFunction, FusedProgram, LoopStep, Step};
 use treefuse_runtime::{NodeId, Tree};
-use treefuse_sema::{Fuse, StmtKind, Value};
+use treefuse_sema::{Fuse, NodeVarId, Program, Stmt, StmtKind, TypeId, Value};
 use treefuse_syntax::Span;
 
-impl Interpreter<'_> {
+/// The fused program resolved against the checked model (see the module
+/// docs): one [`FnPlan`] per fused function, by [`FusedFnId`].
+struct Plan<'p> {
+    functions: Vec<FnPlan<'p>>,
+}
+
+/// A fused function's schedule with its statements resolved.
+struct FnPlan<'p> {
+    steps: Vec<PlanStep<'p>>,
+}
+
+/// A [`Step`], resolved. Statements the model lacks (none, for a fused
+/// program built from it) are left out, as the executor always skipped
+/// them.
+enum PlanStep<'p> {
+    /// A top-level statement of a participant.
+    Stmt { participant: usize, stmt: &'p Stmt },
+    /// A fused call on a child.
+    Group(GroupPlan<'p>),
+    /// Merged loops over a list of children.
+    Loop(LoopPlan<'p>),
+}
+
+/// A [`treefuse_fusion::CallGroup`], resolved.
+struct GroupPlan<'p> {
+    /// Slot of the child field.
+    slot: u32,
+    /// (participant, its call or guarded call) per call, in callee
+    /// participant order.
+    calls: Vec<(usize, Option<&'p Stmt>)>,
+    targets: Dispatch,
+}
+
+/// A [`treefuse_fusion::LoopGroup`], resolved.
+struct LoopPlan<'p> {
+    /// Slot of the list field.
+    slot: u32,
+    /// The member loops: (participant, loop variable, loop body).
+    members: Vec<(usize, NodeVarId, &'p [Stmt])>,
+    steps: Vec<LoopPlanStep<'p>>,
+}
+
+/// A [`LoopStep`], resolved (members replaced by their participants).
+enum LoopPlanStep<'p> {
+    Stmt {
+        participant: usize,
+        stmt: &'p Stmt,
+    },
+    Call {
+        /// (participant, its call or guarded call) per call.
+        calls: Vec<(usize, Option<&'p Stmt>)>,
+        targets: Dispatch,
+    },
+}
+
+/// A dispatch list (`(TypeId, FusedFnId)` pairs) as a table indexed by
+/// type: the first entry for a type wins, as in [`target_for`].
+struct Dispatch {
+    by_type: Vec<Option<FusedFnId>>,
+}
+
+impl Dispatch {
+    fn new(targets: &[(TypeId, FusedFnId)]) -> Dispatch {
+        let len = targets.iter().map(|(t, _)| t.index() + 1).max().unwrap_or(0);
+        let mut by_type = vec![None; len];
+        for &(t, f) in targets.iter().rev() {
+            by_type[t.index()] = Some(f);
+        }
+        Dispatch { by_type }
+    }
+
+    #[inline]
+    fn get(&self, ty: TypeId) -> Option<FusedFnId> {
+        self.by_type.get(ty.index()).copied().flatten()
+    }
+}
+
+impl<'p> Plan<'p> {
+    fn new(program: &'p Program, fused: &FusedProgram) -> Plan<'p> {
+        let functions = fused
+            .functions
+            .iter()
+            .map(|function| {
+                let stmt = |p: usize, i: usize| -> Option<&'p Stmt> {
+                    let body = function.participants.get(p)?.body;
+                    program.bodies[body.index()].body.as_ref()?.get(i)
+                };
+                let steps = function
+                    .steps
+                    .iter()
+                    .filter_map(|step| match step {
+                        Step::Stmt { participant, stmt: i } => Some(PlanStep::Stmt {
+                            participant: *participant,
+                            stmt: stmt(*participant, *i)?,
+                        }),
+                        Step::Group(group) => Some(PlanStep::Group(GroupPlan {
+                            slot: program.fields[group.field.index()].slot,
+                            calls: group.calls.iter().map(|&(p, i)| (p, stmt(p, i))).collect(),
+                            targets: Dispatch::new(&group.targets),
+                        })),
+                        Step::Loop(group) => {
+                            let members: Vec<_> = group
+                                .loops
+                                .iter()
+                                .filter_map(|&(p, i)| match &stmt(p, i)?.kind {
+                                    StmtKind::ForChildren { var, body, .. } => {
+                                        Some((p, *var, &body[..]))
+                                    }
+                                    _ => None,
+                                })
+                                .collect();
+                            let steps = group
+                                .steps
+                                .iter()
+                                .filter_map(|step| match step {
+                                    LoopStep::Stmt { member, stmt } => {
+                                        let &(participant, _, body) = members.get(*member)?;
+                                        Some(LoopPlanStep::Stmt {
+                                            participant,
+                                            stmt: body.get(*stmt)?,
+                                        })
+                                    }
+                                    LoopStep::Call { calls, targets } => {
+                                        Some(LoopPlanStep::Call {
+                                            calls: calls
+                                                .iter()
+                                                .map(|&(member, i)| match members.get(member) {
+                                                    Some(&(p, _, body)) => (p, body.get(i)),
+                                                    None => (0, None),
+                                                })
+                                                .collect(),
+                                            targets: Dispatch::new(targets),
+                                        })
+                                    }
+                                })
+                                .collect();
+                            Some(PlanStep::Loop(LoopPlan {
+                                slot: program.fields[group.field.index()].slot,
+                                members,
+                                steps,
+                            }))
+                        }
+                    })
+                    .collect();
+                FnPlan { steps }
+            })
+            .collect();
+        Plan { functions }
+    }
+}
+
+impl<'p> Interpreter<'p> {
     /// Runs `fuse` with the fused schedule from `fused`. `visits_per_call`
     /// of the result has one entry per fused call on the root (a chunk of
     /// the item's calls run together).
@@ -36,6 +193,7 @@ impl Interpreter<'_> {
             ));
         };
         self.open_lists.clear();
+        let plan = Plan::new(self.program, fused);
         let mut stats = RunStats::default();
         let start = self.visits;
         self.run_fuse_level(
@@ -67,7 +225,7 @@ impl Interpreter<'_> {
                 };
                 let function = &fused.functions[target.index()];
                 let frames = this.callee_frames(function, root, Site::Root, &mut call_args, true);
-                this.call_fused(tree, fused, target, root, mask, frames, Site::Root)
+                this.call_fused(tree, fused, &plan, target, root, mask, frames, Site::Root)
             },
         )?;
         stats.node_visits = self.visits - start;
@@ -84,6 +242,7 @@ impl Interpreter<'_> {
         &mut self,
         tree: &mut Tree,
         fused: &FusedProgram,
+        plan: &Plan<'p>,
         id: FusedFnId,
         node: NodeId,
         mask: u64,
@@ -92,215 +251,180 @@ impl Interpreter<'_> {
     ) -> Result<(), RuntimeError> {
         stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
             self.visits += 1;
-            let program = self.program;
-            let function = &fused.functions[id.index()];
-            let mut active = mask;
-            // (replacing participant, participants switched off by it)
-            let mut postponed: Option<(usize, u64)> = None;
-            for step in &function.steps {
+            let mut run = Active {
+                mask,
+                postponed: None,
+            };
+            for step in &plan.functions[id.index()].steps {
                 match step {
-                    Step::Stmt { participant, stmt } => {
-                        if active & (1 << participant) == 0 {
-                            continue;
-                        }
-                        let body =
-                            &program.bodies[function.participants[*participant].body.index()];
-                        let Some(s) = body.body.as_ref().and_then(|b| b.get(*stmt)) else {
-                            continue;
-                        };
-                        if let Flow::Return = self.exec(tree, &mut frames[*participant], s)? {
-                            active = postpone_after(
-                                &frames[*participant],
-                                *participant,
-                                active,
-                                &mut postponed,
-                            );
+                    PlanStep::Stmt { participant, stmt } => {
+                        let p = *participant;
+                        if run.has(p) {
+                            if let Flow::Return = self.exec(tree, &mut frames[p], stmt)? {
+                                run.leave(&frames[p], p);
+                            }
                         }
                     }
-                    Step::Loop(group) => {
-                        let slot = program.fields[group.field.index()].slot;
-                        // The member loops' statements: (participant, var, body).
-                        let mut members = self.members_pool.pop().unwrap_or_default();
-                        members.extend(group.loops.iter().filter_map(|&(p, stmt)| {
-                            match program.bodies[function.participants[p].body.index()]
-                                .body
-                                .as_ref()
-                                .and_then(|b| b.get(stmt))
-                                .map(|s| &s.kind)
-                            {
-                                Some(StmtKind::ForChildren { var, body, .. }) => {
-                                    Some((p, *var, &body[..]))
-                                }
-                                _ => None,
-                            }
-                        }));
-                        // One open list for all member loops: a call on the
-                        // element runs on every node now standing where it
-                        // stood (only the last member loop may replace
-                        // elements; the fuser sees to that).
-                        let index = self.open_list(tree, node, slot);
-                        for (p, var, _) in &members {
-                            frames[*p].loops.push((*var, index));
-                        }
-                        while let Some(item) = self.advance(index) {
-                            for (p, var, _) in &members {
-                                frames[*p].nodes[var.index()] = item;
-                            }
-                            for step in &group.steps {
-                                match step {
-                                    LoopStep::Stmt { member, stmt } => {
-                                        let (p, _, body) = members[*member];
-                                        if active & (1 << p) == 0 {
-                                            continue;
-                                        }
-                                        if let Flow::Return =
-                                            self.exec(tree, &mut frames[p], &body[*stmt])?
-                                        {
-                                            active = postpone_after(
-                                                &frames[p],
-                                                p,
-                                                active,
-                                                &mut postponed,
-                                            );
-                                        }
-                                    }
-                                    LoopStep::Call { calls, targets } => {
-                                        let mut callee_mask = 0u64;
-                                        let mut callee_args = self.take_args();
-                                        let mut span = Span::default();
-                                        for (k, &(member, stmt)) in calls.iter().enumerate() {
-                                            let (p, _, body) = members[member];
-                                            let live = active & (1 << p) != 0;
-                                            match self.live_call(
-                                                tree,
-                                                &mut frames[p],
-                                                &body[stmt],
-                                                live,
-                                            )? {
-                                                Some((args, at)) => {
-                                                    span = at;
-                                                    callee_args.push(args);
-                                                    callee_mask |= 1 << k;
-                                                }
-                                                None => callee_args.push(Vec::new()),
-                                            }
-                                        }
-                                        if callee_mask == 0 {
-                                            self.recycle_args(callee_args);
-                                            continue;
-                                        }
-                                        let frame0 = &frames[0];
-                                        let listed = Site::Listed(index);
-                                        self.on_region(index, |this, n, last| {
-                                            let Some(target) = target_for(targets, tree.type_of(n))
-                                            else {
-                                                return Err(this.error(
-                                                    frame0,
-                                                    span,
-                                                    "no fused function for the element's type",
-                                                ));
-                                            };
-                                            let callee = &fused.functions[target.index()];
-                                            let each = this.callee_frames(
-                                                callee,
-                                                n,
-                                                listed,
-                                                &mut callee_args,
-                                                last,
-                                            );
-                                            this.call_fused(
-                                                tree,
-                                                fused,
-                                                target,
-                                                n,
-                                                callee_mask,
-                                                each,
-                                                listed,
-                                            )
-                                        })?;
-                                        self.recycle_args(callee_args);
-                                    }
-                                }
-                            }
-                        }
-                        for (p, _, _) in &members {
-                            frames[*p].loops.pop();
-                        }
-                        members.clear();
-                        if self.members_pool.len() < POOL_LIMIT {
-                            self.members_pool.push(members);
-                        }
-                        self.close_list(tree);
+                    PlanStep::Loop(group) => {
+                        self.fused_loop(tree, fused, plan, group, node, &mut frames, &mut run)?
                     }
-                    Step::Group(group) => {
-                        // The child and the callee first (evaluating guards
-                        // and arguments cannot change a child slot), so each
-                        // live call's arguments land in the callee's frame.
-                        let child_slot = program.fields[group.field.index()].slot;
-                        let child = tree.child(node, child_slot);
-                        let target = target_for(&group.targets, tree.type_of(child));
-                        let callee_parts = target
-                            .map_or(&[][..], |t| &fused.functions[t.index()].participants[..]);
-                        let child_site = Site::Child(node, child_slot);
-                        let mut callee = self.frame_pool.pop().unwrap_or_default();
-                        let mut callee_mask = 0u64;
-                        let mut span = Span::default();
-                        for (k, &(p, stmt)) in group.calls.iter().enumerate() {
-                            let live = active & (1 << p) != 0;
-                            let s = program.bodies[function.participants[p].body.index()]
-                                .body
-                                .as_ref()
-                                .and_then(|b| b.get(stmt));
-                            let data = match s {
-                                Some(s) => match self.live_call(tree, &mut frames[p], s, live)? {
-                                    Some((args, at)) => {
-                                        span = at;
-                                        callee_mask |= 1 << k;
-                                        args
-                                    }
-                                    None => Vec::new(),
-                                },
-                                None => Vec::new(),
-                            };
-                            match callee_parts.get(k) {
-                                Some(part) => {
-                                    callee.push(self.body_frame(part.body, child, data, child_site))
-                                }
-                                None => self.give_values(data),
-                            }
-                        }
-                        let target = match target {
-                            Some(target) if callee_mask != 0 => target,
-                            _ => {
-                                self.recycle_frames(callee);
-                                if callee_mask == 0 {
-                                    continue;
-                                }
-                                return Err(self.error(
-                                    &frames[0],
-                                    span,
-                                    "no fused function for the child's type",
-                                ));
-                            }
-                        };
-                        self.call_fused(
-                            tree,
-                            fused,
-                            target,
-                            child,
-                            callee_mask,
-                            callee,
-                            child_site,
-                        )?;
+                    PlanStep::Group(group) => {
+                        self.fused_group(tree, fused, plan, group, node, &mut frames, run.mask)?
                     }
                 }
             }
-            if let Some((p, later)) = postponed {
-                self.resume(tree, fused, id, &frames, p, later, site)?;
+            if let Some((p, later)) = run.postponed {
+                self.resume(tree, fused, plan, id, &frames, p, later, site)?;
             }
             self.recycle_frames(frames);
             Ok(())
         })
+    }
+
+    /// Runs merged loops over the list in `group.slot` of `node`.
+    #[allow(clippy::too_many_arguments)]
+    fn fused_loop(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        plan: &Plan<'p>,
+        group: &LoopPlan<'p>,
+        node: NodeId,
+        frames: &mut [Frame],
+        run: &mut Active,
+    ) -> Result<(), RuntimeError> {
+        // One open list for all member loops: a call on the element runs
+        // on every node now standing where it stood (only the last member
+        // loop may replace elements; the fuser sees to that).
+        let index = self.open_list(tree, node, group.slot);
+        for (p, var, _) in &group.members {
+            frames[*p].loops.push((*var, index));
+        }
+        let listed = Site::Listed(index);
+        while let Some(item) = self.advance(index) {
+            for (p, var, _) in &group.members {
+                frames[*p].nodes[var.index()] = item;
+            }
+            for step in &group.steps {
+                match step {
+                    LoopPlanStep::Stmt { participant, stmt } => {
+                        let p = *participant;
+                        if run.has(p) {
+                            if let Flow::Return = self.exec(tree, &mut frames[p], stmt)? {
+                                run.leave(&frames[p], p);
+                            }
+                        }
+                    }
+                    LoopPlanStep::Call { calls, targets } => {
+                        let mut callee_mask = 0u64;
+                        let mut callee_args = self.take_args();
+                        let mut span = Span::default();
+                        for (k, &(p, s)) in calls.iter().enumerate() {
+                            let args = match s {
+                                Some(s) if run.has(p) => self.live_call(tree, &mut frames[p], s)?,
+                                _ => None,
+                            };
+                            match args {
+                                Some((args, at)) => {
+                                    span = at;
+                                    callee_args.push(args);
+                                    callee_mask |= 1 << k;
+                                }
+                                None => callee_args.push(Vec::new()),
+                            }
+                        }
+                        if callee_mask == 0 {
+                            self.recycle_args(callee_args);
+                            continue;
+                        }
+                        let frame0 = &frames[0];
+                        self.on_region(index, |this, n, last| {
+                            let Some(target) = targets.get(tree.type_of(n)) else {
+                                return Err(this.error(
+                                    frame0,
+                                    span,
+                                    "no fused function for the element's type",
+                                ));
+                            };
+                            let callee = &fused.functions[target.index()];
+                            let each =
+                                this.callee_frames(callee, n, listed, &mut callee_args, last);
+                            this.call_fused(tree, fused, plan, target, n, callee_mask, each, listed)
+                        })?;
+                        self.recycle_args(callee_args);
+                    }
+                }
+            }
+        }
+        for (p, _, _) in &group.members {
+            frames[*p].loops.pop();
+        }
+        self.close_list(tree);
+        Ok(())
+    }
+
+    /// Runs the live calls of `group` on the child in `group.slot` of
+    /// `node` as one fused call.
+    #[allow(clippy::too_many_arguments)]
+    fn fused_group(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        plan: &Plan<'p>,
+        group: &GroupPlan<'p>,
+        node: NodeId,
+        frames: &mut [Frame],
+        active: u64,
+    ) -> Result<(), RuntimeError> {
+        // The child and the callee first (evaluating guards and arguments
+        // cannot change a child slot), so each live call's arguments land
+        // in the callee's frame.
+        let child = tree.child(node, group.slot);
+        let target = group.targets.get(tree.type_of(child));
+        let callee_parts =
+            target.map_or(&[][..], |t| &fused.functions[t.index()].participants[..]);
+        let child_site = Site::Child(node, group.slot);
+        let mut callee = self.frame_pool.pop().unwrap_or_default();
+        let mut callee_mask = 0u64;
+        let mut span = Span::default();
+        for (k, &(p, s)) in group.calls.iter().enumerate() {
+            let args = match s {
+                Some(s) if active & (1 << p) != 0 => self.live_call(tree, &mut frames[p], s)?,
+                _ => None,
+            };
+            let data = match args {
+                Some((args, at)) => {
+                    span = at;
+                    callee_mask |= 1 << k;
+                    args
+                }
+                None => Vec::new(),
+            };
+            match callee_parts.get(k) {
+                Some(part) => callee.push(self.body_frame(part.body, child, data, child_site)),
+                None => self.give_values(data),
+            }
+        }
+        let target = match target {
+            Some(target) if callee_mask != 0 => target,
+            _ => {
+                self.recycle_frames(callee);
+                if callee_mask == 0 {
+                    return Ok(());
+                }
+                return Err(self.error(&frames[0], span, "no fused function for the child's type"));
+            }
+        };
+        self.call_fused(
+            tree,
+            fused,
+            plan,
+            target,
+            child,
+            callee_mask,
+            callee,
+            child_site,
+        )
     }
 
     /// The frames of fused function `function`'s participants on `node`,
@@ -343,6 +467,7 @@ impl Interpreter<'_> {
         &mut self,
         tree: &mut Tree,
         fused: &FusedProgram,
+        plan: &Plan<'p>,
         id: FusedFnId,
         frames: &[Frame],
         p: usize,
@@ -390,7 +515,7 @@ impl Interpreter<'_> {
             }
             let callee = &fused.functions[target.index()];
             let frames = self.callee_frames(callee, n, site, &mut params, i == last);
-            self.call_fused(tree, fused, target, n, mask, frames, site)?;
+            self.call_fused(tree, fused, plan, target, n, mask, frames, site)?;
             if let Site::Listed(index) = site {
                 self.end_region_visit(index);
             }
@@ -413,18 +538,14 @@ impl Interpreter<'_> {
         }
     }
 
-    /// The argument values of a (possibly guarded) call statement whose
-    /// participant is `live`, or `None` if it does not take part.
+    /// The argument values of a (possibly guarded) call statement of an
+    /// active participant, or `None` if its guard is false.
     fn live_call(
         &mut self,
         tree: &mut Tree,
         frame: &mut Frame,
-        s: &treefuse_sema::Stmt,
-        live: bool,
+        s: &Stmt,
     ) -> Result<Option<(Vec<Value>, Span)>, RuntimeError> {
-        if !live {
-            return Ok(None);
-        }
         let call = match &s.kind {
             StmtKind::If {
                 cond, then_branch, ..
@@ -444,6 +565,25 @@ impl Interpreter<'_> {
             }
             _ => Ok(None),
         }
+    }
+}
+
+/// The active participants of a running fused function.
+struct Active {
+    mask: u64,
+    /// (replacing participant, participants switched off by it)
+    postponed: Option<(usize, u64)>,
+}
+
+impl Active {
+    #[inline]
+    fn has(&self, p: usize) -> bool {
+        self.mask & (1 << p) != 0
+    }
+
+    /// Participant `p` left the fused function (see [`postpone_after`]).
+    fn leave(&mut self, frame: &Frame, p: usize) {
+        self.mask = postpone_after(frame, p, self.mask, &mut self.postponed);
     }
 }
 

@@ -155,9 +155,6 @@ pub struct Interpreter<'p> {
     /// several times more often than an unfused one.
     frame_pool: Vec<Vec<Frame>>,
     args_pool: Vec<Vec<Vec<Value>>>,
-    /// Recycled lists of a fused loop's members: (participant, loop
-    /// variable, loop body).
-    members_pool: Vec<Vec<(usize, NodeVarId, &'p [Stmt])>>,
     /// Running `for` loops over lists of children (see `rewrite.rs`).
     open_lists: Vec<OpenList>,
 }
@@ -177,7 +174,6 @@ impl<'p> Interpreter<'p> {
             node_pool: Vec::new(),
             frame_pool: Vec::new(),
             args_pool: Vec::new(),
-            members_pool: Vec::new(),
             open_lists: Vec::new(),
         }
     }
