@@ -85,7 +85,11 @@ struct Dispatch {
 
 impl Dispatch {
     fn new(targets: &[(TypeId, FusedFnId)]) -> Dispatch {
-        let len = targets.iter().map(|(t, _)| t.index() + 1).max().unwrap_or(0);
+        let len = targets
+            .iter()
+            .map(|(t, _)| t.index() + 1)
+            .max()
+            .unwrap_or(0);
         let mut by_type = vec![None; len];
         for &(t, f) in targets.iter().rev() {
             by_type[t.index()] = Some(f);
@@ -113,7 +117,10 @@ impl<'p> Plan<'p> {
                     .steps
                     .iter()
                     .filter_map(|step| match step {
-                        Step::Stmt { participant, stmt: i } => Some(PlanStep::Stmt {
+                        Step::Stmt {
+                            participant,
+                            stmt: i,
+                        } => Some(PlanStep::Stmt {
                             participant: *participant,
                             stmt: stmt(*participant, *i)?,
                         }),
@@ -144,18 +151,16 @@ impl<'p> Plan<'p> {
                                             stmt: body.get(*stmt)?,
                                         })
                                     }
-                                    LoopStep::Call { calls, targets } => {
-                                        Some(LoopPlanStep::Call {
-                                            calls: calls
-                                                .iter()
-                                                .map(|&(member, i)| match members.get(member) {
-                                                    Some(&(p, _, body)) => (p, body.get(i)),
-                                                    None => (0, None),
-                                                })
-                                                .collect(),
-                                            targets: Dispatch::new(targets),
-                                        })
-                                    }
+                                    LoopStep::Call { calls, targets } => Some(LoopPlanStep::Call {
+                                        calls: calls
+                                            .iter()
+                                            .map(|&(member, i)| match members.get(member) {
+                                                Some(&(p, _, body)) => (p, body.get(i)),
+                                                None => (0, None),
+                                            })
+                                            .collect(),
+                                        targets: Dispatch::new(targets),
+                                    }),
                                 })
                                 .collect();
                             Some(PlanStep::Loop(LoopPlan {
@@ -381,8 +386,7 @@ impl<'p> Interpreter<'p> {
         // in the callee's frame.
         let child = tree.child(node, group.slot);
         let target = group.targets.get(tree.type_of(child));
-        let callee_parts =
-            target.map_or(&[][..], |t| &fused.functions[t.index()].participants[..]);
+        let callee_parts = target.map_or(&[][..], |t| &fused.functions[t.index()].participants[..]);
         let child_site = Site::Child(node, group.slot);
         let mut callee = self.frame_pool.pop().unwrap_or_default();
         let mut callee_mask = 0u64;
@@ -449,7 +453,7 @@ impl<'p> Interpreter<'p> {
 
     /// Returns the frames of a fused call and their buffers to the pools.
     fn recycle_frames(&mut self, mut frames: Vec<Frame>) {
-        for frame in frames.drain(..) {
+        while let Some(frame) = frames.pop() {
             self.recycle(frame);
         }
         if self.frame_pool.len() < POOL_LIMIT {

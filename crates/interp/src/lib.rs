@@ -107,7 +107,7 @@ pub struct RunStats {
 enum Owner {
     Body(BodyId),
     Pure(PureFnId),
-    Fuse(usize),
+    Fuse(u32),
 }
 
 struct Frame {
@@ -115,7 +115,6 @@ struct Frame {
     self_node: NodeId,
     data: Vec<Value>,
     nodes: Vec<NodeId>,
-    ret: Option<Value>,
     /// Where `self_node` stands.
     site: Site,
     /// Set when the traversal replaced its receiver (`self = ...`).
@@ -124,6 +123,11 @@ struct Frame {
     /// `for` over children, by loop variable.
     loops: Vec<(NodeVarId, usize)>,
 }
+
+// Frames move on every call (into a fused call's frame list, back to the
+// pools): up to 128 bytes the compiler moves them inline, without a call to
+// `memcpy`.
+const _: () = assert!(std::mem::size_of::<Frame>() <= 128);
 
 enum Flow {
     Normal,
@@ -157,6 +161,10 @@ pub struct Interpreter<'p> {
     args_pool: Vec<Vec<Vec<Value>>>,
     /// Running `for` loops over lists of children (see `rewrite.rs`).
     open_lists: Vec<OpenList>,
+    /// The value of the last `return v` of a pure function, read when its
+    /// body ends (kept here rather than in every frame: frames are moved
+    /// on every call, and smaller ones move without a `memcpy` call).
+    ret: Option<Value>,
 }
 
 /// Most buffers kept for reuse (about the deepest recursion that matters).
@@ -175,6 +183,7 @@ impl<'p> Interpreter<'p> {
             frame_pool: Vec::new(),
             args_pool: Vec::new(),
             open_lists: Vec::new(),
+            ret: None,
         }
     }
 
@@ -193,11 +202,10 @@ impl<'p> Interpreter<'p> {
             .position(|f| f.name == fuse.name)
             .unwrap_or(0);
         Frame {
-            owner: Owner::Fuse(index),
+            owner: Owner::Fuse(index as u32),
             self_node: tree.root,
             data: args,
             nodes: Vec::new(),
-            ret: None,
             site: Site::Root,
             replaced: false,
             loops: Vec::new(),
@@ -246,7 +254,6 @@ impl<'p> Interpreter<'p> {
             self_node: node,
             data,
             nodes,
-            ret: None,
             site,
             replaced: false,
             loops: Vec::new(),
@@ -367,7 +374,7 @@ impl<'p> Interpreter<'p> {
             Owner::Pure(f) => format!("pure fn {}", self.program.pure_fns[f.index()].name),
             Owner::Fuse(i) => format!(
                 "fuse {}",
-                self.program.fuses.get(i).map_or("?", |f| &f.name)
+                self.program.fuses.get(i as usize).map_or("?", |f| &f.name)
             ),
         }
     }
@@ -555,7 +562,7 @@ impl<'p> Interpreter<'p> {
             }
             StmtKind::Return(value) => {
                 if let Some(v) = value {
-                    frame.ret = Some(self.eval(tree, frame, v)?);
+                    self.ret = Some(self.eval(tree, frame, v)?);
                 }
                 return Ok(Flow::Return);
             }
@@ -879,8 +886,9 @@ impl<'p> Interpreter<'p> {
                 let mut frame = self.pure_frame(f, args, caller.self_node);
                 // The checker admits only local computation in pure bodies,
                 // so running them with the traversal executor is safe.
+                self.ret = None;
                 self.exec_block(tree, &mut frame, stmts)?;
-                Ok(frame.ret.unwrap_or(Value::Int(0)))
+                Ok(self.ret.take().unwrap_or(Value::Int(0)))
             }
         }
     }
@@ -894,7 +902,6 @@ impl<'p> Interpreter<'p> {
             self_node,
             data,
             nodes: Vec::new(),
-            ret: None,
             site: Site::Nowhere,
             replaced: false,
             loops: Vec::new(),
