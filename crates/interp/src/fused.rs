@@ -321,6 +321,28 @@ impl<'p> Interpreter<'p> {
                         }
                     }
                     LoopPlanStep::Call { calls, targets } => {
+                        if let Some(n) = self.unreplaced_element(index) {
+                            // The region is the element alone: its calls'
+                            // arguments go straight into the callee's frames.
+                            let Some((target, callee, mask)) = self.live_frames(
+                                tree,
+                                fused,
+                                calls,
+                                targets,
+                                frames,
+                                run.mask,
+                                n,
+                                listed,
+                                "no fused function for the element's type",
+                            )?
+                            else {
+                                continue;
+                            };
+                            self.begin_region_visit(index, n);
+                            self.call_fused(tree, fused, plan, target, n, mask, callee, listed)?;
+                            self.end_region_visit(index);
+                            continue;
+                        }
                         let mut callee_mask = 0u64;
                         let mut callee_args = self.take_args();
                         let mut span = Span::default();
@@ -381,17 +403,51 @@ impl<'p> Interpreter<'p> {
         frames: &mut [Frame],
         active: u64,
     ) -> Result<(), RuntimeError> {
-        // The child and the callee first (evaluating guards and arguments
-        // cannot change a child slot), so each live call's arguments land
-        // in the callee's frame.
         let child = tree.child(node, group.slot);
-        let target = group.targets.get(tree.type_of(child));
+        let site = Site::Child(node, group.slot);
+        let Some((target, callee, mask)) = self.live_frames(
+            tree,
+            fused,
+            &group.calls,
+            &group.targets,
+            frames,
+            active,
+            child,
+            site,
+            "no fused function for the child's type",
+        )?
+        else {
+            return Ok(());
+        };
+        self.call_fused(tree, fused, plan, target, child, mask, callee, site)
+    }
+
+    /// Prepares a fused call on `node`, which stands at `site`: the callee
+    /// by `node`'s type first (evaluating guards and arguments cannot
+    /// change the tree's shape), then the guards and arguments of the
+    /// `calls` whose participants are `active`, in order, each evaluated
+    /// straight into its callee participant's frame. `None` if no call
+    /// takes part; an error (`missing`) if calls take part but no fused
+    /// function serves the node's type.
+    #[allow(clippy::too_many_arguments)]
+    fn live_frames(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        calls: &[(usize, Option<&'p Stmt>)],
+        targets: &Dispatch,
+        frames: &mut [Frame],
+        active: u64,
+        node: NodeId,
+        site: Site,
+        missing: &str,
+    ) -> Result<Option<(FusedFnId, Vec<Frame>, u64)>, RuntimeError> {
+        let target = targets.get(tree.type_of(node));
         let callee_parts = target.map_or(&[][..], |t| &fused.functions[t.index()].participants[..]);
-        let child_site = Site::Child(node, group.slot);
         let mut callee = self.frame_pool.pop().unwrap_or_default();
         let mut callee_mask = 0u64;
         let mut span = Span::default();
-        for (k, &(p, s)) in group.calls.iter().enumerate() {
+        for (k, &(p, s)) in calls.iter().enumerate() {
             let args = match s {
                 Some(s) if active & (1 << p) != 0 => self.live_call(tree, &mut frames[p], s)?,
                 _ => None,
@@ -405,30 +461,20 @@ impl<'p> Interpreter<'p> {
                 None => Vec::new(),
             };
             match callee_parts.get(k) {
-                Some(part) => callee.push(self.body_frame(part.body, child, data, child_site)),
+                Some(part) => callee.push(self.body_frame(part.body, node, data, site)),
                 None => self.give_values(data),
             }
         }
-        let target = match target {
-            Some(target) if callee_mask != 0 => target,
+        match target {
+            Some(target) if callee_mask != 0 => Ok(Some((target, callee, callee_mask))),
             _ => {
                 self.recycle_frames(callee);
                 if callee_mask == 0 {
-                    return Ok(());
+                    return Ok(None);
                 }
-                return Err(self.error(&frames[0], span, "no fused function for the child's type"));
+                Err(self.error(&frames[0], span, missing))
             }
-        };
-        self.call_fused(
-            tree,
-            fused,
-            plan,
-            target,
-            child,
-            callee_mask,
-            callee,
-            child_site,
-        )
+        }
     }
 
     /// The frames of fused function `function`'s participants on `node`,
@@ -544,6 +590,7 @@ impl<'p> Interpreter<'p> {
 
     /// The argument values of a (possibly guarded) call statement of an
     /// active participant, or `None` if its guard is false.
+    #[inline]
     fn live_call(
         &mut self,
         tree: &mut Tree,

@@ -148,6 +148,17 @@ impl Interpreter<'_> {
         }
     }
 
+    /// The current element of the open loop `index` if no call replaced
+    /// an element of its list yet: then the element's region is the
+    /// element alone.
+    pub(crate) fn unreplaced_element(&self, index: usize) -> Option<NodeId> {
+        let open = &self.open_lists[index];
+        match open.front {
+            None => open.snapshot.get(open.region_start).copied(),
+            Some(_) => None,
+        }
+    }
+
     /// Marks `node` (of a taken region) as being visited.
     pub(crate) fn begin_region_visit(&mut self, index: usize, node: NodeId) {
         self.open_lists[index].visiting = Some(node);
