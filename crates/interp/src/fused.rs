@@ -303,7 +303,7 @@ impl<'p> Interpreter<'p> {
         // loop may replace elements; the fuser sees to that).
         let index = self.open_list(tree, node, group.slot);
         for (p, var, _) in &group.members {
-            frames[*p].loops.push((*var, index));
+            self.enter_loop(&mut frames[*p], *var, index);
         }
         let listed = Site::Listed(index);
         while let Some(item) = self.advance(index) {
@@ -393,6 +393,7 @@ impl<'p> Interpreter<'p> {
     /// Runs the live calls of `group` on the child in `group.slot` of
     /// `node` as one fused call.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn fused_group(
         &mut self,
         tree: &mut Tree,

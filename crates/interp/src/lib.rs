@@ -159,6 +159,8 @@ pub struct Interpreter<'p> {
     /// several times more often than an unfused one.
     frame_pool: Vec<Vec<Frame>>,
     args_pool: Vec<Vec<Vec<Value>>>,
+    /// Recycled open-loop lists of frames (`Frame::loops`).
+    loops_pool: Vec<Vec<(NodeVarId, usize)>>,
     /// Running `for` loops over lists of children (see `rewrite.rs`).
     open_lists: Vec<OpenList>,
     /// The value of the last `return v` of a pure function, read when its
@@ -182,6 +184,7 @@ impl<'p> Interpreter<'p> {
             node_pool: Vec::new(),
             frame_pool: Vec::new(),
             args_pool: Vec::new(),
+            loops_pool: Vec::new(),
             open_lists: Vec::new(),
             ret: None,
         }
@@ -272,6 +275,17 @@ impl<'p> Interpreter<'p> {
         copy
     }
 
+    /// Records that `frame` runs a loop over the open list `index` with
+    /// loop variable `var` (a recycled buffer for the frame's first loop).
+    fn enter_loop(&mut self, frame: &mut Frame, var: NodeVarId, index: usize) {
+        if frame.loops.capacity() == 0 {
+            if let Some(loops) = self.loops_pool.pop() {
+                frame.loops = loops;
+            }
+        }
+        frame.loops.push((var, index));
+    }
+
     /// Returns a value buffer to the pool.
     fn give_values(&mut self, mut values: Vec<Value>) {
         if values.capacity() > 0 && self.value_pool.len() < POOL_LIMIT {
@@ -282,7 +296,11 @@ impl<'p> Interpreter<'p> {
 
     /// Returns a frame's buffers to the pools.
     fn recycle(&mut self, frame: Frame) {
-        let (mut data, mut nodes) = (frame.data, frame.nodes);
+        let (mut data, mut nodes, mut loops) = (frame.data, frame.nodes, frame.loops);
+        if loops.capacity() > 0 && self.loops_pool.len() < POOL_LIMIT {
+            loops.clear();
+            self.loops_pool.push(loops);
+        }
         if self.value_pool.len() < POOL_LIMIT {
             data.clear();
             self.value_pool.push(data);
@@ -521,7 +539,7 @@ impl<'p> Interpreter<'p> {
             StmtKind::ForChildren { var, list, body } => {
                 let parent = self.path(tree, frame, &list.parent)?;
                 let index = self.open_list(tree, parent, self.slot_index(list.field));
-                frame.loops.push((*var, index));
+                self.enter_loop(frame, *var, index);
                 let mut flow = Flow::Normal;
                 while let Some(item) = self.advance(index) {
                     frame.nodes[var.index()] = item;
