@@ -814,20 +814,16 @@ impl<'p> Interpreter<'p> {
                 }
             }
             ExprKind::Builtin(b, arg_exprs) => {
-                let args = arg_exprs
-                    .iter()
-                    .map(|a| self.eval(tree, frame, a))
-                    .collect::<Result<Vec<_>, _>>()?;
-                ops::builtin(*b, &args).map_err(|err| {
+                let args = self.eval_args(tree, frame, arg_exprs)?;
+                let value = ops::builtin(*b, &args);
+                self.give_values(args);
+                value.map_err(|err| {
                     let message = err.message(self.program.key_variants(arg_exprs));
                     self.error(frame, e.span, message)
                 })?
             }
             ExprKind::Call(f, args) => {
-                let args = args
-                    .iter()
-                    .map(|a| self.eval(tree, frame, a))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let args = self.eval_args(tree, frame, args)?;
                 self.call_pure(tree, frame, *f, args, e.span)?
             }
             ExprKind::Array(items) => Value::Array(Arc::new(
@@ -883,13 +879,17 @@ impl<'p> Interpreter<'p> {
         let pf = &self.program.pure_fns[f.index()];
         match &pf.body {
             PureBody::Host => match self.host.fns.get(&pf.name) {
-                Some(h) => h(&args).map_err(|m| {
-                    self.error(
-                        caller,
-                        span,
-                        format!("host function `{}` failed: {m}", pf.name),
-                    )
-                }),
+                Some(h) => {
+                    let value = h(&args);
+                    self.give_values(args);
+                    value.map_err(|m| {
+                        self.error(
+                            caller,
+                            span,
+                            format!("host function `{}` failed: {m}", pf.name),
+                        )
+                    })
+                }
                 None => Err(self.error(
                     caller,
                     span,
@@ -898,7 +898,9 @@ impl<'p> Interpreter<'p> {
             },
             PureBody::Expr(e) => {
                 let mut frame = self.pure_frame(f, args, caller.self_node);
-                self.eval(tree, &mut frame, e)
+                let value = self.eval(tree, &mut frame, e);
+                self.give_values(frame.data);
+                value
             }
             PureBody::Block(stmts) => {
                 let mut frame = self.pure_frame(f, args, caller.self_node);
@@ -906,6 +908,7 @@ impl<'p> Interpreter<'p> {
                 // so running them with the traversal executor is safe.
                 self.ret = None;
                 self.exec_block(tree, &mut frame, stmts)?;
+                self.give_values(frame.data);
                 Ok(self.ret.take().unwrap_or(Value::Int(0)))
             }
         }
