@@ -15,11 +15,11 @@
 
 use crate::rewrite::Site;
 use crate::{
-    Flow, Frame, Interpreter, RunStats, RuntimeError, POOL_LIMIT, RED_ZONE, STACK_SEGMENT,
+    Flow, Frame, Interpreter, Owner, RunStats, RuntimeError, POOL_LIMIT, RED_ZONE, STACK_SEGMENT,
 };
 use treefuse_fusion::{target_for, FusedFnId, FusedFunction, FusedProgram, LoopStep, Step};
 use treefuse_runtime::{NodeId, Tree};
-use treefuse_sema::{Fuse, NodeVarId, Program, Stmt, StmtKind, TypeId, Value};
+use treefuse_sema::{BodyId, Fuse, NodeVarId, Program, Stmt, StmtKind, TypeId, Value};
 use treefuse_syntax::Span;
 
 /// The fused program resolved against the checked model (see the module
@@ -347,18 +347,16 @@ impl<'p> Interpreter<'p> {
                         let mut callee_args = self.take_args();
                         let mut span = Span::default();
                         for (k, &(p, s)) in calls.iter().enumerate() {
-                            let args = match s {
-                                Some(s) if run.has(p) => self.live_call(tree, &mut frames[p], s)?,
-                                _ => None,
-                            };
-                            match args {
-                                Some((args, at)) => {
+                            let mut args = self.take_values();
+                            if let Some(s) = s.filter(|_| run.has(p)) {
+                                if let Some(at) =
+                                    self.live_call(tree, &mut frames[p], s, &mut args)?
+                                {
                                     span = at;
-                                    callee_args.push(args);
                                     callee_mask |= 1 << k;
                                 }
-                                None => callee_args.push(Vec::new()),
                             }
+                            callee_args.push(args);
                         }
                         if callee_mask == 0 {
                             self.recycle_args(callee_args);
@@ -449,21 +447,32 @@ impl<'p> Interpreter<'p> {
         let mut callee_mask = 0u64;
         let mut span = Span::default();
         for (k, &(p, s)) in calls.iter().enumerate() {
-            let args = match s {
-                Some(s) if active & (1 << p) != 0 => self.live_call(tree, &mut frames[p], s)?,
-                _ => None,
-            };
-            let data = match args {
-                Some((args, at)) => {
-                    span = at;
-                    callee_mask |= 1 << k;
-                    args
-                }
-                None => Vec::new(),
-            };
+            let s = s.filter(|_| active & (1 << p) != 0);
             match callee_parts.get(k) {
-                Some(part) => callee.push(self.body_frame(part.body, node, data, site)),
-                None => self.give_values(data),
+                Some(part) => {
+                    let callee_frame = self.frame_slot(&mut callee, k, part.body, node, site);
+                    if let Some(s) = s {
+                        if let Some(at) =
+                            self.live_call(tree, &mut frames[p], s, &mut callee_frame.data)?
+                        {
+                            span = at;
+                            callee_mask |= 1 << k;
+                        }
+                    }
+                    self.finish_frame(&mut callee[k], part.body, node);
+                }
+                None => {
+                    // No callee: the arguments are still evaluated, so a
+                    // runtime error in them comes first.
+                    if let Some(s) = s {
+                        let mut scratch = self.take_values();
+                        if let Some(at) = self.live_call(tree, &mut frames[p], s, &mut scratch)? {
+                            span = at;
+                            callee_mask |= 1 << k;
+                        }
+                        self.give_values(scratch);
+                    }
+                }
             }
         }
         match target {
@@ -491,17 +500,73 @@ impl<'p> Interpreter<'p> {
         last: bool,
     ) -> Vec<Frame> {
         let mut frames = self.frame_pool.pop().unwrap_or_default();
-        for (p, values) in function.participants.iter().zip(args.iter_mut()) {
-            let data = self.region_args(values, last);
-            frames.push(self.body_frame(p.body, node, data, site));
+        for (k, (p, values)) in function
+            .participants
+            .iter()
+            .zip(args.iter_mut())
+            .enumerate()
+        {
+            let frame = self.frame_slot(&mut frames, k, p.body, node, site);
+            if last {
+                std::mem::swap(&mut frame.data, values);
+            } else {
+                frame.data.extend(values.iter().cloned());
+            }
+            self.finish_frame(&mut frames[k], p.body, node);
         }
         frames
     }
 
-    /// Returns the frames of a fused call and their buffers to the pools.
+    /// Frame `k` of a fused call's frame list, made ready for `body` on
+    /// `node` at `site`, with no data yet. A list from the pool keeps the
+    /// frames of the call it served last, their buffers emptied
+    /// ([`Self::recycle_frames`]), so the frames of a fused call are
+    /// reused in place rather than built, moved and taken apart.
+    fn frame_slot<'f>(
+        &mut self,
+        frames: &'f mut Vec<Frame>,
+        k: usize,
+        body: BodyId,
+        node: NodeId,
+        site: Site,
+    ) -> &'f mut Frame {
+        if k >= frames.len() {
+            let frame = Frame {
+                owner: Owner::Body(body),
+                self_node: node,
+                data: self.take_values(),
+                nodes: self.node_pool.pop().unwrap_or_default(),
+                site,
+                replaced: false,
+                loops: Vec::new(),
+            };
+            frames.push(frame);
+        }
+        let last = frames.len() - 1;
+        let frame = &mut frames[k.min(last)];
+        frame.owner = Owner::Body(body);
+        frame.self_node = node;
+        frame.site = site;
+        frame.replaced = false;
+        frame
+    }
+
+    /// Completes frame `frame` for `body` on `node` once its data holds
+    /// the arguments: the other locals and the node variables at their
+    /// initial values.
+    fn finish_frame(&self, frame: &mut Frame, body: BodyId, node: NodeId) {
+        let layout = &self.program.bodies[body.index()].frame;
+        frame.data.resize(layout.locals.len(), Value::Int(0));
+        frame.nodes.resize(layout.node_vars.len(), node);
+    }
+
+    /// Returns the frames of a fused call to the pool, emptied but with
+    /// their buffers, to be reused in place by [`Self::frame_slot`].
     fn recycle_frames(&mut self, mut frames: Vec<Frame>) {
-        while let Some(frame) = frames.pop() {
-            self.recycle(frame);
+        for frame in &mut frames {
+            frame.data.clear();
+            frame.nodes.clear();
+            frame.loops.clear();
         }
         if self.frame_pool.len() < POOL_LIMIT {
             self.frame_pool.push(frames);
@@ -589,15 +654,17 @@ impl<'p> Interpreter<'p> {
         }
     }
 
-    /// The argument values of a (possibly guarded) call statement of an
-    /// active participant, or `None` if its guard is false.
+    /// Evaluates the arguments of a (possibly guarded) call statement of
+    /// an active participant into `out`; returns the call's span, or
+    /// `None` (and leaves `out` alone) if its guard is false.
     #[inline]
     fn live_call(
         &mut self,
         tree: &mut Tree,
         frame: &mut Frame,
         s: &Stmt,
-    ) -> Result<Option<(Vec<Value>, Span)>, RuntimeError> {
+        out: &mut Vec<Value>,
+    ) -> Result<Option<Span>, RuntimeError> {
         let call = match &s.kind {
             StmtKind::If {
                 cond, then_branch, ..
@@ -612,8 +679,10 @@ impl<'p> Interpreter<'p> {
         };
         match call.map(|c| (&c.kind, c.span)) {
             Some((StmtKind::Call { args, .. }, span)) => {
-                let values = self.eval_args(tree, frame, args)?;
-                Ok(Some((values, span)))
+                for a in args {
+                    out.push(self.eval(tree, frame, a)?);
+                }
+                Ok(Some(span))
             }
             _ => Ok(None),
         }
