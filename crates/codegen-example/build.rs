@@ -71,7 +71,8 @@ fn main() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/data.tf");
     let names = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/names.tf");
     let type_names = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/type_names.tf");
-    if let Err(e) = config.compile(&[data, names, type_names], &out) {
+    let grow = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/grow.tf");
+    if let Err(e) = config.compile(&[data, names, type_names, grow], &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
     // The hand-computed rewriting cases of the interpreter's tests

@@ -49,6 +49,8 @@ generated! {
     names,
     /// `programs/type_names.tf`: a hierarchy root named `Root`, types named `Tree` and `Node`.
     type_names,
+    /// `programs/grow.tf`: a chain that grows below its running visits.
+    grow,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),

@@ -329,6 +329,42 @@ fn million_deep_chain() {
     assert_eq!(vf, N as u64 + 1);
 }
 
+/// A chain of 10^5 links that doubles below its running visits
+/// (`programs/grow.tf`): created nodes make the recursion deeper than the
+/// tree the run started with, so their visits check the stack and move to
+/// new segments; both engines must agree with the interpreter.
+#[test]
+fn chain_growing_below_its_visits() {
+    const N: usize = 100_000;
+    let mut json = String::with_capacity(N * 24);
+    for _ in 0..N {
+        json.push_str("{\"type\":\"Link\",\"next\":");
+    }
+    json.push_str("{\"type\":\"End\"}");
+    json.push_str(&"}".repeat(N));
+    let program = example("crates/codegen-example/programs/grow.tf");
+    let input = program.read_tree("grow", &json).unwrap();
+    drop(json);
+    let mut t = input.clone();
+    let (stats, globals) = program
+        .run_tree_with("grow", &mut t, Vec::new(), &Host::new(), Engine::Unfused)
+        .unwrap();
+    let expected = write_tree(&program.model, &t, Some(&globals), Default::default());
+    drop(t);
+    let (u, f) = engines!(grow, run_grow_unfused_counted, run_grow_fused_counted);
+    let (ju, vu) = u(&input).unwrap();
+    assert!(
+        ju == expected,
+        "generated unfused differs on the growing chain"
+    );
+    assert_eq!(vu, stats.node_visits);
+    let (jf, _) = f(&input).unwrap();
+    assert!(
+        jf == expected,
+        "generated fused differs on the growing chain"
+    );
+}
+
 #[test]
 fn globals_round_trip() {
     let values = g::render::Globals::default().to_values();

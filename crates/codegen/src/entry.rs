@@ -199,6 +199,11 @@ impl Gen<'_> {
                 let diverges = self.kind_pattern(fuse.root_type).is_none()
                     || (kind == "fused" && self.fused.entry(&fuse.name).is_none());
                 let tail = if diverges { quote!() } else { quote!(Ok(())) };
+                let body = if matches!(self.stack, crate::stack::StackScheme::Created(_)) {
+                    quote!(cx.set_stack_bound(t.node_count()); #body)
+                } else {
+                    body
+                };
                 let uses_cx = uses_var(&body, "cx");
                 let cxp = if uses_cx { quote!(cx) } else { quote!(_cx) };
                 out.extend(quote!(
@@ -245,7 +250,10 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    let stack = crate::stack::support(mentions(code, "with_more_stack"));
+    let stack = crate::stack::support(
+        mentions(code, "with_more_stack"),
+        mentions(code, "set_stack_bound"),
+    );
     // Re-exported by treefuse-runtime, so that a client crate needs no
     // other dependency.
     for krate in ["imbl", "stacker"] {

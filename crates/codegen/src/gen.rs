@@ -310,8 +310,8 @@ pub(crate) struct Gen<'p> {
     pub rw: Rewrites,
     /// Per hierarchy: the function making a deep copy of a subtree.
     pub copy_fn: Vec<Ident>,
-    /// Whether every visit checks the stack (`stack::needs_stack_guard`).
-    pub stack_guard: bool,
+    /// Where the generated code checks the stack (`stack::stack_scheme`).
+    pub stack: crate::stack::StackScheme,
 }
 
 /// The functions generated for one `fuse` item, unfused or fused.
@@ -747,9 +747,10 @@ impl<'p> Gen<'p> {
             top,
             rw,
             copy_fn,
-            stack_guard: crate::stack::needs_stack_guard(p),
+            stack: crate::stack::stack_scheme(p),
         };
         g.plan_fused();
+        g.drop_unused_checks();
         g
     }
 

@@ -1041,6 +1041,13 @@ impl Gen<'_> {
             }
             let replaces = self.rw.method_replaces[mi];
             let needs_site = self.rw.method_site[mi];
+            let (site_param, site_arg) = if needs_site {
+                (quote!(, site: Site), quote!(, site))
+            } else {
+                (quote!(), quote!())
+            };
+            let name = &self.method_fn[mi];
+            let again = quote!(#name(t, cx, n #site_arg #(, #xs)*));
             let arms_ts = arms.iter().map(|(ts, b)| {
                 let vs = ts.iter().map(|t| &self.variant[t.index()]);
                 let f = &self.body_fn[b.index()];
@@ -1049,21 +1056,20 @@ impl Gen<'_> {
                     quote!(#f(t, cx, n #site #(, #xs)*)),
                     replaces && !self.rw.body_replaces[b.index()],
                 );
-                quote!(#(#kind::#vs)|* => #call,)
+                let check = self.arm_stack_check(ts, self.body_calls(*b), &again);
+                if check.is_empty() {
+                    quote!(#(#kind::#vs)|* => #call,)
+                } else {
+                    quote!(#(#kind::#vs)|* => { #check #call })
+                }
             });
             let ret = self.result_type(replaces, id);
-            let (site_param, site_arg) = if needs_site {
-                (quote!(, site: Site), quote!(, site))
-            } else {
-                (quote!(), quote!())
-            };
             let mname = &m.name;
             let fallback = if missing || arms.is_empty() {
                 quote!(other => Err(no_traversal(#mname, other.name())),)
             } else {
                 quote!()
             };
-            let name = &self.method_fn[mi];
             let doc = format!(
                 "Runs traversal `{mname}` ({}) on node `n`, dispatching on its concrete type (one node visit).",
                 self.source_pos(m.span)
@@ -1121,6 +1127,7 @@ impl Gen<'_> {
             let (mask_param, mask_arg) =
                 (quote!(#site_param #mask_param), quote!(#site_arg #mask_arg));
             let ret = self.result_type(replaces, id);
+            let again = quote!(#name(t, cx, n #mask_arg #(, #xs)*));
             let arms = targets.iter().map(|(ty, f)| {
                 let v = &self.variant[ty.index()];
                 let fname = &self.fused_fn[f.index()];
@@ -1134,7 +1141,12 @@ impl Gen<'_> {
                     quote!(#fname(t, cx, n #site #mask #(, #xs)*)),
                     replaces && !self.rw.fused_replaces[f.index()],
                 );
-                quote!(#kind::#v => #call,)
+                let check = self.arm_stack_check(&[*ty], self.fused_calls(*f), &again);
+                if check.is_empty() {
+                    quote!(#kind::#v => #call,)
+                } else {
+                    quote!(#kind::#v => { #check #call })
+                }
             });
             let fallback = if targets.len() < h.concrete.len() {
                 quote!(other => Err(no_traversal("(fused)", other.name())),)

@@ -146,14 +146,22 @@
 //! reservation is capped at 16 GiB of address space. 10^6-deep chains run
 //! on any thread.
 //!
-//! Two kinds of program break the height bound and keep a check per
-//! visit (`stack::needs_stack_guard`): those with a cycle of calls on
-//! `self` (recursion on one node, as deep as its data says) and those
-//! whose statements create nodes (the tree may grow below a running
-//! visit). Their dispatchers compare the stack pointer with a bound kept
-//! in `Cx` and, below it, call themselves again on a fresh 16 MiB
-//! `stacker` segment; the cold path is a call, not a second copy of the
-//! visit. `stacker` is used through its re-export
+//! Two kinds of program break the height bound (`stack::stack_scheme`).
+//! Those with a cycle of calls on `self` (recursion on one node, as deep
+//! as its data says) keep a check per visit: their dispatchers compare
+//! the stack pointer with a bound kept in `Cx` and, below it, call
+//! themselves again on a fresh 16 MiB `stacker` segment; the cold path is
+//! a call, not a second copy of the visit. Those whose statements create
+//! nodes (the tree may grow below a running visit) check only in the
+//! visits of nodes that may have been created: the running visits are on
+//! distinct nodes, all but the created ones among the nodes the run
+//! started with, so the bodies and fused functions of the concrete types
+//! some statement creates (leaves excepted, and functions that call
+//! nothing further) check at their start that the run's whole
+//! reservation is still left, and continue on a new segment of that size
+//! when it is not. The AST case study (`x++` desugared) checks in
+//! assignments, binary expressions and one-statement lists only.
+//! `stacker` is used through its re-export
 //! `treefuse_runtime::stacker`.
 
 #![warn(missing_docs)]

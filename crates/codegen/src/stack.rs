@@ -1,39 +1,74 @@
 //! How generated traversals get enough stack for deep trees (see the crate
-//! docs, "Deep trees"): which programs need a per-visit guard, the code
-//! that starts a visit, and the support functions.
+//! docs, "Deep trees"): which programs need checks, the code that starts
+//! a visit or a body, and the support functions.
 //!
 //! Most programs need no check per visit: a traversal's recursion goes one
 //! tree level down per call, so its depth is at most the tree's height,
 //! which is at most the number of nodes. The entry point reserves
 //! `nodes × STACK_PER_LEVEL` once (on the running stack when it has that
 //! much left, else on one lazily committed `stacker` segment) and the
-//! visits run unchecked. Two things break the bound, and a program that
-//! has either keeps a stack-pointer check in every dispatcher: a cycle of
-//! calls on `self` (recursion on one node, as deep as the data says) and
-//! statements that create nodes (the tree may grow below a running visit).
+//! visits run unchecked. Two things break the bound:
+//!
+//! - a cycle of calls on `self` (recursion on one node, as deep as the
+//!   data says): such a program keeps a stack-pointer check in every
+//!   dispatcher ([`StackScheme::EveryVisit`]);
+//! - statements that create nodes (the tree may grow below a running
+//!   visit). The visits that are running at one time are on distinct nodes
+//!   (each call goes to a child of the node before it, or to a node that
+//!   replaces it, and a traversal reaches nothing above its receiver), so
+//!   all but the created ones among them are nodes the run started with,
+//!   at most `n` of them. Only the visits of created nodes therefore need
+//!   a check, and only those that can call further (a created leaf ends
+//!   the chain): the bodies and fused functions of the concrete types that
+//!   some statement can create and that have children check, at their
+//!   start, that at least `n × STACK_PER_LEVEL` plus the reserve is left,
+//!   and move to a new segment of that size when it is not
+//!   ([`StackScheme::Created`]). Whatever runs after the last check is at
+//!   most `n` levels of original nodes and a leaf, which fits. In the AST
+//!   case study (`x++` desugared into `x = x + 1`) that is an assignment,
+//!   a binary expression and a one-statement list: no check in the
+//!   dispatchers, none in the visits of the nodes a program starts with.
 
 use crate::gen::Gen;
 use proc_macro2::TokenStream;
 use quote::quote;
-use treefuse_sema::{PathRoot, Program, Stmt, StmtKind};
+use treefuse_sema::{
+    FieldKind, ListEdit, ListItem, NewField, NewTree, PathRoot, Program, Stmt, StmtKind, Subtree,
+    TypeId,
+};
+
+/// Where a program's generated code checks the stack.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum StackScheme {
+    /// Nowhere: one reservation per run.
+    Reserve,
+    /// At the start of the bodies and fused functions of these concrete
+    /// types (per type), with the reservation sized from the node count.
+    Created(Vec<bool>),
+    /// In every dispatcher.
+    EveryVisit,
+}
 
 /// Whether the recursion of `p`'s traversals can go deeper than its tree
 /// has nodes when the run starts: a statement creates nodes, or
 /// traversals call each other on `self` in a cycle.
+#[cfg(test)]
 pub(crate) fn needs_stack_guard(p: &Program) -> bool {
-    let mut creates = false;
+    stack_scheme(p) != StackScheme::Reserve
+}
+
+/// The checks `p` needs (see the module docs).
+pub(crate) fn stack_scheme(p: &Program) -> StackScheme {
+    let mut created = vec![false; p.types.len()];
     // calls[m]: the traversals that some body of `m` calls on `self`.
     let mut calls = vec![Vec::new(); p.methods.len()];
     for b in &p.bodies {
         if let Some(stmts) = &b.body {
-            scan(stmts, &mut creates, &mut calls[b.method.index()]);
+            scan(p, stmts, &mut created, &mut calls[b.method.index()]);
         }
     }
-    if creates {
-        return true;
-    }
     // A self-call cycle: some traversal reaches itself.
-    (0..calls.len()).any(|start| {
+    let cycle = (0..calls.len()).any(|start| {
         let mut seen = vec![false; calls.len()];
         let mut work: Vec<usize> = calls[start].clone();
         while let Some(m) = work.pop() {
@@ -45,17 +80,94 @@ pub(crate) fn needs_stack_guard(p: &Program) -> bool {
             }
         }
         false
-    })
+    });
+    if cycle {
+        return StackScheme::EveryVisit;
+    }
+    // A created leaf only ends a chain of visits.
+    let checked: Vec<bool> = created
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            c && p.types[i].fields.iter().any(|f| {
+                matches!(
+                    p.fields[f.index()].kind,
+                    FieldKind::Child(_) | FieldKind::List(_)
+                )
+            })
+        })
+        .collect();
+    if checked.contains(&true) {
+        StackScheme::Created(checked)
+    } else {
+        StackScheme::Reserve
+    }
 }
 
-fn scan(stmts: &[Stmt], creates: &mut bool, self_calls: &mut Vec<usize>) {
+/// Marks every concrete type a node of type `ty` (or of a subtype) can
+/// have, and everything below such a node: what a deep copy can create.
+fn mark_copy(p: &Program, ty: TypeId, created: &mut [bool]) {
+    let mut work = vec![ty];
+    let mut seen = vec![false; p.types.len()];
+    while let Some(t) = work.pop() {
+        for (i, def) in p.types.iter().enumerate() {
+            let sub = TypeId(i as u32);
+            if seen[i] || !p.is_subtype(sub, t) {
+                continue;
+            }
+            seen[i] = true;
+            if !def.is_abstract {
+                created[i] = true;
+            }
+            for f in &def.fields {
+                if let FieldKind::Child(c) | FieldKind::List(c) = p.fields[f.index()].kind {
+                    work.push(c);
+                }
+            }
+        }
+    }
+}
+
+fn mark_new(p: &Program, t: &NewTree, created: &mut [bool]) {
+    fn field(p: &Program, f: &NewField, created: &mut [bool]) {
+        match f {
+            NewField::New(t) => mark_new(p, t, created),
+            NewField::List(items) => items.iter().for_each(|i| field(p, i, created)),
+            NewField::Copy(path) => mark_copy(p, path.ty, created),
+            NewField::Data(_) | NewField::Move(_) | NewField::MoveList(_) => {}
+        }
+    }
+    created[t.ty.index()] = true;
+    t.fields.iter().for_each(|f| field(p, f, created));
+}
+
+fn mark_subtree(p: &Program, t: &Subtree, created: &mut [bool]) {
+    match t {
+        Subtree::New(t) => mark_new(p, t, created),
+        Subtree::Copy(path) => mark_copy(p, path.ty, created),
+        Subtree::Move(_) => {}
+    }
+}
+
+fn mark_items(p: &Program, items: &[ListItem], created: &mut [bool]) {
+    for i in items {
+        if let ListItem::One(t) = i {
+            mark_subtree(p, t, created);
+        }
+    }
+}
+
+fn scan(p: &Program, stmts: &[Stmt], created: &mut [bool], self_calls: &mut Vec<usize>) {
     for s in stmts {
         match &s.kind {
-            StmtKind::Replace { .. }
-            | StmtKind::ReplaceSelf { .. }
-            | StmtKind::SpliceSelf { .. }
-            | StmtKind::EditList { .. }
-            | StmtKind::CopyTo { .. } => *creates = true,
+            StmtKind::Replace { tree, .. } => mark_new(p, tree, created),
+            StmtKind::ReplaceSelf { with } => mark_subtree(p, with, created),
+            StmtKind::SpliceSelf { items } => mark_items(p, items, created),
+            StmtKind::EditList { edit, .. } => match edit {
+                ListEdit::Set(_, t) | ListEdit::Push(t) => mark_subtree(p, t, created),
+                ListEdit::Assign(items) => mark_items(p, items, created),
+            },
+            StmtKind::CopyTo { source, .. } => mark_copy(p, source.ty, created),
             StmtKind::Call {
                 receiver, method, ..
             } if receiver.root == PathRoot::SelfNode && receiver.steps.is_empty() => {
@@ -66,12 +178,12 @@ fn scan(stmts: &[Stmt], creates: &mut bool, self_calls: &mut Vec<usize>) {
                 else_branch,
                 ..
             } => {
-                scan(then_branch, creates, self_calls);
-                scan(else_branch, creates, self_calls);
+                scan(p, then_branch, created, self_calls);
+                scan(p, else_branch, created, self_calls);
             }
             StmtKind::ForChildren { body, .. }
             | StmtKind::ForArray { body, .. }
-            | StmtKind::ForRange { body, .. } => scan(body, creates, self_calls),
+            | StmtKind::ForRange { body, .. } => scan(p, body, created, self_calls),
             _ => {}
         }
     }
@@ -87,7 +199,7 @@ impl Gen<'_> {
         let count = quote!(if C {
             cx.visits += 1;
         });
-        if self.stack_guard {
+        if self.stack == StackScheme::EveryVisit {
             quote!(
                 if stack_pointer() < cx.stack_low {
                     return with_more_stack(cx, move |cx| #again);
@@ -98,16 +210,216 @@ impl Gen<'_> {
             count
         }
     }
+
+    /// The start of a dispatcher's arm for these concrete types: under
+    /// [`StackScheme::Created`], when one of them may be a created node
+    /// and the arm's function calls further (`calls`), a check that runs
+    /// the dispatcher again (`again`) on a new segment when less than the
+    /// run's bound is left (the visit, counted already, is counted there).
+    pub fn arm_stack_check(
+        &self,
+        types: &[TypeId],
+        calls: bool,
+        again: &TokenStream,
+    ) -> TokenStream {
+        match &self.stack {
+            StackScheme::Created(checked) if calls && types.iter().any(|t| checked[t.index()]) => {
+                quote!(
+                    if stack_pointer() < cx.stack_low {
+                        if C {
+                            cx.visits -= 1;
+                        }
+                        return with_more_stack(cx, move |cx| #again);
+                    }
+                )
+            }
+            _ => TokenStream::new(),
+        }
+    }
+
+    /// Falls back to [`StackScheme::Reserve`] when no dispatch arm of a
+    /// checked type runs a function that calls further.
+    pub fn drop_unused_checks(&mut self) {
+        let StackScheme::Created(checked) = &self.stack else {
+            return;
+        };
+        let runs = |t: usize| -> bool {
+            self.p.types[t]
+                .vtable
+                .iter()
+                .flatten()
+                .any(|b| self.body_calls(*b))
+                || self.fused.functions.iter().enumerate().any(|(fi, f)| {
+                    f.ty.index() == t && self.fused_calls(treefuse_fusion::FusedFnId(fi as u32))
+                })
+        };
+        if !(0..checked.len()).any(|t| checked[t] && runs(t)) {
+            self.stack = StackScheme::Reserve;
+        }
+    }
+
+    /// Whether body `b` calls a traversal anywhere.
+    pub fn body_calls(&self, b: treefuse_sema::BodyId) -> bool {
+        self.p.bodies[b.index()]
+            .body
+            .as_deref()
+            .is_some_and(stmts_call)
+    }
+
+    /// Whether fused function `f` calls further: a merged call or loop, a
+    /// call left as a statement, or participants resumed on a replacement.
+    pub fn fused_calls(&self, f: treefuse_fusion::FusedFnId) -> bool {
+        let f = &self.fused.functions[f.index()];
+        !f.resume.is_empty()
+            || f.steps.iter().any(|s| match s {
+                treefuse_fusion::Step::Stmt { participant, stmt } => self.p.bodies
+                    [f.participants[*participant].body.index()]
+                .body
+                .as_deref()
+                .and_then(|b| b.get(*stmt))
+                .is_some_and(|s| stmts_call(std::slice::from_ref(s))),
+                _ => true,
+            })
+    }
 }
 
-/// The run context and the stack support code: with per-visit guards
-/// (`guarded`) or with one reservation per run.
-pub(crate) fn support(guarded: bool) -> TokenStream {
+/// Whether any of `stmts` (nested ones included) calls a traversal.
+fn stmts_call(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Call { .. } => true,
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => stmts_call(then_branch) || stmts_call(else_branch),
+        StmtKind::ForChildren { body, .. }
+        | StmtKind::ForArray { body, .. }
+        | StmtKind::ForRange { body, .. } => stmts_call(body),
+        _ => false,
+    })
+}
+
+/// The run context and the stack support code: with checks in the
+/// visits of created nodes (`bounded`, [`StackScheme::Created`]), with
+/// per-visit guards (`guarded`) or with one reservation per run.
+pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
     let cx = quote!(
         /// The state of one run: the globals and the node-visit counter
         /// (kept only when `COUNT` is true; otherwise every update
         /// compiles away).
     );
+    let reserve = quote!(
+        /// Stack a run keeps beyond what its tree levels take: the
+        /// entry point's own frames, pure functions, host code.
+        const STACK_RESERVE: usize = 1 << 20;
+        /// An upper bound of the stack that one tree level of traversal
+        /// code takes (a dispatcher and a body or fused function, with a
+        /// wide margin; unoptimised code has larger frames).
+        const STACK_PER_LEVEL: usize = if cfg!(debug_assertions) {
+            4 << 10
+        } else {
+            2 << 10
+        };
+        /// The largest segment a run reserves (address space, committed
+        /// only where touched): 10^6 levels fit in every build.
+        const STACK_MAX: usize = 16 << 30;
+
+        /// The stack that `levels` tree levels and the reserve take.
+        #[inline]
+        fn stack_for(levels: usize) -> usize {
+            levels
+                .saturating_mul(STACK_PER_LEVEL)
+                .saturating_add(STACK_RESERVE)
+                .min(STACK_MAX)
+        }
+
+        /// Runs `f`, whose recursion goes at most `levels` tree levels
+        /// deep, with enough stack: on this one when it has that much
+        /// left, else on one `stacker` segment reserved for the whole run
+        /// (the operating system commits its pages only when the
+        /// recursion reaches them).
+        #[inline]
+        fn run_deep<R>(levels: usize, f: impl FnOnce() -> R) -> R {
+            let need = stack_for(levels);
+            match stacker::remaining_stack() {
+                Some(left) if left >= need => f(),
+                _ => stacker::grow(need, f),
+            }
+        }
+    );
+    let pointer = quote!(
+        /// An address near the top of the current stack (the stack grows
+        /// down on every platform `stacker` supports).
+        #[inline(always)]
+        fn stack_pointer() -> usize {
+            let marker = 0u8;
+            std::ptr::addr_of!(marker) as usize
+        }
+
+        /// The address below which the current stack segment has less
+        /// than `need` left (0 where `stacker` cannot tell: no checks).
+        fn stack_low(need: usize) -> usize {
+            match stacker::remaining_stack() {
+                Some(left) => (stack_pointer() - left).saturating_add(need),
+                None => 0,
+            }
+        }
+    );
+    if bounded {
+        return quote!(
+            #cx
+            #[derive(Clone, Debug)]
+            pub struct Cx<const COUNT: bool> {
+                /// The globals.
+                pub globals: Globals,
+                /// Node visits so far (always 0 unless `COUNT`).
+                pub visits: u64,
+                /// The address below which the visit of a created node
+                /// moves to a new stack segment (0: no checks).
+                stack_low: usize,
+                /// The stack that must be left when such a visit starts:
+                /// room for the run's original nodes, one level each.
+                stack_need: usize,
+            }
+
+            impl<const COUNT: bool> Cx<COUNT> {
+                /// A context with these globals and no visits.
+                pub fn new(globals: Globals) -> Self {
+                    Cx { globals, visits: 0, stack_low: 0, stack_need: 0 }
+                }
+
+                /// Sets the bound for a run on a tree of `levels` nodes,
+                /// on the current stack segment.
+                fn set_stack_bound(&mut self, levels: usize) {
+                    // Half the reserve below what `run_deep` reserved, so
+                    // that a run starts above the bound.
+                    self.stack_need = stack_for(levels) - STACK_RESERVE / 2;
+                    self.stack_low = stack_low(self.stack_need);
+                }
+            }
+
+            #reserve
+
+            #pointer
+
+            /// Runs `f` on a new segment, added with `stacker`, of twice
+            /// the run's bound and the reserve: the next move comes only
+            /// after the bound's worth of created nodes' levels, so a
+            /// run reserves address space in proportion to its depth.
+            #[cold]
+            #[inline(never)]
+            fn with_more_stack<const C: bool, R>(cx: &mut Cx<C>, f: impl FnOnce(&mut Cx<C>) -> R) -> R {
+                let saved = cx.stack_low;
+                let need = cx.stack_need;
+                let r = stacker::grow(need.saturating_mul(2).saturating_add(STACK_RESERVE), || {
+                    cx.stack_low = stack_low(need);
+                    f(cx)
+                });
+                cx.stack_low = saved;
+                r
+            }
+        );
+    }
     if guarded {
         quote!(
             #cx
@@ -126,7 +438,7 @@ pub(crate) fn support(guarded: bool) -> TokenStream {
                 /// A context with these globals and no visits, for a run on
                 /// this thread.
                 pub fn new(globals: Globals) -> Self {
-                    Cx { globals, visits: 0, stack_low: stack_low() }
+                    Cx { globals, visits: 0, stack_low: stack_low(STACK_RED_ZONE) }
                 }
             }
 
@@ -137,23 +449,7 @@ pub(crate) fn support(guarded: bool) -> TokenStream {
             /// Size of each stack segment added when the stack runs low.
             const STACK_SEGMENT: usize = 16 << 20;
 
-            /// An address near the top of the current stack (the stack grows
-            /// down on every platform `stacker` supports).
-            #[inline(always)]
-            fn stack_pointer() -> usize {
-                let marker = 0u8;
-                std::ptr::addr_of!(marker) as usize
-            }
-
-            /// The address below which the current stack segment has less
-            /// than `STACK_RED_ZONE` left (0 where `stacker` cannot tell: no
-            /// checks).
-            fn stack_low() -> usize {
-                match stacker::remaining_stack() {
-                    Some(left) => (stack_pointer() - left).saturating_add(STACK_RED_ZONE),
-                    None => 0,
-                }
-            }
+            #pointer
 
             /// Runs `f` on a new `STACK_SEGMENT` added with `stacker`, so
             /// that 10^6-deep trees run.
@@ -162,7 +458,7 @@ pub(crate) fn support(guarded: bool) -> TokenStream {
             fn with_more_stack<const C: bool, R>(cx: &mut Cx<C>, f: impl FnOnce(&mut Cx<C>) -> R) -> R {
                 let saved = cx.stack_low;
                 let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
-                    cx.stack_low = stack_low();
+                    cx.stack_low = stack_low(STACK_RED_ZONE);
                     f(cx)
                 });
                 cx.stack_low = saved;
@@ -193,44 +489,21 @@ pub(crate) fn support(guarded: bool) -> TokenStream {
                 }
             }
 
-            /// Stack a run keeps beyond what its tree levels take: the
-            /// entry point's own frames, pure functions, host code.
-            const STACK_RESERVE: usize = 1 << 20;
-            /// An upper bound of the stack that one tree level of traversal
-            /// code takes (a dispatcher and a body or fused function, with a
-            /// wide margin; unoptimised code has larger frames).
-            const STACK_PER_LEVEL: usize = if cfg!(debug_assertions) { 4 << 10 } else { 2 << 10 };
-            /// The largest segment a run reserves (address space, committed
-            /// only where touched): 10^6 levels fit in every build.
-            const STACK_MAX: usize = 16 << 30;
-
-            /// Runs `f`, whose recursion goes at most `levels` tree levels
-            /// deep, with enough stack: on this one when it has that much
-            /// left, else on one `stacker` segment reserved for the whole run
-            /// (the operating system commits its pages only when the
-            /// recursion reaches them). Visits then need no checks.
-            #[inline]
-            fn run_deep<R>(levels: usize, f: impl FnOnce() -> R) -> R {
-                let need = levels
-                    .saturating_mul(STACK_PER_LEVEL)
-                    .saturating_add(STACK_RESERVE)
-                    .min(STACK_MAX);
-                match stacker::remaining_stack() {
-                    Some(left) if left >= need => f(),
-                    _ => stacker::grow(need, f),
-                }
-            }
+            #reserve
         )
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::needs_stack_guard;
+    use super::{needs_stack_guard, stack_scheme, Program, StackScheme};
+
+    fn compile(source: &str) -> Program {
+        treefuse_sema::compile(source).unwrap_or_else(|d| panic!("{d:?}"))
+    }
 
     fn guard(source: &str) -> bool {
-        let p = treefuse_sema::compile(source).unwrap_or_else(|d| panic!("{d:?}"));
-        needs_stack_guard(&p)
+        needs_stack_guard(&compile(source))
     }
 
     fn example(path: &str) -> String {
@@ -238,17 +511,47 @@ mod tests {
         std::fs::read_to_string(format!("{root}{path}")).unwrap()
     }
 
+    /// The concrete types whose visits check the stack, by name.
+    fn checked(source: &str) -> Vec<String> {
+        let p = compile(source);
+        match stack_scheme(&p) {
+            StackScheme::Created(c) => p
+                .types
+                .iter()
+                .zip(c)
+                .filter(|(_, c)| *c)
+                .map(|(t, _)| t.name.clone())
+                .collect(),
+            other => panic!("expected checks in created nodes' visits, got {other:?}"),
+        }
+    }
+
     #[test]
     fn traversals_that_only_go_down_need_no_guard() {
         assert!(!guard(&example("figure2/figure2.tf")));
         assert!(!guard(&example("render/render.tf")));
+        // Only leaves are created: a created leaf ends a chain of visits.
+        assert!(!guard(&example("rewriting/splice.tf")));
     }
 
     #[test]
-    fn creating_nodes_needs_a_guard() {
-        assert!(guard(&example("rewriting/splice.tf")));
-        // Desugaring `x++` into `x = x + 1` builds new nodes.
-        assert!(guard(&example("ast/ast.tf")));
+    fn created_nodes_with_children_check_the_stack_in_their_visits() {
+        // Desugaring `x++` into `x = x + 1` builds an assignment with a
+        // binary expression; constant folding and empty branches build
+        // constants and one-statement lists.
+        assert_eq!(
+            checked(&example("ast/ast.tf")),
+            ["StmtListEnd", "BinaryExpr", "AssignStmt"]
+        );
+        // A deep copy can create every type below the copied one.
+        let copy = "
+            abstract tree N { traversal f() {} }
+            tree Leaf : N {}
+            tree Pair : N { child a: N; child b: N; traversal f() { self.b = copy(self.a); self.a.f(); } }
+            tree Top { child n: N; traversal f() { self.n.f(); } }
+            fuse run(root: Top) { root.f(); }
+        ";
+        assert_eq!(checked(copy), ["Pair"]);
     }
 
     #[test]
@@ -262,7 +565,7 @@ mod tests {
             }
             fuse run(root: N) { root.f(10); }
         ";
-        assert!(guard(cycle));
+        assert_eq!(stack_scheme(&compile(cycle)), StackScheme::EveryVisit);
         // A call on `self` that does not come back is no cycle.
         let chain = "
             abstract tree N { n: i64 = 0; traversal f() {} traversal g() {} }
@@ -276,12 +579,29 @@ mod tests {
     }
 
     #[test]
-    fn only_guarded_programs_check_the_stack_per_visit() {
+    fn only_created_nodes_visits_check_the_stack() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
         let figure2 = crate::emit_file(format!("{root}figure2/figure2.tf")).unwrap();
         assert!(figure2.contains("run_deep(") && figure2.contains("t.node_count()"));
         assert!(!figure2.contains("stack_pointer()"));
-        let splice = crate::emit_file(format!("{root}rewriting/splice.tf")).unwrap();
-        assert!(splice.contains("if stack_pointer() < cx.stack_low"));
+        let ast = crate::emit_file(format!("{root}ast/ast.tf")).unwrap();
+        assert!(ast.contains("cx.set_stack_bound(t.node_count());"));
+        // Only the dispatch arms of the checked types check.
+        let mut checks = 0;
+        for (at, _) in ast.match_indices("if stack_pointer() < cx.stack_low") {
+            let arm = ast[..at]
+                .lines()
+                .rev()
+                .find(|l| l.contains("=> {"))
+                .unwrap_or("");
+            assert!(
+                ["StmtListEnd", "BinaryExpr", "AssignStmt"]
+                    .iter()
+                    .any(|k| arm.contains(&format!("Kind::{k}"))),
+                "a check outside the created types' arms: {arm}"
+            );
+            checks += 1;
+        }
+        assert!(checks > 0);
     }
 }
