@@ -403,15 +403,17 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
             #pointer
 
             /// Runs `f` on a new segment, added with `stacker`, of twice
-            /// the run's bound and the reserve: the next move comes only
-            /// after the bound's worth of created nodes' levels, so a
-            /// run reserves address space in proportion to its depth.
+            /// the run's bound and the reserve (at most `STACK_MAX` and the
+            /// reserve): the next move comes only after the bound's worth
+            /// of created nodes' levels, so a run reserves address space in
+            /// proportion to its depth.
             #[cold]
             #[inline(never)]
             fn with_more_stack<const C: bool, R>(cx: &mut Cx<C>, f: impl FnOnce(&mut Cx<C>) -> R) -> R {
                 let saved = cx.stack_low;
                 let need = cx.stack_need;
-                let r = stacker::grow(need.saturating_mul(2).saturating_add(STACK_RESERVE), || {
+                let segment = need.saturating_mul(2).min(STACK_MAX).saturating_add(STACK_RESERVE);
+                let r = stacker::grow(segment, || {
                     cx.stack_low = stack_low(need);
                     f(cx)
                 });
