@@ -1034,13 +1034,33 @@ impl<'p> Gen<'p> {
     ) -> Vec<(usize, bool, Targets<'a>)> {
         let flagged = |p: usize| self.flagged(gi, p, off);
         let mut out = Vec::new();
-        for (members, targets) in self.call_sites(gi, step) {
+        let guards = Self::type_guards(step);
+        for (c, (members, targets)) in self.call_sites(gi, step).into_iter().enumerate() {
             for (k, (p, s)) in members.into_iter().enumerate() {
-                let guarded = matches!(s.kind, StmtKind::If { .. });
+                let guarded = matches!(s.kind, StmtKind::If { .. })
+                    || guards
+                        .get(c)
+                        .is_some_and(|g| g.get(k).is_some_and(Option::is_some));
                 out.push((k, guarded || flagged(p), targets));
             }
         }
         out
+    }
+
+    /// The type guards of each fused call site of a step, parallel to
+    /// [`Self::call_sites`] (empty where no call is type-guarded).
+    pub fn type_guards(step: &treefuse_fusion::Step) -> Vec<&[Option<treefuse_fusion::TypeGuard>]> {
+        match step {
+            treefuse_fusion::Step::Loop(l) => l
+                .steps
+                .iter()
+                .filter_map(|ls| match ls {
+                    treefuse_fusion::LoopStep::Call { guards, .. } => Some(guards.as_slice()),
+                    treefuse_fusion::LoopStep::Stmt { .. } => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// The fused call sites of a group or loop step: the member call
@@ -1081,7 +1101,7 @@ impl<'p> Gen<'p> {
                 l.steps
                     .iter()
                     .filter_map(|ls| match ls {
-                        treefuse_fusion::LoopStep::Call { calls, targets } => {
+                        treefuse_fusion::LoopStep::Call { calls, targets, .. } => {
                             let members = calls
                                 .iter()
                                 .filter_map(|&(m, i)| {

@@ -1340,7 +1340,7 @@ impl Gen<'_> {
                             &members,
                             &flagged,
                             &frames,
-                            targets,
+                            (targets, &[]),
                             &Deliver::Child(g.field),
                         );
                         code.extend(quote!({ #call }));
@@ -1393,7 +1393,10 @@ impl Gen<'_> {
                             }
                         }
                     }
-                    let mut sites = self.call_sites(fi, step).into_iter();
+                    let mut sites = self
+                        .call_sites(fi, step)
+                        .into_iter()
+                        .zip(Self::type_guards(step));
                     let mut inner = TokenStream::new();
                     for (li, ls) in l.steps.iter().enumerate() {
                         match ls {
@@ -1434,7 +1437,7 @@ impl Gen<'_> {
                                 }
                             }
                             LoopStep::Call { .. } => {
-                                let Some((members, targets)) = sites.next() else {
+                                let Some(((members, targets), guards)) = sites.next() else {
                                     continue;
                                 };
                                 let deliver = if open_needed {
@@ -1442,8 +1445,13 @@ impl Gen<'_> {
                                 } else {
                                     Deliver::Item
                                 };
-                                let call =
-                                    self.fused_call(&members, &flagged, &frames, targets, &deliver);
+                                let call = self.fused_call(
+                                    &members,
+                                    &flagged,
+                                    &frames,
+                                    (targets, guards),
+                                    &deliver,
+                                );
                                 inner.extend(quote!({ #call }));
                             }
                         }
@@ -1637,21 +1645,35 @@ impl Gen<'_> {
         members: &[(usize, &Stmt)],
         flagged: &[bool],
         frames: &[Frame],
-        targets: &[(TypeId, FusedFnId)],
+        (targets, guards): (
+            &[(TypeId, FusedFnId)],
+            &[Option<treefuse_fusion::TypeGuard>],
+        ),
         deliver: &Deliver,
     ) -> TokenStream {
         let mut pre = TokenStream::new();
         let mut args = Vec::new();
         let mut copies = Vec::new();
-        let may_skip = |p: usize, s: &Stmt| flagged[p] || matches!(s.kind, StmtKind::If { .. });
-        let any_cond = members.iter().any(|(p, s)| may_skip(*p, s));
+        let type_guarded = |k: usize| guards.get(k).is_some_and(Option::is_some);
+        let may_skip = |k: usize, p: usize, s: &Stmt| {
+            flagged[p] || matches!(s.kind, StmtKind::If { .. }) || type_guarded(k)
+        };
+        let any_cond = members
+            .iter()
+            .enumerate()
+            .any(|(k, (p, s))| may_skip(k, *p, s));
         // Bits of the calls that always take part.
         let always: u64 = members
             .iter()
             .enumerate()
-            .filter(|(_, (p, s))| !may_skip(*p, s))
+            .filter(|(k, (p, s))| !may_skip(*k, *p, s))
             .map(|(k, _)| 1u64 << k)
             .sum();
+        // Type-guarded calls take part by the type of the element as the
+        // loop found it (`item`); the others are not even evaluated.
+        if let Some(admit) = self.type_guard_mask(targets, guards) {
+            pre.extend(quote!(let admit: u64 = #admit;));
+        }
         for (k, (p, s)) in members.iter().enumerate() {
             let fr = &frames[*p];
             let (guard, call) = match &s.kind {
@@ -1668,6 +1690,10 @@ impl Gen<'_> {
             if flagged[*p] {
                 let flag = format_ident!("active_{p}");
                 conds.push(quote!(#flag));
+            }
+            if type_guarded(k) {
+                let bit = 1u64 << k;
+                conds.push(quote!(admit & #bit != 0));
             }
             if let Some(c) = guard {
                 conds.push(self.expr(c, fr).at(4));
@@ -1763,6 +1789,31 @@ impl Gen<'_> {
                 #call
             )
         }
+    }
+}
+
+impl Gen<'_> {
+    /// For a call step with type-guarded calls: an expression giving the
+    /// calls (as mask bits) that take part for the concrete type of the
+    /// loop's element `item`; `None` without guards.
+    fn type_guard_mask(
+        &self,
+        targets: &[(TypeId, FusedFnId)],
+        guards: &[Option<treefuse_fusion::TypeGuard>],
+    ) -> Option<TokenStream> {
+        let (first, _) = targets.first()?;
+        if guards.is_empty() {
+            return None;
+        }
+        let kind = &self.hier(*first).kind;
+        let arms = targets.iter().filter_map(|(ty, _)| {
+            let bits = treefuse_fusion::admitted(guards, *ty);
+            (bits != u64::MAX).then(|| {
+                let v = &self.variant[ty.index()];
+                quote!(#kind::#v => #bits,)
+            })
+        });
+        Some(quote!(match t[item].kind { #(#arms)* _ => u64::MAX }))
     }
 }
 

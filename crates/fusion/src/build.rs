@@ -139,6 +139,33 @@ struct Vertex<'s> {
     replaces: bool,
 }
 
+/// A member loop of a merged loop: (participant, vertex, body, loop variable).
+type Member<'v, 's> = (usize, &'v Vertex<'s>, &'s [Stmt], NodeVarId);
+
+/// A statement of a merged loop's body, a vertex of the per-element
+/// dependence graph.
+struct Ev<'s> {
+    member: usize,
+    participant: usize,
+    stmt: usize,
+    set: &'s AccessSet,
+    call: Option<MethodId>,
+    inputs: Option<AccessSet>,
+    /// `Some(U)` for `if x is U .. { .. }` without `else` (`x` the loop
+    /// variable): it does nothing unless the element is a `U`.
+    type_test: Option<TypeId>,
+}
+
+/// Where each call group of a merged loop runs, per concrete element type
+/// ([`Builder::type_split`]).
+struct TypeSplit {
+    /// The element's concrete types.
+    types: Vec<TypeId>,
+    /// Per type (parallel to `types`): group id -> the group id of the call
+    /// step where that group's calls run for this type.
+    site_of: Vec<BTreeMap<usize, usize>>,
+}
+
 impl Builder<'_, '_> {
     /// The fused function for `methods` on concrete type `ty`, created on
     /// first request.
@@ -377,20 +404,12 @@ impl Builder<'_, '_> {
     /// fused calls, why (the report must show every pair kept apart).
     fn element_schedule(
         &mut self,
-        members: &[(usize, &Vertex, &[Stmt])],
+        members: &[Member],
         elem_ty: TypeId,
     ) -> (Vec<LoopStep>, Vec<Blocked>) {
-        struct Ev<'s> {
-            member: usize,
-            participant: usize,
-            stmt: usize,
-            set: &'s AccessSet,
-            call: Option<MethodId>,
-            inputs: Option<AccessSet>,
-        }
         let analysis = self.analysis;
         let mut evs: Vec<Ev> = Vec::new();
-        for (m, (participant, vertex, body)) in members.iter().enumerate() {
+        for (m, (participant, vertex, body, var)) in members.iter().enumerate() {
             let Some(sets) = vertex.blocks else { continue };
             for (j, (stmt, set)) in body.iter().zip(sets).enumerate() {
                 evs.push(Ev {
@@ -400,6 +419,7 @@ impl Builder<'_, '_> {
                     set: &set.set,
                     call: element_call(stmt),
                     inputs: input_reads(stmt, analysis),
+                    type_test: element_type_test(stmt, *var),
                 });
             }
         }
@@ -486,6 +506,42 @@ impl Builder<'_, '_> {
             });
         }
         let order = schedule(&succ, &group).unwrap_or_else(|| (0..n).collect());
+        let split = self.type_split(&evs, &edges, &group, &order, elem_ty);
+        // Pairs kept apart only for some element types say so.
+        for b in blocked.iter_mut() {
+            let (Some(a), Some(c)) = (
+                evs.iter().position(|e| {
+                    (
+                        e.participant,
+                        members[e.member].1.stmt,
+                        members[e.member].2[e.stmt].span,
+                    ) == (b.first.0, b.first.1, b.first_span)
+                }),
+                evs.iter().position(|e| {
+                    (
+                        e.participant,
+                        members[e.member].1.stmt,
+                        members[e.member].2[e.stmt].span,
+                    ) == (b.second.0, b.second.1, b.second_span)
+                }),
+            ) else {
+                continue;
+            };
+            let apart: Vec<TypeId> = split
+                .types
+                .iter()
+                .enumerate()
+                .filter(|(t, _)| split.site_of[*t][&group[a]] != split.site_of[*t][&group[c]])
+                .map(|(_, &ty)| ty)
+                .collect();
+            if apart.len() < split.types.len() {
+                b.reason = format!(
+                    "{} (only where the element is {}; merged for its other types)",
+                    b.reason,
+                    self.type_list(&apart)
+                );
+            }
+        }
         let mut steps = Vec::new();
         let mut emitted = BTreeSet::new();
         for v in order {
@@ -495,19 +551,209 @@ impl Builder<'_, '_> {
                     stmt: evs[v].stmt,
                 });
             } else if emitted.insert(group[v]) {
-                let members: Vec<usize> = (0..n).filter(|&u| group[u] == group[v]).collect();
+                // The calls of every group that runs here for some type.
+                let here = |u: usize| {
+                    evs[u].call.is_some() && split.site_of.iter().any(|s| s[&group[u]] == group[v])
+                };
+                let members: Vec<usize> = (0..n).filter(|&u| here(u)).collect();
+                if members.is_empty() {
+                    continue;
+                }
                 let methods: Vec<MethodId> = members.iter().filter_map(|&u| evs[u].call).collect();
                 let targets = self.targets(elem_ty, &methods);
+                let guards: Vec<Option<TypeGuard>> = members
+                    .iter()
+                    .map(|&u| {
+                        let types: Vec<TypeId> = split
+                            .types
+                            .iter()
+                            .enumerate()
+                            .filter(|(t, _)| split.site_of[*t][&group[u]] == group[v])
+                            .map(|(_, &ty)| ty)
+                            .collect();
+                        (types.len() < split.types.len()).then(|| {
+                            let others: Vec<TypeId> = split
+                                .types
+                                .iter()
+                                .copied()
+                                .filter(|t| !types.contains(t))
+                                .collect();
+                            let reason = if group[u] == group[v] {
+                                format!(
+                                    "where the element is {}, it joins an earlier fused call on the element",
+                                    self.type_list(&others)
+                                )
+                            } else {
+                                format!(
+                                    "where the element is {}, a statement of the loop body between the calls depends on both, so it runs later, at its own call; for the other types that statement is under an `is` test that fails",
+                                    self.type_list(&others)
+                                )
+                            };
+                            TypeGuard { types, reason }
+                        })
+                    })
+                    .collect();
+                let guards = if guards.iter().all(Option::is_none) {
+                    Vec::new()
+                } else {
+                    guards
+                };
                 steps.push(LoopStep::Call {
                     calls: members
                         .iter()
                         .map(|&u| (evs[u].member, evs[u].stmt))
                         .collect(),
                     targets,
+                    guards,
                 });
             }
         }
         (steps, blocked)
+    }
+
+    /// `Let`, `Let` or `Assign`, `A`, `B` or `C`: type names for reports.
+    fn type_list(&self, types: &[TypeId]) -> String {
+        let names: Vec<String> = types
+            .iter()
+            .map(|&t| format!("`{}`", self.program.type_name(t)))
+            .collect();
+        match names.split_last() {
+            None => "of no type".into(),
+            Some((last, [])) => format!("a {last}"),
+            Some((last, rest)) => format!("a {} or {last}", rest.join(", ")),
+        }
+    }
+
+    /// Type-guarded participation in merged loops: where, for each
+    /// concrete type of the element, each group of calls on the element
+    /// runs (`site_of[type][group]`, a group id of `group` whose call step
+    /// it joins; itself unless it moved).
+    ///
+    /// For a type `T`, a body statement `if x is U { .. }` (no `else`; `x`
+    /// the loop variable, which denotes the element as the loop found it,
+    /// so the test's outcome is fixed for the iteration) with `T` not a
+    /// subtype of `U` does nothing: its dependences vanish. A later call
+    /// group moves, for `T`, into an earlier call step when the order in
+    /// which `T`'s iteration then runs its statements keeps every
+    /// dependence that is live for `T` (and the arguments of the moved
+    /// calls, evaluated at the earlier step, read nothing its other calls
+    /// write). Only where no call before a step whose calls vary by type may
+    /// replace the element: the node called there is then the element the
+    /// loop found, whose type decides.
+    fn type_split(
+        &self,
+        evs: &[Ev],
+        edges: &[(usize, usize)],
+        group: &[usize],
+        order: &[usize],
+        elem_ty: TypeId,
+    ) -> TypeSplit {
+        let types = self.program.types[elem_ty.index()]
+            .concrete_subtypes
+            .clone();
+        let mut pos = vec![0usize; evs.len()];
+        for (i, &v) in order.iter().enumerate() {
+            pos[v] = i;
+        }
+        // Call groups (by group id) in schedule order, with their positions.
+        let mut sites: Vec<usize> = Vec::new();
+        let mut site_pos: BTreeMap<usize, usize> = BTreeMap::new();
+        for (i, &v) in order.iter().enumerate() {
+            if evs[v].call.is_some() && !site_pos.contains_key(&group[v]) {
+                site_pos.insert(group[v], i);
+                sites.push(group[v]);
+            }
+        }
+        let identity: BTreeMap<usize, usize> = sites.iter().map(|&g| (g, g)).collect();
+        let mut site_of: Vec<BTreeMap<usize, usize>> = vec![identity; types.len()];
+        let dead: Vec<Vec<bool>> = types
+            .iter()
+            .map(|&t| {
+                evs.iter()
+                    .map(|e| {
+                        e.call.is_none()
+                            && e.type_test.is_some_and(|u| !self.program.is_subtype(t, u))
+                    })
+                    .collect()
+            })
+            .collect();
+        let at = |s: &BTreeMap<usize, usize>, v: usize| {
+            if evs[v].call.is_some() {
+                site_pos[&s[&group[v]]]
+            } else {
+                pos[v]
+            }
+        };
+        // Whether type `t`'s iteration keeps its live dependences.
+        let keeps_order = |t: usize, s: &BTreeMap<usize, usize>| {
+            edges.iter().all(|&(u, v)| {
+                if dead[t][u] || dead[t][v] {
+                    return true;
+                }
+                let (pu, pv) = (at(s, u), at(s, v));
+                if pu == pv {
+                    // One fused call: `v`'s arguments are evaluated first.
+                    evs[v]
+                        .inputs
+                        .as_ref()
+                        .is_some_and(|r| self.conflicts.conflict(evs[u].set, r, false).is_none())
+                } else {
+                    pu < pv
+                }
+            })
+        };
+        // Cut-offs per call step, and no replacement before a step whose
+        // calls vary by type.
+        let steps_ok = |site_of: &[BTreeMap<usize, usize>]| {
+            let at_site = |g: usize, t: usize| site_of[t][&g];
+            for &k in &sites {
+                let methods: Vec<MethodId> = (0..evs.len())
+                    .filter(|&u| {
+                        evs[u].call.is_some() && (0..types.len()).any(|t| at_site(group[u], t) == k)
+                    })
+                    .filter_map(|u| evs[u].call)
+                    .collect();
+                if !self.within_cutoffs(&methods) {
+                    return false;
+                }
+                let varies = sites.iter().any(|&g| {
+                    let here = (0..types.len()).filter(|&t| at_site(g, t) == k).count();
+                    here != 0 && here != types.len()
+                });
+                if !varies {
+                    continue;
+                }
+                let replaced_before = (0..evs.len()).any(|u| {
+                    evs[u].call.is_some_and(|m| {
+                        self.call_replaces(elem_ty, m)
+                            && (0..types.len())
+                                .any(|t| site_pos[&at_site(group[u], t)] < site_pos[&k])
+                    })
+                });
+                if replaced_before {
+                    return false;
+                }
+            }
+            true
+        };
+        if types.len() > 1 {
+            for j in 1..sites.len() {
+                for i in 0..j {
+                    for t in 0..types.len() {
+                        let (gi, gj) = (sites[i], sites[j]);
+                        if site_of[t][&gj] != gj || site_of[t][&gi] != gi {
+                            continue;
+                        }
+                        let mut trial = site_of.clone();
+                        trial[t].insert(gj, gi);
+                        if keeps_order(t, &trial[t]) && steps_ok(&trial) {
+                            site_of = trial;
+                        }
+                    }
+                }
+            }
+        }
+        TypeSplit { types, site_of }
     }
 
     fn entry(&mut self, fuse: &Fuse) -> FusedEntry {
@@ -903,7 +1149,7 @@ impl Builder<'_, '_> {
                     };
                     let member_vertices: Vec<usize> =
                         (0..n).filter(|&u| group[u] == group[v]).collect();
-                    let members: Vec<(usize, &Vertex, &[Stmt])> = member_vertices
+                    let members: Vec<Member> = member_vertices
                         .iter()
                         .filter_map(|&u| {
                             let body = program.bodies
@@ -911,9 +1157,12 @@ impl Builder<'_, '_> {
                             .body
                             .as_deref()?;
                             match &body.get(vertices[u].stmt)?.kind {
-                                StmtKind::ForChildren { body, .. } => {
-                                    Some((vertices[u].participant, &vertices[u], body.as_slice()))
-                                }
+                                StmtKind::ForChildren { var, body, .. } => Some((
+                                    vertices[u].participant,
+                                    &vertices[u],
+                                    body.as_slice(),
+                                    *var,
+                                )),
                                 _ => None,
                             }
                         })
@@ -1198,6 +1447,33 @@ pub(crate) fn child_loop(stmt: &Stmt, access: &treefuse_analysis::StmtAccess) ->
         .zip(sets)
         .all(|(s, set)| element_call(s).is_some() || !set.set.has_calls);
     (ok && sets.len() == body.len()).then_some(list.field)
+}
+
+/// `Some(U)` if `stmt` is `if x is U { .. }` or `if x is U && .. { .. }`
+/// without `else`, `x` being the loop variable `var`: when the element is
+/// not a `U`, the statement evaluates the test (which reads only the type of
+/// the element as the loop found it, fixed for the iteration) and nothing
+/// else.
+fn element_type_test(stmt: &Stmt, var: NodeVarId) -> Option<TypeId> {
+    let StmtKind::If {
+        cond, else_branch, ..
+    } = &stmt.kind
+    else {
+        return None;
+    };
+    if !else_branch.is_empty() {
+        return None;
+    }
+    let mut e = cond;
+    loop {
+        match &e.kind {
+            ExprKind::Binary(treefuse_sema::ops::BinaryOp::And, l, _) => e = l,
+            ExprKind::Is(path, u) if path.root == PathRoot::Var(var) && path.steps.is_empty() => {
+                return Some(*u)
+            }
+            _ => return None,
+        }
+    }
 }
 
 /// The traversal called on the loop variable by a body statement

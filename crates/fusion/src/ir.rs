@@ -246,7 +246,46 @@ pub enum LoopStep {
         calls: Vec<(usize, usize)>,
         /// The callee per concrete type of the element.
         targets: Vec<(TypeId, FusedFnId)>,
+        /// Type-guarded participation, parallel to `calls` (or empty: every
+        /// call takes part whatever the element's type): a call with a
+        /// guard takes part here only when the element's concrete type is
+        /// one of the guard's types. For the other types it runs at
+        /// another call step of the same iteration (see [`TypeGuard`]).
+        guards: Vec<Option<TypeGuard>>,
     },
+}
+
+/// The concrete types of a loop element for which a call takes part in
+/// a fused call on the element.
+///
+/// Statements of the loop body between two calls on the element that
+/// depend on both keep the calls apart, but a statement under `if x is T`
+/// (`x` the loop variable, which denotes the element as the loop found it,
+/// so its type is fixed for the iteration) does nothing when the element is
+/// not a `T`. For the element types where nothing between the calls is
+/// live, the later call joins the earlier call's fused call (its guard
+/// there lists those types); for the others it runs at its own call step
+/// (whose guard lists the rest). The callee per type is built for every
+/// call of the step; a call whose guard excludes the element's type is
+/// simply inactive in it, and a step where no call takes part makes no
+/// visit. Guards are only used where no earlier call of the iteration may
+/// replace the element, so the node called is the element the loop found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeGuard {
+    /// Concrete types of the element for which the call takes part here.
+    pub types: Vec<TypeId>,
+    /// Why the call takes part only for these types, in words.
+    pub reason: String,
+}
+
+/// The calls (bit `k` for `calls[k]`) of a call step with `guards` that
+/// take part when the element's concrete type is `ty`.
+pub fn admitted(guards: &[Option<TypeGuard>], ty: TypeId) -> u64 {
+    guards
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.as_ref().is_some_and(|g| !g.types.contains(&ty)))
+        .fold(u64::MAX, |m, (k, _)| m & !(1u64 << k))
 }
 
 /// Traversing calls on the same child, merged.

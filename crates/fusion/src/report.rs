@@ -49,6 +49,41 @@ fn stmt_span(program: &Program, f: &FusedFunction, participant: usize, stmt: usi
         .map_or(Span::default(), |s| s.span)
 }
 
+/// The type-guarded calls of merged loop `l` of `f`: (index of the fused
+/// call among the loop's calls, source of the call, guard).
+fn type_guards<'f>(
+    program: &Program,
+    f: &FusedFunction,
+    l: &'f LoopGroup,
+) -> Vec<(usize, Span, &'f TypeGuard)> {
+    let mut out = Vec::new();
+    let calls = l.steps.iter().filter_map(|s| match s {
+        LoopStep::Call { calls, guards, .. } => Some((calls, guards)),
+        LoopStep::Stmt { .. } => None,
+    });
+    for (c, (calls, guards)) in calls.enumerate() {
+        for (&(member, stmt), guard) in calls.iter().zip(guards) {
+            let Some(guard) = guard else { continue };
+            let span = l
+                .loops
+                .get(member)
+                .and_then(|&(p, s)| {
+                    program.bodies[f.participants.get(p)?.body.index()]
+                        .body
+                        .as_ref()?
+                        .get(s)
+                })
+                .and_then(|s| match &s.kind {
+                    treefuse_sema::StmtKind::ForChildren { body, .. } => body.get(stmt),
+                    _ => None,
+                })
+                .map_or(Span::default(), |s| s.span);
+            out.push((c, span, guard));
+        }
+    }
+    out
+}
+
 /// The statements of a fused `fuse` item, one per line, indented by
 /// nesting; each chunk after a split says why it is separate.
 fn entry_text(
@@ -162,6 +197,21 @@ pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> Str
                         calls,
                         loops.join("; ")
                     ));
+                    for (call, span, guard) in type_guards(program, f, l) {
+                        out.push_str(&format!(
+                            "    type guard: fused call {} on the element runs {} `{}` only where the element is {}: {}\n",
+                            call + 1,
+                            src.at(span),
+                            src.snippet(span),
+                            guard
+                                .types
+                                .iter()
+                                .map(|t| format!("`{}`", program.type_name(*t)))
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                            guard.reason
+                        ));
+                    }
                 }
                 Step::Group(g) => {
                     let calls: Vec<String> = g
@@ -241,8 +291,11 @@ pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> ser
                         "loops": l.loops.iter().map(|(p, s)| serde_json::json!({"participant": p, "index": s})).collect::<Vec<_>>(),
                         "steps": l.steps.iter().map(|s| match s {
                             LoopStep::Stmt { member, stmt } => serde_json::json!({"stmt": {"loop": member, "index": stmt}}),
-                            LoopStep::Call { calls, targets } => serde_json::json!({"call": {
-                                "calls": calls.iter().map(|(m, s)| serde_json::json!({"loop": m, "index": s})).collect::<Vec<_>>(),
+                            LoopStep::Call { calls, targets, guards } => serde_json::json!({"call": {
+                                "calls": calls.iter().enumerate().map(|(k, (m, s))| match guards.get(k).and_then(Option::as_ref) {
+                                    None => serde_json::json!({"loop": m, "index": s}),
+                                    Some(g) => serde_json::json!({"loop": m, "index": s, "only_types": g.types.iter().map(|t| program.type_name(*t)).collect::<Vec<_>>(), "why": g.reason}),
+                                }).collect::<Vec<_>>(),
                                 "targets": targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
                             }}),
                         }).collect::<Vec<_>>(),
@@ -313,6 +366,31 @@ pub fn dot(program: &Program, fused: &FusedProgram, source: &str) -> String {
                 "    f{i}_{u} -> f{i}_{v} [label=\"{}\"];\n",
                 esc(why)
             ));
+        }
+        // Type guards of merged loops' element calls, as notes on the loop.
+        for step in &f.steps {
+            let Step::Loop(l) = step else { continue };
+            let Some(&(p, s)) = l.loops.first() else {
+                continue;
+            };
+            let Some(v) = f
+                .graph
+                .vertices
+                .iter()
+                .position(|&(vp, vs, _)| (vp, vs) == (p, s))
+            else {
+                continue;
+            };
+            for (k, (call, span, guard)) in type_guards(program, f, l).into_iter().enumerate() {
+                let types: Vec<&str> = guard.types.iter().map(|t| program.type_name(*t)).collect();
+                out.push_str(&format!(
+                    "    f{i}_{v}_guard{k} [shape=note, label=\"fused call {}: {} only for {}\\n{}\"];\n    f{i}_{v} -> f{i}_{v}_guard{k} [style=dashed];\n",
+                    call + 1,
+                    esc(&src.snippet(span)),
+                    esc(&types.join(", ")),
+                    esc(&guard.reason)
+                ));
+            }
         }
         out.push_str("  }\n");
     }

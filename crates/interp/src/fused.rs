@@ -74,6 +74,10 @@ enum LoopPlanStep<'p> {
         /// (participant, its call or guarded call) per call.
         calls: Vec<(usize, Option<&'p Stmt>)>,
         targets: Dispatch,
+        /// Type guards ([`treefuse_fusion::TypeGuard`]): per concrete type
+        /// of the element (by index), the calls that take part (mask over
+        /// `calls`); empty when every call takes part for every type.
+        admit: Vec<u64>,
     },
 }
 
@@ -151,7 +155,11 @@ impl<'p> Plan<'p> {
                                             stmt: body.get(*stmt)?,
                                         })
                                     }
-                                    LoopStep::Call { calls, targets } => Some(LoopPlanStep::Call {
+                                    LoopStep::Call {
+                                        calls,
+                                        targets,
+                                        guards,
+                                    } => Some(LoopPlanStep::Call {
                                         calls: calls
                                             .iter()
                                             .map(|&(member, i)| match members.get(member) {
@@ -160,6 +168,7 @@ impl<'p> Plan<'p> {
                                             })
                                             .collect(),
                                         targets: Dispatch::new(targets),
+                                        admit: admit_table(targets, guards),
                                     }),
                                 })
                                 .collect();
@@ -320,7 +329,18 @@ impl<'p> Interpreter<'p> {
                             }
                         }
                     }
-                    LoopPlanStep::Call { calls, targets } => {
+                    LoopPlanStep::Call {
+                        calls,
+                        targets,
+                        admit,
+                    } => {
+                        // Type-guarded calls take part by the type of the
+                        // element as the loop found it; the others are not
+                        // even evaluated.
+                        let admitted = admit
+                            .get(tree.type_of(item).index())
+                            .copied()
+                            .unwrap_or(u64::MAX);
                         if let Some(n) = self.unreplaced_element(index) {
                             // The region is the element alone: its calls'
                             // arguments go straight into the callee's frames.
@@ -330,7 +350,7 @@ impl<'p> Interpreter<'p> {
                                 calls,
                                 targets,
                                 frames,
-                                run.mask,
+                                (run.mask, admitted),
                                 n,
                                 listed,
                                 "no fused function for the element's type",
@@ -348,7 +368,7 @@ impl<'p> Interpreter<'p> {
                         let mut span = Span::default();
                         for (k, &(p, s)) in calls.iter().enumerate() {
                             let mut args = self.take_values();
-                            if let Some(s) = s.filter(|_| run.has(p)) {
+                            if let Some(s) = s.filter(|_| run.has(p) && admitted & (1 << k) != 0) {
                                 if let Some(at) =
                                     self.live_call(tree, &mut frames[p], s, &mut args)?
                                 {
@@ -410,7 +430,7 @@ impl<'p> Interpreter<'p> {
             &group.calls,
             &group.targets,
             frames,
-            active,
+            (active, u64::MAX),
             child,
             site,
             "no fused function for the child's type",
@@ -436,7 +456,7 @@ impl<'p> Interpreter<'p> {
         calls: &[(usize, Option<&'p Stmt>)],
         targets: &Dispatch,
         frames: &mut [Frame],
-        active: u64,
+        (active, admitted): (u64, u64),
         node: NodeId,
         site: Site,
         missing: &str,
@@ -447,7 +467,7 @@ impl<'p> Interpreter<'p> {
         let mut callee_mask = 0u64;
         let mut span = Span::default();
         for (k, &(p, s)) in calls.iter().enumerate() {
-            let s = s.filter(|_| active & (1 << p) != 0);
+            let s = s.filter(|_| active & (1 << p) != 0 && admitted & (1 << k) != 0);
             match callee_parts.get(k) {
                 Some(part) => {
                     let callee_frame = self.frame_slot(&mut callee, k, part.body, node, site);
@@ -731,4 +751,24 @@ fn postpone_after(
         }
     }
     active
+}
+
+/// The per-type table of [`LoopPlanStep::Call::admit`].
+fn admit_table(
+    targets: &[(TypeId, FusedFnId)],
+    guards: &[Option<treefuse_fusion::TypeGuard>],
+) -> Vec<u64> {
+    if guards.is_empty() {
+        return Vec::new();
+    }
+    let len = targets
+        .iter()
+        .map(|(t, _)| t.index() + 1)
+        .max()
+        .unwrap_or(0);
+    let mut table = vec![u64::MAX; len];
+    for &(t, _) in targets {
+        table[t.index()] = treefuse_fusion::admitted(guards, t);
+    }
+    table
 }

@@ -1456,6 +1456,12 @@ impl Gen {
                 return vec![self.counter_update(cx, kind)];
             }
         }
+        // In loops, type tests of the element between calls on it.
+        if in_for && self.chance(6) {
+            if let Some(lines) = self.try_stmt(cx, nest, in_for, 18) {
+                return lines;
+            }
+        }
         for _ in 0..20 {
             let k = self.below(if self.cfg.rewrites { 36 } else { 30 });
             if let Some(lines) = self.try_stmt(cx, nest, in_for, k) {
@@ -1680,7 +1686,19 @@ impl Gen {
                 if nest == 0 {
                     return None;
                 }
-                let p = self.node_path(cx, 0, 2)?;
+                // In a loop, often a type test of the loop variable itself,
+                // which lets merged loops call the element together for the
+                // types the test excludes (type-guarded participation).
+                let p = match cx.loopvar.clone() {
+                    Some((lv, lt)) if self.chance(2) => NodeP {
+                        text: lv.clone(),
+                        ty: lt,
+                        fields: Vec::new(),
+                        root: lv,
+                        risky: false,
+                    },
+                    _ => self.node_path(cx, 0, 2)?,
+                };
                 if p.risky {
                     return None;
                 }

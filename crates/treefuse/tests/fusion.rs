@@ -481,3 +481,214 @@ fuse run(root: Node) { root.pick(3); root.walk(); }
     }
     assert!(ran > 0 && failed > 0, "{ran} runs, {failed} runtime errors");
 }
+
+/// Type-guarded participation: between `x.mark()` and `x.bump()` on the
+/// element of merged loops, `if x is Set { .. (x as Set).v .. }` reads what
+/// `mark` writes and `bump` changes, but only for `Set` elements. Every
+/// other element gets one fused call (`mark` and `bump`); a `Set` gets
+/// `mark` at the first call and `bump` at the second. Exact visits, the
+/// report, and fused ≡ unfused on random trees, failures included (the
+/// guarded statement divides by a field that may be zero).
+#[test]
+fn element_calls_fuse_for_the_types_a_type_test_excludes() {
+    let source = r#"
+global total: i64 = 0;
+abstract tree Stmt {
+    traversal mark() {}
+    traversal bump() {}
+}
+tree Set : Stmt {
+    v: i64;
+    traversal mark() { self.v = self.v + 1; }
+    traversal bump() { self.v = self.v * 10; }
+}
+tree Other : Stmt {
+    w: i64;
+    traversal mark() { self.w = self.w + 1; }
+    traversal bump() { self.w = self.w * 10; }
+}
+tree Block : Stmt {
+    child stmts: [Stmt];
+    sum: i64;
+    traversal mark() {
+        for x in self.stmts {
+            x.mark();
+            if x is Set { self.sum = self.sum + 100 / (x as Set).v; }
+        }
+    }
+    traversal bump() {
+        for x in self.stmts { x.bump(); }
+        total = total + self.sum;
+    }
+}
+fuse go(root: Block) { root.mark(); root.bump(); }
+"#;
+    let program = compile_source("typed_calls.tf", source).unwrap_or_else(|d| panic!("{d}"));
+    let fused = program.fuse_all(&FusionOptions::default());
+    let report = treefuse_fusion::report::text_report(&program.model, &fused, &program.source);
+    assert!(
+        report.contains("type guard: fused call 1 on the element runs")
+            && report.contains("`x.bump()` only where the element is `Other`, `Block`"),
+        "{report}"
+    );
+    assert!(
+        report.contains("type guard: fused call 2 on the element runs")
+            && report.contains("`x.bump()` only where the element is `Set`"),
+        "{report}"
+    );
+    let json = serde_json::to_string(&treefuse_fusion::report::json_report(
+        &program.model,
+        &fused,
+        &program.source,
+    ))
+    .unwrap();
+    assert!(json.contains("\"only_types\":[\"Set\"]"), "{json}");
+    let dot = treefuse_fusion::report::dot(&program.model, &fused, &program.source);
+    assert!(dot.contains("only for Set"), "{dot}");
+    // Block { Set 1, Other 2, Set 3, Other 4, Other 5 }.
+    let input = r#"{"type": "Block", "sum": 0, "stmts": [
+        {"type": "Set", "v": 1}, {"type": "Other", "w": 2}, {"type": "Set", "v": 3},
+        {"type": "Other", "w": 4}, {"type": "Other", "w": 5}]}"#;
+    let tree = program.read_tree("go", input).unwrap();
+    // Unfused: 6 visits per pass. Fused: the block once, each `Other` once,
+    // each `Set` twice.
+    assert_eq!(
+        equivalent(&program, "go", &tree, &FusionOptions::default()),
+        Some((12, 8))
+    );
+    let host = Host::new();
+    let mut t = tree.clone();
+    let (_, globals) = program
+        .run_tree_with("go", &mut t, Vec::new(), &host, Engine::Fused(&fused))
+        .unwrap();
+    // `sum` read `v` after `mark` and before `bump`: 100/2 + 100/4.
+    let out = treefuse_runtime::write_tree(&program.model, &t, Some(&globals), Default::default());
+    assert!(
+        out.contains("\"total\":75") || out.contains("\"total\": 75"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\"v\":20") || out.contains("\"v\": 20"),
+        "{out}"
+    );
+    let root = program.model.type_named("Block").unwrap();
+    let (mut ran, mut failed) = (0, 0);
+    for seed in 0..80 {
+        let t = random_input(&program, root, 30, 6, seed);
+        for options in cutoff_variants() {
+            match equivalent(&program, "go", &t, &options) {
+                Some(_) => ran += 1,
+                None => failed += 1,
+            }
+        }
+    }
+    assert!(ran > 0 && failed > 0, "{ran} runs, {failed} runtime errors");
+}
+
+/// The type split is not used where it would be unsound: an unguarded cast
+/// (it fails for the other types, so the statement is live for every type),
+/// and an element call before the split that may replace the element (the
+/// node called would not be the element whose type the test saw).
+#[test]
+fn element_calls_stay_apart_without_a_type_test_or_after_a_replacement() {
+    let base = r#"
+abstract tree Stmt {
+    traversal mark() {}
+    traversal bump() {}
+}
+tree Set : Stmt {
+    v: i64;
+    traversal mark() { self.v = self.v + 1; REPLACE }
+    traversal bump() { self.v = self.v * 10; }
+}
+tree Other : Stmt {
+    w: i64;
+    traversal mark() { self.w = self.w + 1; }
+    traversal bump() { self.w = self.w * 10; }
+}
+tree Block {
+    child stmts: [Stmt];
+    sum: i64;
+    traversal mark() {
+        for x in self.stmts {
+            x.mark();
+            READ
+        }
+    }
+    traversal bump() { for x in self.stmts { x.bump(); } }
+}
+fuse go(root: Block) { root.mark(); root.bump(); }
+"#;
+    let cases = [
+        ("", "self.sum = self.sum + (x as Set).v;"),
+        (
+            "if self.v > 2 { self = new Other { w: self.v }; }",
+            "if x is Set { self.sum = self.sum + (x as Set).v; }",
+        ),
+    ];
+    for (replace, read) in cases {
+        let source = base.replace("REPLACE", replace).replace("READ", read);
+        let program = compile_source("apart.tf", &source).unwrap_or_else(|d| panic!("{d}"));
+        let fused = program.fuse_all(&FusionOptions::default());
+        let report = treefuse_fusion::report::text_report(&program.model, &fused, &program.source);
+        assert!(!report.contains("type guard"), "{source}\n{report}");
+        let root = program.model.type_named("Block").unwrap();
+        for seed in 0..40 {
+            let t = random_input(&program, root, 20, 6, seed);
+            equivalent(&program, "go", &t, &FusionOptions::default());
+        }
+    }
+}
+
+/// A type-guarded call's guard and arguments are evaluated only where it
+/// takes part: for a `Set`, `x.b(10 / k)` runs after `k` is set from what
+/// `x.a()` wrote, and its division must not be evaluated at the earlier
+/// fused call (where `k` is still 0 and the division would fail).
+#[test]
+fn type_guarded_calls_evaluate_their_arguments_only_where_they_take_part() {
+    let source = r#"
+abstract tree Stmt {
+    traversal a() {}
+    traversal b(d: i64) {}
+}
+tree Set : Stmt {
+    v: i64;
+    traversal a() { self.v = self.v + 1; }
+    traversal b(d: i64) { self.v = d; }
+}
+tree Other : Stmt {
+    w: i64;
+    traversal a() { self.w = self.w + 1; }
+}
+tree Block {
+    child stmts: [Stmt];
+    traversal go() {
+        let k = 0;
+        for x in self.stmts {
+            x.a();
+            if x is Set { k = (x as Set).v; }
+            x.b(10 / k);
+        }
+    }
+}
+fuse run(root: Block) { root.go(); }
+"#;
+    let program = compile_source("args.tf", source).unwrap_or_else(|d| panic!("{d}"));
+    let fused = program.fuse_all(&FusionOptions::default());
+    let report = treefuse_fusion::report::text_report(&program.model, &fused, &program.source);
+    assert!(report.contains("type guard"), "{report}");
+    let input =
+        r#"{"type": "Block", "stmts": [{"type": "Set", "v": 0}, {"type": "Other", "w": 0}]}"#;
+    let tree = program.read_tree("run", input).unwrap();
+    assert_eq!(
+        equivalent(&program, "run", &tree, &FusionOptions::default()),
+        Some((5, 4))
+    );
+    let root = program.model.type_named("Block").unwrap();
+    for seed in 0..40 {
+        let t = random_input(&program, root, 20, 6, seed);
+        for options in cutoff_variants() {
+            equivalent(&program, "run", &t, &options);
+        }
+    }
+}
