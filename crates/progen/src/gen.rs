@@ -937,11 +937,30 @@ impl Gen {
             let name = self.methods[callee].name.clone();
             if list {
                 let x = self.fresh("x");
-                rec.push(vec![
+                let mut lp = vec![
                     format!("for {x} in self.{c} {{"),
                     format!("    {x}.{name}({args});"),
-                    "}".into(),
-                ]);
+                ];
+                // Sometimes a type test of the element after the call,
+                // reading through a cast what the call may have written
+                // (and another pass's call may change): merged loops then
+                // call the element together for the other types.
+                let subs = self.strict_subtypes(ct);
+                let own = self.data_fields_of(t, Some(DTy::Int));
+                if !subs.is_empty() && !own.is_empty() && self.chance(3) {
+                    let st = self.pick(&subs);
+                    let ints = self.data_fields_of(st, Some(DTy::Int));
+                    if !ints.is_empty() {
+                        let (f, _) = self.pick(&ints);
+                        let (o, _) = self.pick(&own);
+                        let sn = self.types[st].name.clone();
+                        lp.push(format!("    if {x} is {sn} {{"));
+                        lp.push(format!("        self.{o} = self.{o} + ({x} as {sn}).{f};"));
+                        lp.push("    }".into());
+                    }
+                }
+                lp.push("}".into());
+                rec.push(lp);
             } else {
                 rec.push(vec![format!("self.{c}.{name}({args});")]);
             }
@@ -1457,7 +1476,7 @@ impl Gen {
             }
         }
         // In loops, type tests of the element between calls on it.
-        if in_for && self.chance(6) {
+        if in_for && self.chance(3) {
             if let Some(lines) = self.try_stmt(cx, nest, in_for, 18) {
                 return lines;
             }
@@ -1683,14 +1702,15 @@ impl Gen {
             }
             // Guarded casts.
             18 | 19 => {
-                if nest == 0 {
-                    return None;
-                }
                 // In a loop, often a type test of the loop variable itself,
                 // which lets merged loops call the element together for the
                 // types the test excludes (type-guarded participation).
+                let on_element = cx.loopvar.is_some() && self.chance(2);
+                if nest == 0 && !on_element {
+                    return None;
+                }
                 let p = match cx.loopvar.clone() {
-                    Some((lv, lt)) if self.chance(2) => NodeP {
+                    Some((lv, lt)) if on_element => NodeP {
                         text: lv.clone(),
                         ty: lt,
                         fields: Vec::new(),
@@ -1710,8 +1730,18 @@ impl Gen {
                 let sn = self.types[s].name.clone();
                 let cast = format!("({} as {sn})", p.text);
                 let n = 1 + self.below(3);
+                // On the element: first read one of its fields through the
+                // cast (what a call before may write and one after change).
+                let mut t = Vec::new();
+                let ints = self.data_fields_of(s, Some(DTy::Int));
+                let own = self.data_fields_of(cx.ty, Some(DTy::Int));
+                if on_element && !ints.is_empty() && !own.is_empty() {
+                    let (f, _) = self.pick(&ints);
+                    let (o, _) = self.pick(&own);
+                    t.push(format!("self.{o} = self.{o} + {cast}.{f};"));
+                }
                 cx.casts.push((cast, s));
-                let t = self.block(cx, n, nest - 1);
+                t.extend(self.block(cx, n, nest.saturating_sub(1)));
                 cx.casts.pop();
                 let mut out = vec![format!("if {} is {sn} {{", p.text)];
                 out.extend(Self::indent(t));
@@ -1742,7 +1772,18 @@ impl Gen {
                 cx.child_calls = 0;
                 cx.loopvar = Some((var.clone(), lt));
                 let n = 1 + self.below(3);
-                let body = self.block(cx, n, nest - 1);
+                let mut body = Vec::new();
+                // Often: a call on the element, then a type test of it that
+                // reads through a cast what the call may have written.
+                if self.chance(3) {
+                    if let Some(call) = self.try_stmt(cx, nest - 1, true, 11) {
+                        body.extend(call);
+                        if let Some(test) = self.try_stmt(cx, 0, true, 18) {
+                            body.extend(test);
+                        }
+                    }
+                }
+                body.extend(self.block(cx, n, nest - 1));
                 cx.loopvar = None;
                 cx.child_calls = saved_calls + 1;
                 let mut out = vec![format!("for {var} in {}.{l} {{", p.text)];
