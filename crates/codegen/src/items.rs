@@ -1810,7 +1810,8 @@ impl Gen<'_> {
             let bits = treefuse_fusion::admitted(guards, *ty);
             (bits != u64::MAX).then(|| {
                 let v = &self.variant[ty.index()];
-                quote!(#kind::#v => #bits,)
+                let left_out = !bits;
+                quote!(#kind::#v => !#left_out,)
             })
         });
         Some(quote!(match t[item].kind { #(#arms)* _ => u64::MAX }))

@@ -24,6 +24,10 @@
 //! A call alone under an `if` (a *guarded call*) joins groups too: its
 //! guard is evaluated when the group runs, which is sound because the
 //! vertex's access set covers the guard's reads as well as the call's.
+//! In merged loops, calls on the element kept apart by a statement
+//! `if x is U { .. }` between them are merged for the element types the
+//! test excludes (*type-guarded participation*, [`TypeGuard`],
+//! `Builder::type_split`).
 //! Other statements that contain calls (inside `for`, several statements
 //! under `if`, calls on `self`) are kept whole and run unfused: sound, and
 //! fusing them is future work.
@@ -619,8 +623,8 @@ impl Builder<'_, '_> {
             .collect();
         match names.split_last() {
             None => "of no type".into(),
-            Some((last, [])) => format!("a {last}"),
-            Some((last, rest)) => format!("a {} or {last}", rest.join(", ")),
+            Some((last, [])) => format!("of type {last}"),
+            Some((last, rest)) => format!("of type {} or {last}", rest.join(", ")),
         }
     }
 
