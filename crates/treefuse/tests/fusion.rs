@@ -491,39 +491,8 @@ fuse run(root: Node) { root.pick(3); root.walk(); }
 /// guarded statement divides by a field that may be zero).
 #[test]
 fn element_calls_fuse_for_the_types_a_type_test_excludes() {
-    let source = r#"
-global total: i64 = 0;
-abstract tree Stmt {
-    traversal mark() {}
-    traversal bump() {}
-}
-tree Set : Stmt {
-    v: i64;
-    traversal mark() { self.v = self.v + 1; }
-    traversal bump() { self.v = self.v * 10; }
-}
-tree Other : Stmt {
-    w: i64;
-    traversal mark() { self.w = self.w + 1; }
-    traversal bump() { self.w = self.w * 10; }
-}
-tree Block : Stmt {
-    child stmts: [Stmt];
-    sum: i64;
-    traversal mark() {
-        for x in self.stmts {
-            x.mark();
-            if x is Set { self.sum = self.sum + 100 / (x as Set).v; }
-        }
-    }
-    traversal bump() {
-        for x in self.stmts { x.bump(); }
-        total = total + self.sum;
-    }
-}
-fuse go(root: Block) { root.mark(); root.bump(); }
-"#;
-    let program = compile_source("typed_calls.tf", source).unwrap_or_else(|d| panic!("{d}"));
+    // The program of the fusion guide's type-guard section.
+    let program = example("examples/fusion-rules/typed.tf");
     let fused = program.fuse_all(&FusionOptions::default());
     let report = treefuse_fusion::report::text_report(&program.model, &fused, &program.source);
     assert!(
