@@ -736,6 +736,7 @@ impl Gen<'_> {
             let doc = format!("`pure fn {}` ({}).", f.name, self.source_pos(f.span));
             out.extend(quote!(
                 #[doc = #doc]
+                #[inline]
                 pub fn #name(#(#params),*) -> Result<#ret, Fail> {
                     #code
                 }
@@ -1100,8 +1101,10 @@ impl Gen<'_> {
             .collect()
     }
 
-    pub fn fused_dispatchers(&self) -> TokenStream {
-        let mut out = TokenStream::new();
+    /// One dispatcher per fused call target list, each with its name and
+    /// without an inline attribute (see [`Gen::fused_items`]).
+    fn fused_dispatchers(&self) -> Vec<(proc_macro2::Ident, TokenStream)> {
+        let mut out = Vec::new();
         for (targets, name) in &self.fused_disp {
             let Some((first_ty, first)) = targets.first() else {
                 continue;
@@ -1166,26 +1169,59 @@ impl Gen<'_> {
                 traversals.join(", ")
             );
             let prologue = self.visit_prologue(quote!(#name(t, cx, n #mask_arg #(, #xs)*)));
-            out.extend(quote!(
-                #[doc = #doc]
-                #[allow(clippy::too_many_arguments)]
-                #[inline]
-                fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> #ret {
-                    #prologue
-                    match t[n].kind {
-                        #(#arms)*
-                        #fallback
+            out.push((
+                name.clone(),
+                quote!(
+                    #[doc = #doc]
+                    #[allow(clippy::too_many_arguments)]
+                    fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> #ret {
+                        #prologue
+                        match t[n].kind {
+                            #(#arms)*
+                            #fallback
+                        }
                     }
-                }
+                ),
             ));
         }
         out
     }
 
-    pub fn fused_fns(&self) -> TokenStream {
+    /// The fused functions and their dispatchers, each marked
+    /// `#[inline(always)]` or `#[inline]` as [`crate::inlining`] decides.
+    pub fn fused_items(&self) -> TokenStream {
+        let mut items: Vec<(proc_macro2::Ident, TokenStream)> = self
+            .fused
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(fi, f)| (self.fused_fn[fi].clone(), self.fused_fn(fi, f)))
+            .collect();
+        // Rewriting code (creating nodes, replacing the receiver) is
+        // long and mostly cold: left to the compiler.
+        let mut rewrites: Vec<bool> = items
+            .iter()
+            .enumerate()
+            .map(|(fi, (_, code))| {
+                self.rw.fused_replaces[fi]
+                    || self
+                        .hiers
+                        .iter()
+                        .any(|h| mentions(code, &h.push.to_string()))
+            })
+            .collect();
+        let dispatchers = self.fused_dispatchers();
+        rewrites.resize(items.len() + dispatchers.len(), false);
+        items.extend(dispatchers);
+        let always = crate::inlining::always_inline(&items, &rewrites);
         let mut out = TokenStream::new();
-        for (fi, f) in self.fused.functions.iter().enumerate() {
-            out.extend(self.fused_fn(fi, f));
+        for ((_, item), always) in items.into_iter().zip(always) {
+            out.extend(if always {
+                quote!(#[inline(always)])
+            } else {
+                quote!(#[inline])
+            });
+            out.extend(item);
         }
         out
     }
@@ -1565,7 +1601,6 @@ impl Gen<'_> {
         );
         quote!(
             #[doc = #doc]
-            #[inline]
             fn #name<const C: bool>(#base #site #mask #(, #params)*) -> #ret {
                 #code
             }

@@ -169,6 +169,7 @@
 mod body;
 mod entry;
 mod gen;
+mod inlining;
 mod interop;
 mod items;
 mod names;
@@ -228,8 +229,7 @@ pub fn generate(
     code.extend(g.casts());
     code.extend(g.bodies());
     code.extend(g.dispatchers());
-    code.extend(g.fused_fns());
-    code.extend(g.fused_dispatchers());
+    code.extend(g.fused_items());
     code.extend(g.entries());
     if g.copy_fn
         .iter()
