@@ -18,12 +18,13 @@ impl Gen<'_> {
                 quote!(#n)
             }
         };
-        for step in &p.steps {
+        for (i, step) in p.steps.iter().enumerate() {
             cur = match step {
                 PathStep::Child(f) => {
                     let name = &self.field[f.index()];
                     quote!(t[#cur].#name)
                 }
+                PathStep::Cast(ty) if self.cast_known(p, i, *ty, fr) => cur,
                 PathStep::Cast(ty) => {
                     let at = self.at(&fr.context, p.span);
                     let f = &self.cast_fn[ty.index()];
@@ -42,6 +43,42 @@ impl Gen<'_> {
             };
         }
         cur
+    }
+
+    /// Whether the cast at step `i` of `p` cannot fail: a known fact says
+    /// the node before it is of a subtype of `ty`.
+    fn cast_known(&self, p: &NodePath, i: usize, ty: TypeId, fr: &Frame) -> bool {
+        let prefix = &p.steps[..i];
+        fr.facts
+            .borrow()
+            .iter()
+            .any(|f| f.root == p.root && f.steps == prefix && self.p.is_subtype(f.ty, ty))
+    }
+
+    /// Generates `then` knowing that `cond` holds: the `is` tests among its
+    /// `&&` conjuncts become facts for the duration (see [`Fact`]).
+    pub fn knowing<R>(&self, cond: &Expr, fr: &Frame, then: impl FnOnce() -> R) -> R {
+        fn collect(e: &Expr, out: &mut Vec<Fact>) {
+            match &e.kind {
+                ExprKind::Binary(BinaryOp::And, a, b) => {
+                    collect(a, out);
+                    collect(b, out);
+                }
+                ExprKind::Is(p, ty) if !p.steps.iter().any(|s| matches!(s, PathStep::Elem(..))) => {
+                    out.push(Fact {
+                        root: p.root,
+                        steps: p.steps.clone(),
+                        ty: *ty,
+                    })
+                }
+                _ => {}
+            }
+        }
+        let mark = fr.facts.borrow().len();
+        collect(cond, &mut fr.facts.borrow_mut());
+        let r = then();
+        fr.facts.borrow_mut().truncate(mark);
+        r
     }
 
     /// A read of the list in field `field` of node `p` (a local). While a
@@ -519,9 +556,9 @@ impl Gen<'_> {
                     None => E::atom(quote!(false)),
                 }
             }
-            ExprKind::If(c, a, b) => {
-                let c = self.expr(c, fr).ts;
-                let a = self.expr(a, fr).ts;
+            ExprKind::If(cond, a, b) => {
+                let c = self.expr(cond, fr).ts;
+                let a = self.knowing(cond, fr, || self.expr(a, fr)).ts;
                 let b = self.expr(b, fr).ts;
                 E {
                     ts: quote!(if #c { #a } else { #b }),
@@ -567,6 +604,15 @@ impl Gen<'_> {
     }
 
     fn binary(&self, op: BinaryOp, a: &Expr, b: &Expr, e: &Expr, fr: &Frame) -> E {
+        if op == BinaryOp::And {
+            // The right operand runs only when the left one holds.
+            let x = self.expr(a, fr).at(AND);
+            let y = self.knowing(a, fr, || self.expr(b, fr)).at(AND + 1);
+            return E {
+                ts: quote!(#x && #y),
+                prec: AND,
+            };
+        }
         use BinaryOp::*;
         let method = |m: &str| {
             let x = self.expr(a, fr).at(ATOM);
@@ -777,6 +823,9 @@ impl Gen<'_> {
     pub fn block(&self, ss: &[Stmt], fr: &Frame, ret: &Ret) -> TokenStream {
         let mut out = TokenStream::new();
         for s in ss {
+            if !keeps_facts(s) {
+                fr.facts.borrow_mut().clear();
+            }
             out.extend(self.stmt(s, fr, ret, false));
             if diverges(s) {
                 break;
@@ -925,7 +974,7 @@ impl Gen<'_> {
                 else_branch,
             } => {
                 let c = self.expr(cond, fr).ts;
-                let a = self.block(then_branch, fr, ret);
+                let a = self.knowing(cond, fr, || self.block(then_branch, fr, ret));
                 if else_branch.is_empty() {
                     quote!(if #c { #a })
                 } else if else_branch.len() == 1
@@ -1246,5 +1295,24 @@ fn local_root(e: &Expr) -> Option<LocalId> {
         ExprKind::Local(l) => Some(*l),
         ExprKind::Member(x, _) => local_root(x),
         _ => None,
+    }
+}
+
+/// Whether running `s` leaves every node path reaching the node it
+/// reached before: it writes no child slot and calls no traversal (data
+/// fields, locals and globals may change; expressions never touch the
+/// tree's shape).
+pub(crate) fn keeps_facts(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Let { .. } | StmtKind::Alias { .. } | StmtKind::Assign { .. } => true,
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => then_branch.iter().chain(else_branch).all(keeps_facts),
+        StmtKind::ForArray { body, .. } | StmtKind::ForRange { body, .. } => {
+            body.iter().all(keeps_facts)
+        }
+        _ => false,
     }
 }

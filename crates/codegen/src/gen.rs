@@ -265,6 +265,23 @@ pub(crate) struct Frame {
     /// The type whose traversal this is (none for pure functions and
     /// `fuse` items).
     pub owner: Option<TypeId>,
+    /// What the code being generated knows about node types: `is` tests
+    /// known to hold (see [`Fact`]). Casts they prove cannot fail are
+    /// emitted without a check.
+    pub facts: RefCell<Vec<Fact>>,
+}
+
+/// A type test `p is ty` known to hold where code is being generated:
+/// established by a condition (an `&&` conjunct of an `if` or of the left
+/// side of `&&`) and kept while nothing can change which node the path
+/// reaches (`Gen::block` forgets every fact before a statement that may
+/// write a child slot or call a traversal; expressions never do). Paths
+/// with list indices are never recorded.
+#[derive(Clone)]
+pub(crate) struct Fact {
+    pub root: PathRoot,
+    pub steps: Vec<PathStep>,
+    pub ty: TypeId,
 }
 
 /// What a body reads and writes of its frame.
@@ -1024,8 +1041,9 @@ impl<'p> Gen<'p> {
     }
 
     /// For a group or loop step of fused function `gi`: each fused call
-    /// site with, per callee participant, whether that call may be left
-    /// out, and the targets.
+    /// site with, per callee participant, whether the callee may be
+    /// entered with that participant switched off (its call left out while
+    /// another member's is made), and the targets.
     pub fn step_calls<'a>(
         &self,
         gi: usize,
@@ -1036,12 +1054,16 @@ impl<'p> Gen<'p> {
         let mut out = Vec::new();
         let guards = Self::type_guards(step);
         for (c, (members, targets)) in self.call_sites(gi, step).into_iter().enumerate() {
+            // A call made for one member only is made only when that
+            // member takes part (`if m != 0`), so the callee's only
+            // participant is never entered switched off.
+            let alone = members.len() == 1;
             for (k, (p, s)) in members.into_iter().enumerate() {
                 let guarded = matches!(s.kind, StmtKind::If { .. })
                     || guards
                         .get(c)
                         .is_some_and(|g| g.get(k).is_some_and(Option::is_some));
-                out.push((k, guarded || flagged(p), targets));
+                out.push((k, !alone && (guarded || flagged(p)), targets));
             }
         }
         out
@@ -1456,6 +1478,7 @@ impl Gen<'_> {
             mutable: u.assigned.iter().map(|l| l.index()).collect(),
             borrowed: RefCell::default(),
             hoisted,
+            facts: RefCell::default(),
             open: RefCell::default(),
             owner: None,
         }

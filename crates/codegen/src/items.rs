@@ -1762,17 +1762,17 @@ impl Gen<'_> {
         let takes_mask = self.disp_takes_mask(targets);
         let replaces = self.disp_replaces(targets);
         let needs_site = self.disp_site(targets);
-        let mask = if any_cond {
+        let mask = if !takes_mask {
+            quote!()
+        } else if any_cond {
             quote!(, m)
-        } else if takes_mask {
+        } else {
             let bits = if members.len() >= 64 {
                 u64::MAX
             } else {
                 (1u64 << members.len()) - 1
             };
             quote!(, #bits)
-        } else {
-            quote!()
         };
         let (child_def, call) = match deliver {
             Deliver::Child(field) => {
