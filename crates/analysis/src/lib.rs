@@ -123,6 +123,14 @@ pub use access::{
 pub use explain::{format_access, format_access_short, MAX_WORDS};
 pub use labels::Labels;
 
+/// Whether each pure function may raise a runtime error (indexed by
+/// `PureFnId`): it divides, takes a remainder, shifts, indexes, calls a
+/// failing built-in or a pure function that may fail, or is supplied by the
+/// host. Code generators return plain values from the others.
+pub fn pure_fns_may_fail(program: &Program) -> Vec<bool> {
+    stmt::pure_fails(program)
+}
+
 use stmt::{BodyCtx, CallSite, Own};
 
 /// Everything computed for one concrete function.

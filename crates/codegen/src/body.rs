@@ -159,7 +159,8 @@ impl Gen<'_> {
                 .collect()
         };
         match ret {
-            Ret::Pure => quote!(return Ok(());),
+            Ret::Pure { fallible: true } => quote!(return Ok(());),
+            Ret::Pure { fallible: false } => quote!(return;),
             Ret::Traversal { replaces } => {
                 let closes = closes(0);
                 let v = match (value, replaces) {
@@ -534,7 +535,8 @@ impl Gen<'_> {
                         let fname = ident(&pf.name);
                         E::atom(quote!(#host::#fname(#(#args),*)))
                     }
-                    _ => E::atom(quote!(#name(#(#args),*)?)),
+                    _ if self.pure_fallible[f.index()] => E::atom(quote!(#name(#(#args),*)?)),
+                    _ => E::atom(quote!(#name(#(#args),*))),
                 }
             }
             ExprKind::Array(items) => {
@@ -1080,9 +1082,13 @@ impl Gen<'_> {
                 quote!(for #m #v in #a..#z { #b })
             }
             StmtKind::Return(value) => match (ret, value) {
-                (Ret::Pure, Some(v)) => {
+                (Ret::Pure { fallible }, Some(v)) => {
                     let v = self.expr(v, fr).ts;
-                    quote!(return Ok(#v);)
+                    if *fallible {
+                        quote!(return Ok(#v);)
+                    } else {
+                        quote!(return #v;)
+                    }
                 }
                 _ => {
                     let _ = ctx;

@@ -218,8 +218,9 @@ pub(crate) enum Ret {
     /// An unfused traversal body: `return Ok(());`, or `return
     /// Ok(Replaced::..)` when the function may replace its receiver.
     Traversal { replaces: bool },
-    /// A pure function: `return Ok(value);`.
-    Pure,
+    /// A pure function: `return Ok(value);`, or `return value;` when it
+    /// cannot fail (it then returns the plain value).
+    Pure { fallible: bool },
     /// A participant statement of a fused function: record a replacement
     /// in `replaced`, clear the flag (if it is read later) and leave the
     /// labeled block. `depth`: the open loops of the frame when the label
@@ -313,6 +314,9 @@ pub(crate) struct Gen<'p> {
     /// Per `fuse` item: the functions of its unfused and fused runs.
     pub entry_fn: Vec<[EntryFns; 2]>,
     pub pure: Vec<Ident>,
+    /// Per pure function: may it fail (else it returns a plain value and
+    /// its callers use no `?`)?
+    pub pure_fallible: Vec<bool>,
     /// Per pure function, per parameter: lent as a reference (`lent_params`).
     pub pure_lent: Vec<Vec<bool>>,
     pub method_fn: Vec<Ident>,
@@ -704,6 +708,7 @@ impl<'p> Gen<'p> {
             .map(|f| top.fresh(&snake(&f.name)))
             .collect();
         let pure_lent = p.pure_fns.iter().map(lent_params).collect();
+        let pure_fallible = treefuse_analysis::pure_fns_may_fail(p);
         let method_fn = p
             .methods
             .iter()
@@ -755,6 +760,7 @@ impl<'p> Gen<'p> {
             entry_fn,
             pure,
             pure_lent,
+            pure_fallible,
             method_fn,
             body_fn,
             fused_fn,
@@ -821,7 +827,9 @@ impl<'p> Gen<'p> {
             DataType::Int => quote!(0),
             DataType::Float => quote!(0.0),
             DataType::Bool => quote!(false),
-            DataType::Str => quote!(Arc::<str>::from("")),
+            // `default()` shares one static empty string; `from("")`
+            // would allocate for every node made.
+            DataType::Str => quote!(Arc::<str>::default()),
             DataType::Record(r) => {
                 let n = &self.rec[r.index()];
                 quote!(#n::default())
@@ -887,6 +895,7 @@ impl<'p> Gen<'p> {
                 }
             }
             (Value::Bool(b), _) => E::atom(quote!(#b)),
+            (Value::Str(s), _) if s.is_empty() => E::atom(quote!(Arc::<str>::default())),
             (Value::Str(s), _) => {
                 let s: &str = s;
                 E::atom(quote!(Arc::<str>::from(#s)))

@@ -726,18 +726,30 @@ impl Gen<'_> {
             let params = self.params(&fr, &f.frame);
             let ret = self.data_type(&f.ret);
             let name = &self.pure[i];
+            let fallible = self.pure_fallible[i];
             let code = match &f.body {
                 PureBody::Expr(e) => {
                     let e = self.expr(e, &fr).ts;
-                    quote!(Ok(#e))
+                    if fallible {
+                        quote!(Ok(#e))
+                    } else {
+                        e
+                    }
                 }
-                _ => self.block(&body, &fr, &Ret::Pure),
+                _ => self.block(&body, &fr, &Ret::Pure { fallible }),
+            };
+            // Only a function that can raise a runtime error returns a
+            // `Result` (`treefuse_analysis::pure_fns_may_fail`).
+            let ret = if fallible {
+                quote!(Result<#ret, Fail>)
+            } else {
+                ret
             };
             let doc = format!("`pure fn {}` ({}).", f.name, self.source_pos(f.span));
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]
-                pub fn #name(#(#params),*) -> Result<#ret, Fail> {
+                pub fn #name(#(#params),*) -> #ret {
                     #code
                 }
             ));

@@ -74,7 +74,10 @@
 //!   function, one dispatcher per target list and `run_<fuse>_fused`.
 //!   Participants that can be inactive (they contain `return`, or a caller
 //!   may pass them switched off by a guard or its own `return`) get an
-//!   `active_N` flag; the others run without any checks.
+//!   `active_N` flag; the others run without any checks. A fused function
+//!   takes a `mask` of its active participants only if some caller can
+//!   enter it with one of them off: a call made for a single member is
+//!   made only when that member takes part, so it passes none.
 //! - **Shared code in `treefuse-runtime`.** What every program needs
 //!   alike is not generated but imported by name from
 //!   `treefuse_runtime::generated`: runtime errors and positions, the
@@ -88,7 +91,12 @@
 //!   line and column, raised exactly where the interpreter raises them.
 //!   Inside the module they travel as `Fail = Box<RuntimeError>` (so every
 //!   `Result<(), Fail>` is returned in one register, not through memory);
-//!   the `run_*` entry points unbox them. A `Tree` without a root node
+//!   the `run_*` entry points unbox them. A pure function returns a
+//!   `Result` only if it can fail (`treefuse_analysis::pure_fns_may_fail`),
+//!   else its plain value; a cast `(p as T)` that an enclosing `is` test
+//!   proves is no check at all (`gen::Fact`: facts from `&&` conjuncts of
+//!   conditions, forgotten before any statement that may replace a child
+//!   or call a traversal). A `Tree` without a root node
 //!   (`Tree::default()`, `Tree::is_empty`) is a runtime error of every
 //!   entry point, not a panic.
 //! - **Host functions** (`pure fn f(..) -> T;`) are called as

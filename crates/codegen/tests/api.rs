@@ -173,3 +173,36 @@ fn every_traversal_function_carries_its_source_position() {
         assert!(checked > 0, "{}", f.display());
     }
 }
+
+/// A cast proved by an enclosing `is` test is emitted without a check
+/// (`as_leaf(..)?` disappears), while a cast after a statement that may
+/// change the child keeps its check, so it still fails where the
+/// interpreter fails.
+#[test]
+fn casts_proved_by_is_tests_are_unchecked() {
+    let dir = std::env::temp_dir().join(format!("treefuse-codegen-casts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("casts.tf");
+    std::fs::write(
+        &src,
+        "abstract tree N {\n    v: i64 = 0;\n    traversal f() {}\n}\n\
+         tree Leaf : N {}\n\
+         tree Two : N {\n    child a: N;\n    traversal f() {\n        \
+         if self.a is Leaf && (self.a as Leaf).v > 0 {\n            \
+         self.v = (self.a as Leaf).v;\n        }\n        \
+         if self.a is Leaf {\n            self.a = new Two { a: new Leaf { v: 1 } };\n            \
+         self.v = (self.a as Leaf).v;\n        }\n    }\n}\n\
+         fuse run(root: N) {\n    root.f();\n}\n",
+    )
+    .unwrap();
+    let code = treefuse_codegen::emit_file(&src).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::remove_dir_all(&dir).ok();
+    let body = code
+        .split("fn two_f<")
+        .nth(1)
+        .and_then(|rest| rest.split("\n    }\n").next())
+        .unwrap_or_else(|| panic!("no `two_f` in:\n{code}"));
+    // Three casts in the source: the two under the first `if` are proved,
+    // the one after the replacement is not.
+    assert_eq!(body.matches("as_leaf(").count(), 1, "{body}");
+}
