@@ -150,10 +150,48 @@ struct Discovered {
     sym: Option<Symbol>,
 }
 
+/// Largest dense visit array kept between searches (4 MiB of `u32`).
+const KEPT_LIMIT: u64 = 1 << 20;
+
+thread_local! {
+    /// An all-zero dense visit array reused by [`shortest_word`]: a
+    /// conflict test usually explores a handful of nodes of a product of
+    /// hundreds of states per side, so allocating and zeroing the whole
+    /// index space per search cost more than the search (the fuser runs
+    /// thousands of them). After a search only the entries it set are
+    /// cleared.
+    static KEPT: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Layered BFS for a shortest accepted word of `g` (see the module docs).
 fn shortest_word<G: SearchGraph>(g: &G) -> Option<Vec<Symbol>> {
-    let mut visit = VisitMap::new(g.size());
-    let mut found: Vec<Discovered> = Vec::new();
+    let size = g.size();
+    if size > KEPT_LIMIT {
+        return shortest_word_with(g, &mut VisitMap::new(size), &mut Vec::new());
+    }
+    let mut dense = KEPT.with(|k| std::mem::take(&mut *k.borrow_mut()));
+    if dense.len() < size as usize {
+        dense.resize(size as usize, 0);
+    }
+    let mut visit = VisitMap::Dense(dense);
+    let mut found = Vec::new();
+    let word = shortest_word_with(g, &mut visit, &mut found);
+    if let VisitMap::Dense(mut dense) = visit {
+        for d in &found {
+            dense[d.node as usize] = 0;
+        }
+        KEPT.with(|k| *k.borrow_mut() = dense);
+    }
+    word
+}
+
+/// [`shortest_word`] with an empty visit map and an empty list of
+/// discovered nodes, which it leaves holding every node it visited.
+fn shortest_word_with<G: SearchGraph>(
+    g: &G,
+    visit: &mut VisitMap,
+    found: &mut Vec<Discovered>,
+) -> Option<Vec<Symbol>> {
     let mut layer: Vec<u32> = Vec::new();
     let mut eps_buf: Vec<Node> = Vec::new();
     let mut sym_buf: Vec<(Symbol, Node)> = Vec::new();
@@ -189,7 +227,7 @@ fn shortest_word<G: SearchGraph>(g: &G) -> Option<Vec<Symbol>> {
                     });
                     visit.insert(m, mid);
                     if g.accepting(m) {
-                        return Some(read_word(&found, mid));
+                        return Some(read_word(found, mid));
                     }
                     layer.push(mid);
                 }
@@ -211,7 +249,7 @@ fn shortest_word<G: SearchGraph>(g: &G) -> Option<Vec<Symbol>> {
                     });
                     visit.insert(m, mid);
                     if g.accepting(m) {
-                        return Some(read_word(&found, mid));
+                        return Some(read_word(found, mid));
                     }
                     next.push(mid);
                 }

@@ -163,6 +163,19 @@ struct Ev<'s> {
     type_test: Option<TypeId>,
 }
 
+/// The per-element dependence graph of merged loops and the greedy
+/// grouping of their calls on the element ([`Builder::element_graph`]).
+struct ElementGraph<'s> {
+    evs: Vec<Ev<'s>>,
+    edges: Vec<(usize, usize)>,
+    succ: Vec<Vec<usize>>,
+    /// Per body statement, the id of its call group (a statement's own
+    /// index unless it is a call merged with an earlier one).
+    group: Vec<usize>,
+    /// Pairs of calls on the element left apart, with why.
+    refused: BTreeMap<(usize, usize), String>,
+}
+
 /// Where each call group of a merged loop runs, per concrete element type
 /// ([`Builder::type_split`]).
 struct TypeSplit {
@@ -251,9 +264,9 @@ impl Builder<'_, '_> {
         };
         let conflict = self
             .conflicts
-            .conflict(&pa.iteration, b.set, same)
-            .or_else(|| self.conflicts.conflict(&pa.header, b_other, same))
-            .or_else(|| self.conflicts.conflict(a.set, b_other, same))?;
+            .conflict_of(&pa.iteration, b.set, same)
+            .or_else(|| self.conflicts.conflict_of(&pa.header, b_other, same))
+            .or_else(|| self.conflicts.conflict_of(a.set, b_other, same))?;
         Some(format!(
             "an iteration of one loop does not commute with an iteration of the other on another element ({})",
             self.conflict_text(&conflict, participants, a.participant)
@@ -376,6 +389,149 @@ impl Builder<'_, '_> {
         })
     }
 
+    /// Whether loops `members` (vertex indices in unfused order) over one
+    /// list may run as one merged loop: later loops follow the regions of
+    /// an earlier replacing loop where that is needed, and every pair may
+    /// run interleaved element by element.
+    fn loops_may_merge(
+        &self,
+        vertices: &[Vertex],
+        members: &[usize],
+        participants: &[Participant],
+    ) -> bool {
+        self.later_loops_follow_regions(vertices, members, participants)
+            && self
+                .members_obstacle(vertices, members, participants)
+                .is_none()
+    }
+
+    /// Whether traversal `method`, called on a node of static type `ty`,
+    /// may visit other nodes (some body it dispatches to makes a call): a
+    /// *deep* call, which walks (part of) the subtree, as opposed to one
+    /// that only looks at the node (`f.signature()`).
+    fn visits_beyond(&self, ty: TypeId, method: MethodId) -> bool {
+        self.program.types[ty.index()]
+            .concrete_subtypes
+            .iter()
+            .filter_map(|&t| self.program.dispatch(t, method))
+            .any(|b| {
+                self.program.bodies[b.index()]
+                    .body
+                    .as_deref()
+                    .is_some_and(|stmts| {
+                        visit::any_stmt(stmts, &|s| matches!(s.kind, StmtKind::Call { .. }))
+                    })
+            })
+    }
+
+    /// Improves the greedy grouping of loops over the same list, which
+    /// takes every loop into the first group it fits: a loop that could
+    /// run in either of two groups may sit in the one where its calls on
+    /// the element share nothing (`desugar_assign` with the loop that
+    /// builds `resolve`'s function table) while the other group walks every
+    /// element anyway (`resolve`'s body loop, which must wait for the whole
+    /// table). Moves one loop with deep calls on the element (see
+    /// [`Self::visits_beyond`]) at a time into another group over the same
+    /// list when the new grouping is legal, as the greedy merge checks it
+    /// (an acyclic schedule, [`Self::loops_may_merge`] for both groups), and
+    /// strictly lowers (1) the number of element walks, fused calls on the
+    /// element with a deep call, of the two groups and then (2) raises the
+    /// sum over the two groups of the square of their deep calls, which
+    /// gathers the walks where most calls share them. Each move strictly
+    /// improves that pair of numbers over the whole list, so the search
+    /// ends; loops and groups are tried in source order, so it is
+    /// deterministic. Every grouping it yields satisfies the conditions a
+    /// greedy merge checks, so it is as sound as the greedy one.
+    fn regroup_loops(
+        &self,
+        vertices: &[Vertex],
+        succ: &[Vec<usize>],
+        participants: &[Participant],
+        loops: &[usize],
+        group: &mut Vec<usize>,
+    ) {
+        let n = vertices.len();
+        let element_type =
+            |v: usize| match vertices[v].lp.map(|f| &self.program.fields[f.index()].kind) {
+                Some(FieldKind::List(t)) => Some(*t),
+                _ => None,
+            };
+        let deep: Vec<usize> = (0..n)
+            .map(
+                |v| match (element_type(v), self.loop_body(&vertices[v], participants)) {
+                    (Some(t), Some(body)) => body
+                        .iter()
+                        .filter_map(element_call)
+                        .filter(|&m| self.visits_beyond(t, m))
+                        .count(),
+                    _ => 0,
+                },
+            )
+            .collect();
+        let movable: Vec<usize> = loops.iter().copied().filter(|&v| deep[v] > 0).collect();
+        if movable.is_empty() {
+            return;
+        }
+        let members =
+            |g: &[usize], id: usize| -> Vec<usize> { (0..n).filter(|&v| g[v] == id).collect() };
+        // (walks, deep calls) of a loop group.
+        let cost = |loops: &[usize]| -> (usize, usize) {
+            let Some(elem_ty) = loops.first().and_then(|&v| element_type(v)) else {
+                return (0, 0);
+            };
+            let graph = self.element_graph(&Self::loop_members(
+                self.program,
+                vertices,
+                loops,
+                participants,
+            ));
+            let walks: BTreeSet<usize> = (0..graph.evs.len())
+                .filter(|&e| {
+                    graph.evs[e]
+                        .call
+                        .is_some_and(|m| self.visits_beyond(elem_ty, m))
+                })
+                .map(|e| graph.group[e])
+                .collect();
+            (walks.len(), loops.iter().map(|&v| deep[v]).sum())
+        };
+        let mut moves_left = loops.len() * loops.len();
+        'search: while moves_left > 0 {
+            for &x in &movable {
+                let from = group[x];
+                let targets: BTreeSet<usize> = loops
+                    .iter()
+                    .filter(|&&y| vertices[y].lp == vertices[x].lp && group[y] != from)
+                    .map(|&y| group[y])
+                    .collect();
+                for to in targets {
+                    let mut moved = group.clone();
+                    moved[x] = to;
+                    if schedule(succ, &moved).is_none() {
+                        continue;
+                    }
+                    let (new_from, new_to) = (members(&moved, from), members(&moved, to));
+                    if !self.loops_may_merge(vertices, &new_to, participants)
+                        || !self.loops_may_merge(vertices, &new_from, participants)
+                    {
+                        continue;
+                    }
+                    let score = |a: (usize, usize), b: (usize, usize)| {
+                        (a.0 + b.0, std::cmp::Reverse(a.1 * a.1 + b.1 * b.1))
+                    };
+                    let before = score(cost(&members(group, from)), cost(&members(group, to)));
+                    let after = score(cost(&new_from), cost(&new_to));
+                    if after < before {
+                        *group = moved;
+                        moves_left -= 1;
+                        continue 'search;
+                    }
+                }
+            }
+            break;
+        }
+    }
+
     /// Why loops `a` and `b` over the same list were not merged: an
     /// iteration of one does not commute with an iteration of the other on
     /// another element, or a dependence path through other statements runs
@@ -402,18 +558,36 @@ impl Builder<'_, '_> {
             .unwrap_or_else(|| "not merged (a conflicting grouping was chosen first)".into())
     }
 
-    /// The per-element schedule of merged loops: a dependence graph over
-    /// all their body statements (relative to `self`, the element being
-    /// the list's label), calls on the element merged like calls on a
-    /// child, in topological order.
-    ///
-    /// Also returns, for every pair of element calls left in different
-    /// fused calls, why (the report must show every pair kept apart).
-    fn element_schedule(
-        &mut self,
-        members: &[Member],
-        elem_ty: TypeId,
-    ) -> (Vec<LoopStep>, Vec<Blocked>) {
+    /// The member loops (vertex indices `loops`) of a merged loop.
+    fn loop_members<'v, 's>(
+        program: &'s Program,
+        vertices: &'v [Vertex<'s>],
+        loops: &[usize],
+        participants: &[Participant],
+    ) -> Vec<Member<'v, 's>> {
+        loops
+            .iter()
+            .filter_map(|&u| {
+                let body = program.bodies[participants[vertices[u].participant].body.index()]
+                    .body
+                    .as_deref()?;
+                match &body.get(vertices[u].stmt)?.kind {
+                    StmtKind::ForChildren { var, body, .. } => {
+                        Some((vertices[u].participant, &vertices[u], body.as_slice(), *var))
+                    }
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// The per-element dependence graph of merged loops `members` and the
+    /// greedy grouping of their calls on the element (in source order,
+    /// whenever the merged graph stays acyclic, the later calls' arguments
+    /// read nothing the earlier ones write and the cut-offs allow), with
+    /// why each refused pair was refused. Pure: [`Self::regroup_loops`]
+    /// uses it to count the walks a candidate loop group makes.
+    fn element_graph<'s>(&self, members: &[Member<'_, 's>]) -> ElementGraph<'s> {
         let analysis = self.analysis;
         let mut evs: Vec<Ev> = Vec::new();
         for (m, (participant, vertex, body, var)) in members.iter().enumerate() {
@@ -438,7 +612,7 @@ impl Builder<'_, '_> {
                 if (same && (evs[u].set.returns || evs[v].set.returns))
                     || self
                         .conflicts
-                        .conflict(evs[u].set, evs[v].set, same)
+                        .conflict_of(evs[u].set, evs[v].set, same)
                         .is_some()
                 {
                     edges.push((u, v));
@@ -498,6 +672,35 @@ impl Builder<'_, '_> {
                 refused.entry((a, b)).or_insert(reason);
             }
         }
+        ElementGraph {
+            evs,
+            edges,
+            succ,
+            group,
+            refused,
+        }
+    }
+
+    /// The per-element schedule of merged loops: a dependence graph over
+    /// all their body statements (relative to `self`, the element being
+    /// the list's label), calls on the element merged like calls on a
+    /// child, in topological order.
+    ///
+    /// Also returns, for every pair of element calls left in different
+    /// fused calls, why (the report must show every pair kept apart).
+    fn element_schedule(
+        &mut self,
+        members: &[Member],
+        elem_ty: TypeId,
+    ) -> (Vec<LoopStep>, Vec<Blocked>) {
+        let ElementGraph {
+            evs,
+            edges,
+            succ,
+            group,
+            refused,
+        } = self.element_graph(members);
+        let n = evs.len();
         let mut blocked = Vec::new();
         for ((a, b), reason) in refused {
             if group[a] == group[b] {
@@ -974,7 +1177,7 @@ impl Builder<'_, '_> {
                     ));
                     continue;
                 }
-                if let Some(c) = self.conflicts.conflict(a.set, b.set, same) {
+                if let Some(c) = self.conflicts.conflict_of(a.set, b.set, same) {
                     edges.push((u, v, self.conflict_text(&c, &participants, a.participant)));
                 }
             }
@@ -1104,17 +1307,14 @@ impl Builder<'_, '_> {
                     .map(|&g| if g == gb { ga } else { g })
                     .collect();
                 let members: Vec<usize> = (0..n).filter(|&v| merged[v] == ga).collect();
-                if !self.later_loops_follow_regions(&vertices, &members, &participants) {
-                    continue;
-                }
-                let independent = self
-                    .members_obstacle(&vertices, &members, &participants)
-                    .is_none();
-                if independent && schedule(&succ, &merged).is_some() {
+                if self.loops_may_merge(&vertices, &members, &participants)
+                    && schedule(&succ, &merged).is_some()
+                {
                     group = merged;
                 }
             }
         }
+        self.regroup_loops(&vertices, &succ, &participants, &loops, &mut group);
         let order = schedule(&succ, &group).unwrap_or_else(|| (0..n).collect());
         // Steps in schedule order; a group appears once, where its first
         // member is scheduled.
@@ -1156,24 +1356,8 @@ impl Builder<'_, '_> {
                     };
                     let member_vertices: Vec<usize> =
                         (0..n).filter(|&u| group[u] == group[v]).collect();
-                    let members: Vec<Member> = member_vertices
-                        .iter()
-                        .filter_map(|&u| {
-                            let body = program.bodies
-                                [participants[vertices[u].participant].body.index()]
-                            .body
-                            .as_deref()?;
-                            match &body.get(vertices[u].stmt)?.kind {
-                                StmtKind::ForChildren { var, body, .. } => Some((
-                                    vertices[u].participant,
-                                    &vertices[u],
-                                    body.as_slice(),
-                                    *var,
-                                )),
-                                _ => None,
-                            }
-                        })
-                        .collect();
+                    let members =
+                        Self::loop_members(program, &vertices, &member_vertices, &participants);
                     let (loop_steps, kept_apart) = self.element_schedule(&members, elem_ty);
                     element_blocked.extend(kept_apart);
                     steps.push(Step::Loop(LoopGroup {

@@ -26,7 +26,8 @@
 //! This is what lets passes that log into the same flag or count into the
 //! same error counter fuse.
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
 use treefuse_analysis::{
     frame_conflict, global_access_pairs, AccessSet, Analysis, Conflict, ConflictKind, Location,
 };
@@ -41,6 +42,10 @@ pub(crate) struct ConflictTest<'a, 'p> {
     /// Every global with its prefix automaton (`global:g·*`) and what
     /// commutes on it.
     globals: Vec<(GlobalId, Nfa, Commutes)>,
+    /// Answers of [`Self::conflict_of`], by the addresses of the two sets
+    /// (owned by the analysis, which outlives this test, so an address
+    /// names one set for as long as the memo exists) and `same_frame`.
+    memo: RefCell<HashMap<(usize, usize, bool), Option<Conflict>>>,
 }
 
 /// Which conflicts on a global are not dependences.
@@ -72,7 +77,33 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
                 (g, prefix, commutes)
             })
             .collect();
-        ConflictTest { analysis, globals }
+        ConflictTest {
+            analysis,
+            globals,
+            memo: RefCell::default(),
+        }
+    }
+
+    /// [`Self::conflict`] for two sets the analysis owns, remembered: the
+    /// same pairs of statements meet again in the fused functions of every
+    /// traversal sequence their bodies take part in.
+    pub(crate) fn conflict_of(
+        &self,
+        first: &'a AccessSet,
+        second: &'a AccessSet,
+        same_frame: bool,
+    ) -> Option<Conflict> {
+        let key = (
+            first as *const AccessSet as usize,
+            second as *const AccessSet as usize,
+            same_frame,
+        );
+        if let Some(known) = self.memo.borrow().get(&key) {
+            return known.clone();
+        }
+        let answer = self.conflict(first, second, same_frame);
+        self.memo.borrow_mut().insert(key, answer.clone());
+        answer
     }
 
     fn commutes(&self, kind: ConflictKind, word: &[Symbol]) -> bool {
