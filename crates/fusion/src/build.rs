@@ -548,10 +548,21 @@ impl Builder<'_, '_> {
         let members = |g: usize| (0..vertices.len()).filter(move |&v| group[v] == g);
         let mut union: Vec<usize> = members(group[a]).chain(members(group[b])).collect();
         union.sort_unstable();
-        if !self.later_loops_follow_regions(vertices, &union, participants) {
-            return "an earlier loop calls a traversal that may replace its elements, and a later loop's body is not only calls on the loop variable with arguments that read only its frame: it must iterate over the edited list (LANGUAGE.md §7.2)".into();
-        }
-        if let Some(why) = self.members_obstacle(vertices, &union, participants) {
+        let why = if !self.later_loops_follow_regions(vertices, &union, participants) {
+            Some("an earlier loop calls a traversal that may replace its elements, and a later loop's body is not only calls on the loop variable with arguments that read only its frame: it must iterate over the edited list (LANGUAGE.md §7.2)".to_string())
+        } else {
+            self.members_obstacle(vertices, &union, participants)
+        };
+        if let Some(why) = why {
+            // Regrouping may separate two loops that could run together
+            // on their own because of the other loops in their groups.
+            let mut pair = [a, b];
+            pair.sort_unstable();
+            if union.len() > 2 && self.loops_may_merge(vertices, &pair, participants) {
+                return format!(
+                    "each runs in a fused loop where its calls on the element share a walk with more calls, and those two fused loops cannot run as one: {why}"
+                );
+            }
             return why;
         }
         explain_path(vertices, edges, group, a, b)

@@ -40,6 +40,9 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+/// One in how many programs end with [`Gen::typed_loops`].
+const TYPED_LOOPS_ONE_IN: u32 = 4;
+
 /// Knobs of the generator.
 #[derive(Clone, Debug)]
 pub struct GenConfig {
@@ -883,6 +886,121 @@ impl Gen {
                 }
             }
             out.push_str("}\n");
+        }
+        if self.chance(TYPED_LOOPS_ONE_IN) {
+            out.push_str(&self.typed_loops());
+        }
+        out
+    }
+
+    /// A self-contained part of the program (types `Tg*`, global `tgg`,
+    /// `fuse tgmain`) made so that two passes' loops over one list merge
+    /// and a statement `if x is U { .. }` between the calls on the element
+    /// keeps them apart only for some element types: the shape of
+    /// type-guarded participation (`TypeGuard` in `treefuse-fusion`),
+    /// which random bodies almost never produce (their loops seldom
+    /// merge). Each piece varies: what the calls write, whether one may
+    /// replace the element or fail, which type is tested and what the
+    /// guarded statement reads and writes, unguarded casts, the second
+    /// loop's shape and the order of the passes.
+    fn typed_loops(&mut self) -> String {
+        // Repeated entries weigh the shapes that split by type.
+        let a_p = self.pick(&[
+            "self.v = self.v + k;",
+            "self.v = self.v + k;",
+            "self.v = self.v * 2 + k;",
+            "self.v = self.v * 2 + k;",
+            "self.v = self.v + k; if self.v > 3 { self = new TgQ { w: self.v }; }",
+            "self.v = self.v + 12 / (k - 1);",
+            "if k > 2 { self.v = self.v + 1; }",
+        ]);
+        let b_p = self.pick(&[
+            "self.v = self.v * 3 + d;",
+            "self.v = self.v * 3 + d;",
+            "self.v = 100 / (self.v - 2);",
+            "self.v = self.v - d; tgg = tgg + 1;",
+            "",
+        ]);
+        let b_q = self.pick(&[
+            "self.w = self.w * 2 + d;",
+            "self.w = self.w * 2 + d;",
+            "self.w = self.w + tgg;",
+            "",
+        ]);
+        let r_b = self.pick(&[
+            "",
+            "traversal tgb(d: i64) { self.w = self.w - d; }",
+            "traversal tga(k: i64) { self.w = 7; }",
+        ]);
+        let stmt = self.pick(&[
+            "if x is TgP { c = c + (x as TgP).v; }",
+            "if x is TgP { c = c + (x as TgP).v; }",
+            "if x is TgP { c = c + (x as TgP).v; }",
+            "if x is TgQ { c = c + (x as TgQ).w; }",
+            "if x is TgQ { c = c + (x as TgQ).w; }",
+            "if x is TgR && (x as TgR).w > 1 { self.sum = self.sum + (x as TgR).w; }",
+            "if x is TgP { tgg = tgg + 10 / (x as TgP).v; }",
+            "if x is TgP && (x as TgP).v != 3 { (x as TgP).v = c; }",
+            "if x is TgBlock { c = c + (x as TgBlock).sum; }",
+            "c = c + (x as TgQ).w;",
+            "if x is TgQ { c = 0; }",
+            "if x is TgP { c = c + (x as TgP).v; } else { c = c - 1; }",
+        ]);
+        let arg = self.pick(&["c", "k", "self.sum", "c + tgg"]);
+        let loop_b = self.pick(&[
+            "for y in self.stmts { y.tgb(d); }",
+            "for y in self.stmts { y.tgb(d); }",
+            "let e = d; for y in self.stmts { y.tgb(e); e = e + 1; }",
+            "for y in self.stmts { if d > 1 { y.tgb(d); } }",
+            "for y in self.stmts { y.tgb(d); if y is TgQ { self.sum = self.sum - (y as TgQ).w; } }",
+            "for y in self.stmts { y.tgb(self.sum); }",
+        ]);
+        let calls = self.pick(&[
+            "root.tga(1); root.tgb(2);",
+            "root.tga(1); root.tgb(2);",
+            "root.tga(1); root.tgb(2);",
+            "root.tga(2); root.tgb(3); root.tga(1);",
+            "root.tgb(1); root.tga(2);",
+        ]);
+        let after = self.pick(&["self.sum = self.sum + c;", "", "tgg = tgg + c;"]);
+        let lines = [
+            "global tgg: i64 = 0;".to_string(),
+            "abstract tree TgS {".into(),
+            "    traversal tga(k: i64) {}".into(),
+            "    traversal tgb(d: i64) {}".into(),
+            "}".into(),
+            "tree TgP : TgS {".into(),
+            "    v: i64;".into(),
+            format!("    traversal tga(k: i64) {{ {a_p} }}"),
+            format!("    traversal tgb(d: i64) {{ {b_p} }}"),
+            "}".into(),
+            "tree TgQ : TgS {".into(),
+            "    w: i64;".into(),
+            "    traversal tga(k: i64) { self.w = self.w + k; }".into(),
+            format!("    traversal tgb(d: i64) {{ {b_q} }}"),
+            "}".into(),
+            "tree TgR : TgQ {".into(),
+            format!("    {r_b}"),
+            "}".into(),
+            "tree TgBlock : TgS {".into(),
+            "    child stmts: [TgS];".into(),
+            "    sum: i64;".into(),
+            "    traversal tga(k: i64) {".into(),
+            "        let c = 1;".into(),
+            "        for x in self.stmts {".into(),
+            format!("            x.tga({arg});"),
+            format!("            {stmt}"),
+            "        }".into(),
+            format!("        {after}"),
+            "    }".into(),
+            format!("    traversal tgb(d: i64) {{ {loop_b} }}"),
+            "}".into(),
+            format!("fuse tgmain(root: TgBlock) {{ {calls} }}"),
+        ];
+        let mut out = String::new();
+        for l in lines {
+            out.push_str(&l);
+            out.push('\n');
         }
         out
     }

@@ -757,3 +757,137 @@ fuse go(root: Block) { root.a(1); root.b(2); }
     }
     assert!(guarded >= 8, "only {guarded} variants use a type guard");
 }
+
+/// Loops over one list grouped where their calls on the element share a
+/// walk (issue 15, kind 3 of the minic README): `bump`'s loop commutes with
+/// the loop that builds `resolve`'s table, so the greedy merge puts it
+/// there, but the table must be complete before `resolve`'s second loop,
+/// which walks every element anyway. Regrouping moves `bump` next to `use`:
+/// the table loop only calls the shallow `sig`, and every `Body` is walked
+/// once.
+#[test]
+fn loops_are_regrouped_where_their_element_calls_share_a_walk() {
+    let program = example("examples/fusion-rules/regroup.tf");
+    let fused = program.fuse_all(&FusionOptions::default());
+    let report = treefuse_fusion::report::text_report(&program.model, &fused, &program.source);
+    assert!(
+        report.contains(
+            "fused loop over `fns` (1 fused call(s) per element): p0 for f in self.fns { f.bump(); }; p1 for f in self.fns { f.use(t); }"
+        ),
+        "{report}"
+    );
+    let input = r#"{"type": "Prog", "fns": [
+        {"type": "Fn", "name": 0, "idx": 0, "seen": 0, "body": {"type": "Body", "v": 1}},
+        {"type": "Fn", "name": 5, "idx": 1, "seen": 0, "body": {"type": "Body", "v": 2}},
+        {"type": "Fn", "name": 7, "idx": 2, "seen": 0, "body": {"type": "Body", "v": 3}}]}"#;
+    let tree = program.read_tree("go", input).unwrap();
+    // Unfused: bump 1 + 3 + 3, resolve 1 + 3 (sig) + 3 + 3 (use). Fused:
+    // the root, `sig` on each `Fn`, then one `Fn[bump, use]` and one
+    // `Body[bump, use]` per element (13 before regrouping: `Fn[bump, sig]`,
+    // its bodies, then `Fn[use]` and the bodies again).
+    assert_eq!(
+        equivalent(&program, "go", &tree, &FusionOptions::default()),
+        Some((17, 10))
+    );
+    let root = program.model.type_named("Prog").unwrap();
+    for seed in 0..40 {
+        let t = random_input(&program, root, 25, 6, seed);
+        for options in cutoff_variants() {
+            equivalent(&program, "go", &t, &options);
+        }
+    }
+}
+
+/// Regrouping on variants of that pattern, including the ones where a move
+/// is illegal (`bump` writes what the table reads, replaces elements before
+/// a loop that is not only calls, or returns; the table's loop reads what
+/// `bump` writes; the `use` loop writes the table): fused ≡ unfused on
+/// random trees, every cut-off.
+#[test]
+fn regrouping_variants_fused_equal_unfused() {
+    let template = r#"
+global g: i64 = 0;
+tree Body {
+    v: i64;
+    traversal bump() { self.v = self.v + 1; }
+    traversal use(t: {i64: i64}) { self.v = self.v * 2 + t[0]; g = g + self.v; }
+}
+tree Fn {
+    name: i64;
+    idx: i64;
+    seen: i64;
+    child body: Body;
+    traversal bump() { BUMP_FN }
+    traversal sig() { self.seen = self.name; }
+    traversal use(t: {i64: i64}) { self.body.use(t); }
+}
+tree Prog {
+    child fns: [Fn];
+    traversal bump() { BUMP_LOOP }
+    traversal resolve() {
+        let t: {i64: i64} = {};
+        t[0] = 1;
+        for f in self.fns { TABLE }
+        USE_LOOP
+    }
+}
+fuse go(root: Prog) { root.bump(); root.resolve(); }
+"#;
+    let bump_fn = [
+        "self.body.bump();",
+        "self.body.bump(); self.name = self.name + 1;",
+        "self.body.bump(); if self.idx > 1 { self = new Fn { name: self.idx, idx: 0, seen: 0, body: new Body { v: 9 } }; }",
+        "self.body.bump(); self.seen = 100 / self.idx;",
+    ];
+    let bump_loop = [
+        "for f in self.fns { f.bump(); }",
+        "for f in self.fns { f.bump(); if f.name > 4 { return; } }",
+    ];
+    let table = [
+        "f.sig(); t[f.idx] = f.name;",
+        "t[f.idx] = f.name;",
+        "f.sig(); t[f.idx] = f.seen;",
+    ];
+    let use_loop = [
+        "for f in self.fns { f.use(t); }",
+        "for f in self.fns { f.use(t); t[0] = t[0] + 1; }",
+        "for f in self.fns { if f.idx > 0 { f.use(t); } }",
+    ];
+    let mut regrouped = 0;
+    let mut n = 0u64;
+    for bf in bump_fn {
+        for bl in bump_loop {
+            for tb in table {
+                for ul in use_loop {
+                    let source = template
+                        .replace("BUMP_FN", bf)
+                        .replace("BUMP_LOOP", bl)
+                        .replace("TABLE", tb)
+                        .replace("USE_LOOP", ul);
+                    let program =
+                        compile_source("variant.tf", &source).unwrap_or_else(|d| panic!("{d}"));
+                    let fused = program.fuse_all(&FusionOptions::default());
+                    let report = treefuse_fusion::report::text_report(
+                        &program.model,
+                        &fused,
+                        &program.source,
+                    );
+                    regrouped += usize::from(report.lines().any(|l| {
+                        l.contains("fused loop over `fns`")
+                            && l.contains("f.bump()")
+                            && l.contains("f.use(t)")
+                    }));
+                    let root = program.model.type_named("Prog").unwrap();
+                    for seed in 0..10 {
+                        n += 1;
+                        let t = random_input(&program, root, 25, 6, n * 31 + seed);
+                        for options in cutoff_variants() {
+                            equivalent(&program, "go", &t, &options);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(regrouped >= 12, "only {regrouped} variants were regrouped");
+}
