@@ -85,6 +85,45 @@ fn cutoff_variants() -> Vec<FusionOptions> {
     ]
 }
 
+/// Fused ≡ unfused on one random tree per seed (about `nodes` nodes, rooted
+/// at type `root`), under every cut-off.
+fn equivalent_on_random_trees(
+    program: &Program,
+    fuse: &str,
+    root: &str,
+    nodes: usize,
+    seeds: impl IntoIterator<Item = u64>,
+) {
+    let root = program.model.type_named(root).unwrap();
+    for seed in seeds {
+        let t = random_input(program, root, nodes, 6, seed);
+        for options in cutoff_variants() {
+            equivalent(program, fuse, &t, &options);
+        }
+    }
+}
+
+/// The programs `template` gives with each placeholder replaced by one of
+/// its choices: every combination, the first placeholder varying slowest.
+fn variants(template: &str, slots: &[(&str, &[&str])]) -> Vec<String> {
+    let mut out = vec![template.to_string()];
+    for (name, choices) in slots {
+        out = out
+            .iter()
+            .flat_map(|s| choices.iter().map(move |c| s.replace(name, c)))
+            .collect();
+    }
+    out
+}
+
+/// Compiles a variant and reports its fusion (text report).
+fn compile_variant(source: &str) -> (Program, String) {
+    let program = compile_source("variant.tf", source).unwrap_or_else(|d| panic!("{d}"));
+    let fused = program.fuse_all(&FusionOptions::default());
+    let report = treefuse_fusion::report::text_report(&program.model, &fused, &program.source);
+    (program, report)
+}
+
 #[test]
 fn figure2_fuses_completely() {
     let program = example("examples/figure2/figure2.tf");
@@ -723,37 +762,19 @@ fuse go(root: Block) { root.a(1); root.b(2); }
         "for y in self.stmts { y.b(d); }",
         "let e = d; for y in self.stmts { y.b(e); e = e + 1; }",
     ];
+    let slots: [(&str, &[&str]); 4] = [
+        ("A_P", &a_p),
+        ("B_P", &b_p),
+        ("STMT", &stmts),
+        ("LOOP_B", &loops_b),
+    ];
     let mut guarded = 0;
-    let mut n = 0u64;
-    for ap in a_p {
-        for bp in b_p {
-            for st in stmts {
-                for lb in loops_b {
-                    let source = template
-                        .replace("A_P", ap)
-                        .replace("B_P", bp)
-                        .replace("STMT", st)
-                        .replace("LOOP_B", lb);
-                    let program =
-                        compile_source("variant.tf", &source).unwrap_or_else(|d| panic!("{d}"));
-                    let fused = program.fuse_all(&FusionOptions::default());
-                    let report = treefuse_fusion::report::text_report(
-                        &program.model,
-                        &fused,
-                        &program.source,
-                    );
-                    guarded += usize::from(report.contains("type guard"));
-                    let root = program.model.type_named("Block").unwrap();
-                    for seed in 0..12 {
-                        n += 1;
-                        let t = random_input(&program, root, 25, 6, n * 31 + seed);
-                        for options in cutoff_variants() {
-                            equivalent(&program, "go", &t, &options);
-                        }
-                    }
-                }
-            }
-        }
+    for (i, source) in variants(template, &slots).iter().enumerate() {
+        let (program, report) = compile_variant(source);
+        guarded += usize::from(report.contains("type guard"));
+        let first = i as u64 * 12;
+        let seeds = (0..12).map(|seed| (first + seed + 1) * 31 + seed);
+        equivalent_on_random_trees(&program, "go", "Block", 25, seeds);
     }
     assert!(guarded >= 8, "only {guarded} variants use a type guard");
 }
@@ -789,13 +810,7 @@ fn loops_are_regrouped_where_their_element_calls_share_a_walk() {
         equivalent(&program, "go", &tree, &FusionOptions::default()),
         Some((17, 10))
     );
-    let root = program.model.type_named("Prog").unwrap();
-    for seed in 0..40 {
-        let t = random_input(&program, root, 25, 6, seed);
-        for options in cutoff_variants() {
-            equivalent(&program, "go", &t, &options);
-        }
-    }
+    equivalent_on_random_trees(&program, "go", "Prog", 25, 0..40);
 }
 
 /// Regrouping on variants of that pattern, including the ones where a move
@@ -853,41 +868,20 @@ fuse go(root: Prog) { root.bump(); root.resolve(); }
         "for f in self.fns { f.use(t); t[0] = t[0] + 1; }",
         "for f in self.fns { if f.idx > 0 { f.use(t); } }",
     ];
+    let slots: [(&str, &[&str]); 4] = [
+        ("BUMP_FN", &bump_fn),
+        ("BUMP_LOOP", &bump_loop),
+        ("TABLE", &table),
+        ("USE_LOOP", &use_loop),
+    ];
     let mut regrouped = 0;
-    let mut n = 0u64;
-    for bf in bump_fn {
-        for bl in bump_loop {
-            for tb in table {
-                for ul in use_loop {
-                    let source = template
-                        .replace("BUMP_FN", bf)
-                        .replace("BUMP_LOOP", bl)
-                        .replace("TABLE", tb)
-                        .replace("USE_LOOP", ul);
-                    let program =
-                        compile_source("variant.tf", &source).unwrap_or_else(|d| panic!("{d}"));
-                    let fused = program.fuse_all(&FusionOptions::default());
-                    let report = treefuse_fusion::report::text_report(
-                        &program.model,
-                        &fused,
-                        &program.source,
-                    );
-                    regrouped += usize::from(report.lines().any(|l| {
-                        l.contains("fused loop over `fns`")
-                            && l.contains("f.bump()")
-                            && l.contains("f.use(t)")
-                    }));
-                    let root = program.model.type_named("Prog").unwrap();
-                    for seed in 0..10 {
-                        n += 1;
-                        let t = random_input(&program, root, 25, 6, n * 31 + seed);
-                        for options in cutoff_variants() {
-                            equivalent(&program, "go", &t, &options);
-                        }
-                    }
-                }
-            }
-        }
+    for (i, source) in variants(template, &slots).iter().enumerate() {
+        let (program, report) = compile_variant(source);
+        regrouped += usize::from(report.lines().any(|l| {
+            l.contains("fused loop over `fns`") && l.contains("f.bump()") && l.contains("f.use(t)")
+        }));
+        let first = i as u64 * 10;
+        equivalent_on_random_trees(&program, "go", "Prog", 25, first * 31..first * 31 + 10);
     }
     assert!(regrouped >= 12, "only {regrouped} variants were regrouped");
 }
