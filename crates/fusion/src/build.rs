@@ -21,6 +21,10 @@
 //! in source order, whenever the merged graph stays acyclic and the
 //! cut-offs allow; the merged call runs the fused function of the callee
 //! sequence, built the same way, once per distinct (type, sequence) pair.
+//! Loops over the same list are merged greedily too, then regrouped
+//! (`Builder::regroup_loops`): a loop whose calls walk below the element
+//! moves to another group where that makes fewer walks, or gathers more
+//! calls into one, as long as the grouping stays legal.
 //! A call alone under an `if` (a *guarded call*) joins groups too: its
 //! guard is evaluated when the group runs, which is sound because the
 //! vertex's access set covers the guard's reads as well as the call's.
