@@ -35,6 +35,13 @@
 //! updates; rarely a statement also reads it, which must stop that.
 //! `fuse` items may assign globals and run some calls in a
 //! `while COND limit N` loop.
+//!
+//! One program in [`TYPED_LOOPS_ONE_IN`] ends with a self-contained part
+//! (types `Tg*`, `fuse tgmain`) whose two passes' loops over one list
+//! merge with a type test between the calls on the element
+//! ([`Gen::typed_loops`]): random bodies almost never produce that shape,
+//! so type-guarded participation would otherwise go unfuzzed (about 6% of
+//! programs get a type guard, against none of 201 before).
 
 use rand::Rng;
 use rand::SeedableRng;
