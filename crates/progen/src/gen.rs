@@ -36,12 +36,12 @@
 //! `fuse` items may assign globals and run some calls in a
 //! `while COND limit N` loop.
 //!
-//! One program in [`TYPED_LOOPS_ONE_IN`] ends with a self-contained part
-//! (types `Tg*`, `fuse tgmain`) whose two passes' loops over one list
+//! One program in four (`TYPED_LOOPS_ONE_IN`) ends with a self-contained
+//! part (types `Tg*`, `fuse tgmain`) whose two passes' loops over one list
 //! merge with a type test between the calls on the element
-//! ([`Gen::typed_loops`]): random bodies almost never produce that shape,
-//! so type-guarded participation would otherwise go unfuzzed (about 6% of
-//! programs get a type guard, against none of 201 before).
+//! (`Gen::typed_loops`): random bodies almost never produce that shape,
+//! so type-guarded participation would otherwise go unfuzzed (12 of the
+//! 201 programs of seeds 7000..=7200 get a type guard).
 
 use rand::Rng;
 use rand::SeedableRng;
