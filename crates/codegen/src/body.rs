@@ -2,7 +2,7 @@
 
 use crate::gen::*;
 use crate::names::ident;
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use treefuse_sema::ops::{BinaryOp, Builtin, UnaryOp};
 use treefuse_sema::*;
@@ -20,10 +20,13 @@ impl Gen<'_> {
         };
         for (i, step) in p.steps.iter().enumerate() {
             cur = match step {
-                PathStep::Child(f) => {
-                    let name = &self.field[f.index()];
-                    quote!(t[#cur].#name)
-                }
+                PathStep::Child(f) => match self.self_child(p.root, i, *f) {
+                    Some(local) => quote!(#local),
+                    None => {
+                        let name = &self.field[f.index()];
+                        quote!(t[#cur].#name)
+                    }
+                },
                 PathStep::Cast(ty) if self.cast_known(p, i, *ty, fr) => cur,
                 PathStep::Cast(ty) => {
                     let at = self.at(&fr.context, p.span);
@@ -43,6 +46,19 @@ impl Gen<'_> {
             };
         }
         cur
+    }
+
+    /// The local holding child field `f` of the receiver, if step `i` of a
+    /// path from `root` reads it and the fused function being generated
+    /// reads it once at its start (marked used).
+    fn self_child(&self, root: PathRoot, i: usize, f: FieldId) -> Option<Ident> {
+        if i != 0 || root != PathRoot::SelfNode {
+            return None;
+        }
+        let mut children = self.self_children.borrow_mut();
+        let (_, local, used) = children.as_mut()?.iter_mut().find(|(g, _, _)| *g == f)?;
+        *used = true;
+        Some(local.clone())
     }
 
     /// Whether the cast at step `i` of `p` cannot fail: a known fact says

@@ -294,6 +294,10 @@ pub(crate) struct Usage {
 }
 
 pub(crate) struct Gen<'p> {
+    /// While a fused function is generated: its receiver's child fields
+    /// read once at its start, with the local that holds each and whether
+    /// the code used it (see `Gen::fused_fn`).
+    pub self_children: RefCell<Option<Vec<(FieldId, Ident, bool)>>>,
     pub p: &'p Program,
     pub fused: &'p FusedProgram,
     pub opts: &'p CodegenOptions,
@@ -766,6 +770,7 @@ impl<'p> Gen<'p> {
             fused_fn,
             cast_fn,
             fused_disp: BTreeMap::new(),
+            self_children: RefCell::new(None),
             off: Vec::new(),
             top,
             rw,

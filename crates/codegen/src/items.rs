@@ -3,7 +3,7 @@
 
 use crate::gen::*;
 use crate::names::{ident, snake, Names};
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Literal, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 use treefuse_fusion::{FusedFnId, LoopStep, Step};
 use treefuse_sema::*;
@@ -1259,7 +1259,58 @@ impl Gen<'_> {
         }
     }
 
+    /// Fused function `fi`. Where nothing in it can write a child slot of
+    /// the receiver (no assignment to one, no rewriting), the child ids
+    /// its paths read (`self.next.max_width`) are read once at its start
+    /// into locals (`next_id`), so a read after a call costs one bounds
+    /// check instead of two; otherwise it reads `t[this].next` where used.
     fn fused_fn(&self, fi: usize, f: &treefuse_fusion::FusedFunction) -> TokenStream {
+        match self.fused_fn_with(fi, f, true) {
+            (code, true) => code,
+            (_, false) => self.fused_fn_with(fi, f, false).0,
+        }
+    }
+
+    /// Whether `code` may write a child slot of some node other than by a
+    /// plain assignment to a slot not in `slots`: rewriting (replacements,
+    /// new nodes, open lists, sites), a `&mut` borrow of the tree, or an
+    /// assignment to one of `slots`.
+    fn may_write_child_slots(&self, code: &TokenStream, slots: &[String]) -> bool {
+        let rewriting = ["Replaced", "Site", "OpenList"];
+        let mut prev: Option<TokenTree> = None;
+        for tt in code.clone() {
+            let hit = match (&prev, &tt) {
+                (_, TokenTree::Group(g)) => self.may_write_child_slots(&g.stream(), slots),
+                (_, TokenTree::Ident(id)) => {
+                    let id = id.to_string();
+                    rewriting.contains(&id.as_str())
+                        || self.hiers.iter().any(|h| h.push == id)
+                        || (id == "t" && matches!(&prev, Some(TokenTree::Ident(m)) if m == "mut"))
+                }
+                (Some(TokenTree::Ident(slot)), TokenTree::Punct(eq)) => {
+                    eq.as_char() == '='
+                        && eq.spacing() == proc_macro2::Spacing::Alone
+                        && slots.contains(&slot.to_string())
+                }
+                _ => false,
+            };
+            if hit {
+                return true;
+            }
+            prev = Some(tt);
+        }
+        false
+    }
+
+    /// [`Gen::fused_fn`] with (`hoist`) or without child ids read at the
+    /// start; with them, also whether that was sound (else the caller
+    /// generates it again without).
+    fn fused_fn_with(
+        &self,
+        fi: usize,
+        f: &treefuse_fusion::FusedFunction,
+        hoist: bool,
+    ) -> (TokenStream, bool) {
         let np = f.participants.len();
         let bodies: Vec<&[Stmt]> = f
             .participants
@@ -1273,6 +1324,22 @@ impl Gen<'_> {
                 .map(|s| s.as_str())
                 .collect::<Vec<_>>(),
         );
+        // Locals for the receiver's child ids, named before the frames so
+        // that no local of the program takes their names.
+        let children: Vec<(FieldId, proc_macro2::Ident, bool)> = if hoist {
+            self.p.types[f.ty.index()]
+                .fields
+                .iter()
+                .filter(|g| matches!(self.p.fields[g.index()].kind, FieldKind::Child(_)))
+                .map(|&g| {
+                    let name = format!("{}_id", self.p.fields[g.index()].name);
+                    (g, ns.fresh(&name), false)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        *self.self_children.borrow_mut() = Some(children);
         let frames: Vec<Frame> = f
             .participants
             .iter()
@@ -1542,6 +1609,19 @@ impl Gen<'_> {
         for r in &f.resume {
             code.extend(self.resume(f, r, &frames));
         }
+        let children = self.self_children.borrow_mut().take().unwrap_or_default();
+        let used: Vec<&(FieldId, proc_macro2::Ident, bool)> =
+            children.iter().filter(|(_, _, used)| *used).collect();
+        let slots: Vec<String> = used
+            .iter()
+            .map(|(g, _, _)| self.field[g.index()].to_string())
+            .collect();
+        let sound = used.is_empty() || !self.may_write_child_slots(&code, &slots);
+        let child_reads = used.iter().map(|(g, local, _)| {
+            let slot = &self.field[g.index()];
+            quote!(let #local = t[this].#slot;)
+        });
+        let mut code = quote!(#(#child_reads)* #code);
         let replaces = self.rw.fused_replaces[fi];
         code.extend(if replaces {
             quote!(Ok(replaced))
@@ -1611,11 +1691,14 @@ impl Gen<'_> {
             parts.join(", "),
             self.p.types[f.ty.index()].name
         );
-        quote!(
-            #[doc = #doc]
-            fn #name<const C: bool>(#base #site #mask #(, #params)*) -> #ret {
-                #code
-            }
+        (
+            quote!(
+                #[doc = #doc]
+                fn #name<const C: bool>(#base #site #mask #(, #params)*) -> #ret {
+                    #code
+                }
+            ),
+            sound,
         )
     }
 
