@@ -206,3 +206,39 @@ fn casts_proved_by_is_tests_are_unchecked() {
     // the one after the replacement is not.
     assert_eq!(body.matches("as_leaf(").count(), 1, "{body}");
 }
+
+/// A fused function reads the receiver's child ids once at its start,
+/// unless something in it may write a child slot (here `self.a = new ..`).
+#[test]
+fn child_ids_are_read_once_where_no_slot_is_written() {
+    let dir = std::env::temp_dir().join(format!("treefuse-codegen-ids-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("ids.tf");
+    std::fs::write(
+        &src,
+        "abstract tree N {\n    v: i64 = 0;\n    traversal f();\n    traversal g();\n}\n\
+         tree Leaf : N {\n    traversal f() { self.v = 1; }\n    traversal g() { self.v = self.v + 1; }\n}\n\
+         tree Two : N {\n    child a: N;\n    \
+         traversal f() { self.a.f(); self.v = self.a.v; }\n    \
+         traversal g() { self.a.g(); self.v = self.v + self.a.v; }\n}\n\
+         tree Swap : N {\n    child a: N;\n    \
+         traversal f() { self.a.f(); self.a = new Leaf { v: self.a.v }; }\n    \
+         traversal g() { self.a.g(); self.v = self.a.v; }\n}\n\
+         fuse run(root: N) {\n    root.f();\n    root.g();\n}\n",
+    )
+    .unwrap();
+    let code = treefuse_codegen::emit_file(&src).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::remove_dir_all(&dir).ok();
+    let fused = |ty: &str| {
+        code.split("\n    fn fused_")
+            .find(|f| f.split('<').next().is_some_and(|name| name.ends_with(ty)))
+            .and_then(|f| f.split("\n    }\n").next())
+            .unwrap_or_else(|| panic!("no fused function of `{ty}` in:\n{code}"))
+    };
+    let two = fused("_two");
+    assert!(two.contains("let a_id = t[this].a;"), "{two}");
+    assert!(two.contains("t[a_id].v"), "{two}");
+    let swap = fused("_swap");
+    assert!(!swap.contains("a_id"), "{swap}");
+    assert!(swap.contains("t[t[this].a].v"), "{swap}");
+}
