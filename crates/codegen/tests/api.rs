@@ -27,6 +27,18 @@ fn examples() -> Vec<PathBuf> {
     out
 }
 
+/// The generated module of program `source`, written to a scratch
+/// `STEM.tf` and emitted.
+fn emit_source(stem: &str, source: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("treefuse-codegen-{stem}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join(format!("{stem}.tf"));
+    std::fs::write(&src, source).unwrap();
+    let code = treefuse_codegen::emit_file(&src).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::remove_dir_all(&dir).ok();
+    code
+}
+
 #[test]
 fn emit_every_example() {
     let files = examples();
@@ -180,11 +192,8 @@ fn every_traversal_function_carries_its_source_position() {
 /// interpreter fails.
 #[test]
 fn casts_proved_by_is_tests_are_unchecked() {
-    let dir = std::env::temp_dir().join(format!("treefuse-codegen-casts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join("casts.tf");
-    std::fs::write(
-        &src,
+    let code = emit_source(
+        "casts",
         "abstract tree N {\n    v: i64 = 0;\n    traversal f() {}\n}\n\
          tree Leaf : N {}\n\
          tree Two : N {\n    child a: N;\n    traversal f() {\n        \
@@ -193,10 +202,7 @@ fn casts_proved_by_is_tests_are_unchecked() {
          if self.a is Leaf {\n            self.a = new Two { a: new Leaf { v: 1 } };\n            \
          self.v = (self.a as Leaf).v;\n        }\n    }\n}\n\
          fuse run(root: N) {\n    root.f();\n}\n",
-    )
-    .unwrap();
-    let code = treefuse_codegen::emit_file(&src).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::remove_dir_all(&dir).ok();
+    );
     let body = code
         .split("fn two_f<")
         .nth(1)
@@ -211,11 +217,8 @@ fn casts_proved_by_is_tests_are_unchecked() {
 /// unless something in it may write a child slot (here `self.a = new ..`).
 #[test]
 fn child_ids_are_read_once_where_no_slot_is_written() {
-    let dir = std::env::temp_dir().join(format!("treefuse-codegen-ids-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join("ids.tf");
-    std::fs::write(
-        &src,
+    let code = emit_source(
+        "ids",
         "abstract tree N {\n    v: i64 = 0;\n    traversal f();\n    traversal g();\n}\n\
          tree Leaf : N {\n    traversal f() { self.v = 1; }\n    traversal g() { self.v = self.v + 1; }\n}\n\
          tree Two : N {\n    child a: N;\n    \
@@ -225,10 +228,7 @@ fn child_ids_are_read_once_where_no_slot_is_written() {
          traversal f() { self.a.f(); self.a = new Leaf { v: self.a.v }; }\n    \
          traversal g() { self.a.g(); self.v = self.a.v; }\n}\n\
          fuse run(root: N) {\n    root.f();\n    root.g();\n}\n",
-    )
-    .unwrap();
-    let code = treefuse_codegen::emit_file(&src).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::remove_dir_all(&dir).ok();
+    );
     let fused = |ty: &str| {
         code.split("\n    fn fused_")
             .find(|f| f.split('<').next().is_some_and(|name| name.ends_with(ty)))
