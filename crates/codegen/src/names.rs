@@ -60,13 +60,17 @@ impl Names {
         }
     }
 
-    /// `base` (made safe), or `base_2`, `base_3`, ... if taken.
+    /// `base` (made safe), or `base_2`, `base_3`, ... if taken (trailing
+    /// underscores of `base` dropped before the suffix).
     pub fn fresh(&mut self, base: &str) -> Ident {
         let base = safe(base);
+        // `use_` (a keyword made safe) goes on as `use_2`: `use__2` would
+        // trip the `non_snake_case` lint.
+        let stem = base.trim_end_matches('_');
         let mut name = base.clone();
         let mut k = 2;
         while self.taken.contains(&name) {
-            name = format!("{base}_{k}");
+            name = format!("{stem}_{k}");
             k += 1;
         }
         self.taken.insert(name.clone());
@@ -95,5 +99,7 @@ mod tests {
         assert_eq!(n.fresh("type").to_string(), "type_");
         assert_eq!(n.fresh("x").to_string(), "x");
         assert_eq!(n.fresh("x").to_string(), "x_2");
+        assert_eq!(n.fresh("use").to_string(), "use_");
+        assert_eq!(n.fresh("use").to_string(), "use_2");
     }
 }
