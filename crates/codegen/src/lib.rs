@@ -97,8 +97,8 @@
 //!   `treefuse_runtime::generated`: runtime errors and positions, the
 //!   checked operations (`div_int`, `checked_index`, `cast_error`, ..),
 //!   `Replaced`, `Site`, `OpenList`, and the JSON glue (its `interop`
-//!   module). The crates generated code builds on (`stacker`, `imbl`,
-//!   `treefuse-sema`) are used through `treefuse-runtime`'s re-exports,
+//!   module), and the stack segments of `treefuse_runtime::stack`. The
+//!   crates generated code builds on (`imbl`, `treefuse-sema`) are used through `treefuse-runtime`'s re-exports,
 //!   so a client crate has `treefuse-runtime` as its only dependency and
 //!   this crate as its build-dependency.
 //! - **Runtime errors** as `RuntimeError` carrying the traversal and the
@@ -160,10 +160,12 @@
 //! nodes. The inner entry point (`<fuse>_{unfused,fused}`) therefore
 //! reserves `node_count × STACK_PER_LEVEL + STACK_RESERVE` once per run
 //! (`run_deep`): it runs on the current stack when that much is left,
-//! else on one `stacker` segment of that size, whose pages the operating
-//! system commits only as the recursion reaches them (a bushy tree of
-//! 10^6 nodes reserves address space, and touches only its height's
-//! worth). `STACK_PER_LEVEL` (2 KiB optimised, 4 KiB with debug
+//! else on a segment of that size, whose pages the operating system
+//! commits only as the recursion reaches them (a bushy tree of 10^6 nodes
+//! reserves address space, and touches only its height's worth). Each
+//! thread keeps its segment between runs (`treefuse_runtime::stack`), so
+//! repeated runs on trees of a few thousand nodes or more do not pay a
+//! fresh mapping and a page fault per stack page every time. `STACK_PER_LEVEL` (2 KiB optimised, 4 KiB with debug
 //! assertions) bounds the frames one level takes with a wide margin; the
 //! reservation is capped at 16 GiB of address space. 10^6-deep chains run
 //! on any thread.
@@ -172,7 +174,7 @@
 //! Those with a cycle of calls on `self` (recursion on one node, as deep
 //! as its data says) keep a check per visit: their dispatchers compare
 //! the stack pointer with a bound kept in `Cx` and, below it, call
-//! themselves again on a fresh 16 MiB `stacker` segment; the cold path is
+//! themselves again on a fresh 16 MiB segment; the cold path is
 //! a call, not a second copy of the visit. Those whose statements create
 //! nodes (the tree may grow below a running visit) check only in the
 //! visits of nodes that may have been created: the running visits are on
@@ -183,8 +185,8 @@
 //! reservation is still left, and continue on a new segment of that size
 //! when it is not. The AST case study (`x++` desugared) checks in
 //! assignments, binary expressions and one-statement lists only.
-//! `stacker` is used through its re-export
-//! `treefuse_runtime::stacker`.
+//! Segments come from `treefuse_runtime::stack` (the one place with
+//! `unsafe` code: switching stacks; its comments prove it sound).
 
 #![warn(missing_docs)]
 

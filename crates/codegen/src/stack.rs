@@ -6,7 +6,8 @@
 //! tree level down per call, so its depth is at most the tree's height,
 //! which is at most the number of nodes. The entry point reserves
 //! `nodes × STACK_PER_LEVEL` once (on the running stack when it has that
-//! much left, else on one lazily committed `stacker` segment) and the
+//! much left, else on the thread's reusable, lazily committed segment,
+//! `treefuse_runtime::stack`) and the
 //! visits run unchecked. Two things break the bound:
 //!
 //! - a cycle of calls on `self` (recursion on one node, as deep as the
@@ -335,21 +336,16 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
 
         /// Runs `f`, whose recursion goes at most `levels` tree levels
         /// deep, with enough stack: on this one when it has that much
-        /// left, else on one `stacker` segment reserved for the whole run
-        /// (the operating system commits its pages only when the
-        /// recursion reaches them).
+        /// left, else on the thread's reusable segment (the operating
+        /// system commits its pages only when the recursion reaches them).
         #[inline]
         fn run_deep<R>(levels: usize, f: impl FnOnce() -> R) -> R {
-            let need = stack_for(levels);
-            match stacker::remaining_stack() {
-                Some(left) if left >= need => f(),
-                _ => stacker::grow(need, f),
-            }
+            ::treefuse_runtime::stack::run_with_stack(stack_for(levels), f)
         }
     );
     let pointer = quote!(
         /// An address near the top of the current stack (the stack grows
-        /// down on every platform `stacker` supports).
+        /// down on every platform the runtime supports).
         #[inline(always)]
         fn stack_pointer() -> usize {
             let marker = 0u8;
@@ -357,9 +353,9 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
         }
 
         /// The address below which the current stack segment has less
-        /// than `need` left (0 where `stacker` cannot tell: no checks).
+        /// than `need` left (0 where that cannot be told: no checks).
         fn stack_low(need: usize) -> usize {
-            match stacker::remaining_stack() {
+            match ::treefuse_runtime::stack::remaining() {
                 Some(left) => (stack_pointer() - left).saturating_add(need),
                 None => 0,
             }
@@ -402,7 +398,7 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
 
             #pointer
 
-            /// Runs `f` on a new segment, added with `stacker`, of twice
+            /// Runs `f` on a new segment of twice
             /// the run's bound and the reserve (at most `STACK_MAX` and the
             /// reserve): the next move comes only after the bound's worth
             /// of created nodes' levels, so a run reserves address space in
@@ -413,7 +409,7 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
                 let saved = cx.stack_low;
                 let need = cx.stack_need;
                 let segment = need.saturating_mul(2).min(STACK_MAX).saturating_add(STACK_RESERVE);
-                let r = stacker::grow(segment, || {
+                let r = ::treefuse_runtime::stack::grow(segment, || {
                     cx.stack_low = stack_low(need);
                     f(cx)
                 });
@@ -453,13 +449,13 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
 
             #pointer
 
-            /// Runs `f` on a new `STACK_SEGMENT` added with `stacker`, so
+            /// Runs `f` on a new segment of `STACK_SEGMENT` bytes, so
             /// that 10^6-deep trees run.
             #[cold]
             #[inline(never)]
             fn with_more_stack<const C: bool, R>(cx: &mut Cx<C>, f: impl FnOnce(&mut Cx<C>) -> R) -> R {
                 let saved = cx.stack_low;
-                let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                let r = ::treefuse_runtime::stack::grow(STACK_SEGMENT, || {
                     cx.stack_low = stack_low(STACK_RED_ZONE);
                     f(cx)
                 });

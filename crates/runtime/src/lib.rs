@@ -6,9 +6,10 @@
 //! writes trees through this crate, so the JSON format of
 //! LANGUAGE.md §4 is implemented exactly once.
 //!
-//! Generated code needs no other crate: the crates it builds on are
-//! re-exported here ([`imbl`] for maps, [`stacker`] for deep trees,
-//! [`sema`] for the schema of the JSON layer), so a client crate lists
+//! Generated code needs no other crate: deep trees run on the reusable
+//! stack segments of [`stack`], and the crates it builds on are
+//! re-exported here ([`imbl`] for maps, [`sema`] for the schema of the
+//! JSON layer; [`stacker`] for older generated modules), so a client crate lists
 //! `treefuse-runtime` as its one dependency and `treefuse-codegen` as its
 //! build-dependency.
 
@@ -18,6 +19,7 @@ pub mod diff;
 pub mod gen;
 pub mod generated;
 pub mod json;
+pub mod stack;
 pub mod store;
 
 pub use diff::{diff_globals, diff_trees, Difference};
