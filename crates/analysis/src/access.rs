@@ -292,6 +292,20 @@ pub fn conflict(
     labels: &Labels,
     same_frame: bool,
 ) -> Option<Conflict> {
+    conflict_with(first, second, labels, same_frame, intersection_witness)
+}
+
+/// [`conflict`] with `witness` in place of
+/// [`intersection_witness`]: it must return what that returns for the same
+/// two automata (a caller with a faster emptiness test for automata it
+/// knows, say). The automata it gets are fields of `first` and `second`.
+pub fn conflict_with<'s>(
+    first: &'s AccessSet,
+    second: &'s AccessSet,
+    labels: &Labels,
+    same_frame: bool,
+    mut witness: impl FnMut(&'s Nfa, &'s Nfa) -> Option<Vec<Symbol>>,
+) -> Option<Conflict> {
     let pairs = [
         (ConflictKind::WriteRead, &first.writes, &second.reads),
         (ConflictKind::ReadWrite, &first.reads, &second.writes),
@@ -300,13 +314,13 @@ pub fn conflict(
     let gpairs = global_access_pairs(first, second);
     for (loc, list) in [(Location::Tree, &pairs), (Location::Global, &gpairs)] {
         for &(kind, a, b) in list.iter() {
-            if let Some(word) = intersection_witness(a, b) {
-                let witness = labels.format(&word);
+            if let Some(word) = witness(a, b) {
+                let text = labels.format(&word);
                 return Some(Conflict {
                     kind,
                     location: loc,
                     word,
-                    witness,
+                    witness: text,
                 });
             }
         }

@@ -117,8 +117,8 @@ use treefuse_automata::{Label, Nfa};
 use treefuse_sema::{BodyId, Fuse, MethodId, Program, Stmt, TypeId};
 
 pub use access::{
-    conflict, frame_conflict, global_access_pairs, AccessSet, Conflict, ConflictKind, FrameVar,
-    Location, LoopAccess, StmtAccess,
+    conflict, conflict_with, frame_conflict, global_access_pairs, AccessSet, Conflict,
+    ConflictKind, FrameVar, Location, LoopAccess, StmtAccess,
 };
 pub use explain::{format_access, format_access_short, MAX_WORDS};
 pub use labels::Labels;

@@ -49,6 +49,11 @@
 //!   under ε first, so the witness is a shortest common word.
 //!   [`Nfa::intersect`] builds the product when the automaton itself is
 //!   needed.
+//! * **Emptiness alone is cheaper still.** An [`IndexedNfa`] keeps each
+//!   state's edges sorted by label, so [`IndexedNfa::intersects`] pairs
+//!   only edges that meet instead of every edge with every edge. Most
+//!   conflict tests find no common word; the fuser asks it first and runs
+//!   the witness search only when there is one to find.
 //!
 //! # Example
 //!
@@ -77,10 +82,12 @@
 #![warn(missing_docs)]
 
 mod display;
+mod indexed;
 mod label;
 mod nfa;
 mod search;
 
+pub use indexed::IndexedNfa;
 pub use label::{format_word, Label, LabelInterner, Symbol};
 pub use nfa::{Nfa, StateId};
 pub use search::{intersect_is_empty, intersection_witness};

@@ -408,10 +408,14 @@ impl Nfa {
         let n = self.num_states();
         // Forward reachability.
         let mut fwd = vec![false; n];
-        let mut stack = vec![self.start];
+        let mut stack = Vec::with_capacity(n);
+        stack.push(self.start);
         fwd[self.start as usize] = true;
+        let mut reached_edges = 0;
         while let Some(p) = stack.pop() {
-            for q in self.successors(p as usize) {
+            let p = p as usize;
+            reached_edges += self.eps[p].len() + self.edges[p].len();
+            for q in self.successors(p) {
                 if !fwd[q as usize] {
                     fwd[q as usize] = true;
                     stack.push(q);
@@ -419,17 +423,17 @@ impl Nfa {
             }
         }
         // Backward reachability over reachable states only (CSR reverse graph).
-        let mut indeg = vec![0u32; n + 1];
+        let mut at = vec![0u32; n + 1];
         for p in (0..n).filter(|&p| fwd[p]) {
             for q in self.successors(p) {
-                indeg[q as usize + 1] += 1;
+                at[q as usize + 1] += 1;
             }
         }
         for i in 0..n {
-            indeg[i + 1] += indeg[i];
+            at[i + 1] += at[i];
         }
-        let mut fill = indeg.clone();
-        let mut preds = vec![0 as StateId; indeg[n] as usize];
+        let mut fill = at.clone();
+        let mut preds = vec![0 as StateId; reached_edges];
         for p in (0..n).filter(|&p| fwd[p]) {
             for q in self.successors(p) {
                 preds[fill[q as usize] as usize] = p as StateId;
@@ -444,7 +448,7 @@ impl Nfa {
             }
         }
         while let Some(q) = stack.pop() {
-            for &p in &preds[indeg[q as usize] as usize..indeg[q as usize + 1] as usize] {
+            for &p in &preds[at[q as usize] as usize..at[q as usize + 1] as usize] {
                 if !keep[p as usize] {
                     keep[p as usize] = true;
                     stack.push(p);
@@ -453,6 +457,10 @@ impl Nfa {
         }
         if !keep[self.start as usize] {
             return Nfa::empty();
+        }
+        if keep.iter().all(|&k| k) {
+            // Nothing to drop: the same states and edges, in the same order.
+            return self.clone();
         }
         let mut map = vec![u32::MAX; n];
         let mut next = 0;
@@ -468,25 +476,25 @@ impl Nfa {
             eps: Vec::with_capacity(next as usize),
             edges: Vec::with_capacity(next as usize),
         };
-        for s in 0..n {
-            if !keep[s] {
-                continue;
-            }
+        for s in (0..n).filter(|&s| keep[s]) {
             out.accepting.push(self.accepting[s]);
-            out.eps.push(
+            // Sized up front: `collect` on a filter would grow step by step.
+            let mut eps = Vec::with_capacity(self.eps[s].len());
+            eps.extend(
                 self.eps[s]
                     .iter()
                     .filter(|&&t| keep[t as usize])
-                    .map(|&t| map[t as usize])
-                    .collect(),
+                    .map(|&t| map[t as usize]),
             );
-            out.edges.push(
+            out.eps.push(eps);
+            let mut edges = Vec::with_capacity(self.edges[s].len());
+            edges.extend(
                 self.edges[s]
                     .iter()
                     .filter(|&&(_, t)| keep[t as usize])
-                    .map(|&(sym, t)| (sym, map[t as usize]))
-                    .collect(),
+                    .map(|&(sym, t)| (sym, map[t as usize])),
             );
+            out.edges.push(edges);
         }
         out
     }

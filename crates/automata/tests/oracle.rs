@@ -16,7 +16,7 @@
 use std::collections::HashSet;
 
 use proptest::prelude::*;
-use treefuse_automata::{intersection_witness, Label, Nfa, Symbol};
+use treefuse_automata::{intersection_witness, IndexedNfa, Label, Nfa, Symbol};
 
 const LABELS: u32 = 3;
 const ALPHABET: u32 = 4;
@@ -246,14 +246,19 @@ struct Raw {
 }
 
 fn raw_strategy() -> impl Strategy<Value = Raw> {
-    (1u32..=6).prop_flat_map(|n| {
+    raw_strategy_sized(6, 12)
+}
+
+/// Raw automata of up to `max_states` states and `max_edges` edges.
+fn raw_strategy_sized(max_states: u32, max_edges: usize) -> impl Strategy<Value = Raw> {
+    (1u32..=max_states).prop_flat_map(move |n| {
         let sym = prop_oneof![
             2 => Just(None),
             6 => (0..LABELS).prop_map(Some),
             1 => Just(Some(ANY)),
         ];
         (
-            proptest::collection::vec((0..n, sym, 0..n), 0..=12),
+            proptest::collection::vec((0..n, sym, 0..n), 0..=max_edges),
             proptest::collection::vec(0..n, 0..=2),
         )
             .prop_map(move |(edges, accepting)| Raw {
@@ -462,6 +467,43 @@ proptest! {
         prop_assert_eq!(Nfa::intersect(&na, &nb).is_empty(), empty);
         check_witness(intersection_witness(&na, &nb), both, Some(empty))?;
         check_witness(intersection_witness(&na.reduced(), &nb), both, Some(empty))?;
+    }
+
+    /// The fast emptiness test says "no common word" exactly when the
+    /// witness search and the oracle do, on automata with many edges per
+    /// state (runs of one label, wildcards, ε-edges, duplicates).
+    #[test]
+    fn indexed_emptiness(a in raw_strategy_sized(10, 48), b in raw_strategy_sized(10, 48)) {
+        let (na, nb) = (build(&a), build(&b));
+        let empty = raw_product_empty(&a, &b);
+        prop_assert_eq!(intersection_witness(&na, &nb).is_none(), empty);
+        let (ia, ib) = (IndexedNfa::new(&na), IndexedNfa::new(&nb));
+        prop_assert_eq!(ia.intersects(&ib), !empty);
+        prop_assert_eq!(ib.intersects(&ia), !empty);
+        let (ra, rb) = (na.reduced(), nb.reduced());
+        prop_assert_eq!(IndexedNfa::new(&ra).intersects(&IndexedNfa::new(&rb)), !empty);
+        prop_assert_eq!(IndexedNfa::new(&ra).intersects(&ib), !empty);
+    }
+
+    #[test]
+    fn indexed_emptiness_small(a in raw_strategy(), b in raw_strategy()) {
+        let (na, nb) = (build(&a), build(&b));
+        let empty = raw_product_empty(&a, &b);
+        prop_assert_eq!(IndexedNfa::new(&na).intersects(&IndexedNfa::new(&nb)), !empty);
+    }
+
+    #[test]
+    fn indexed_emptiness_of_access_shapes(a in re_strategy(), b in re_strategy()) {
+        let (na, nb) = (compile(&a), compile(&b));
+        for (x, y) in [
+            (na.clone(), nb.clone()),
+            (na.reduced(), nb.reduced()),
+            (na.prefix_closure(), nb.with_any_suffix()),
+            (na.with_any_suffix().reduced(), nb.prefix_closure().reduced()),
+        ] {
+            let expected = intersection_witness(&x, &y).is_some();
+            prop_assert_eq!(IndexedNfa::new(&x).intersects(&IndexedNfa::new(&y)), expected);
+        }
     }
 }
 

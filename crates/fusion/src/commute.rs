@@ -28,10 +28,12 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 use treefuse_analysis::{
-    frame_conflict, global_access_pairs, AccessSet, Analysis, Conflict, ConflictKind, Location,
+    conflict_with, frame_conflict, global_access_pairs, AccessSet, Analysis, Conflict,
+    ConflictKind, Location,
 };
-use treefuse_automata::{intersection_witness, Nfa, Symbol};
+use treefuse_automata::{intersection_witness, IndexedNfa, Nfa, Symbol};
 use treefuse_sema::ops::{BinaryOp, Builtin};
 use treefuse_sema::visit::{walk_expr, walk_stmt_exprs};
 use treefuse_sema::*;
@@ -46,6 +48,9 @@ pub(crate) struct ConflictTest<'a, 'p> {
     /// (owned by the analysis, which outlives this test, so an address
     /// names one set for as long as the memo exists) and `same_frame`.
     memo: RefCell<HashMap<(usize, usize, bool), Option<Conflict>>>,
+    /// The automata of those sets indexed for the emptiness test, by
+    /// address (same argument as `memo`).
+    indexed: RefCell<HashMap<usize, Rc<IndexedNfa>>>,
 }
 
 /// Which conflicts on a global are not dependences.
@@ -81,6 +86,7 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
             analysis,
             globals,
             memo: RefCell::default(),
+            indexed: RefCell::default(),
         }
     }
 
@@ -101,9 +107,29 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
         if let Some(known) = self.memo.borrow().get(&key) {
             return known.clone();
         }
-        let answer = self.conflict(first, second, same_frame);
+        let answer = self.conflict_by(first, second, same_frame, |a, b| self.witness_of(a, b));
         self.memo.borrow_mut().insert(key, answer.clone());
         answer
+    }
+
+    /// `intersection_witness(a, b)` for automata the analysis owns: most
+    /// pairs share no word, which the indexed test shows much faster than
+    /// the witness search; only pairs that do meet are searched.
+    fn witness_of(&self, a: &'a Nfa, b: &'a Nfa) -> Option<Vec<Symbol>> {
+        if !self.indexed(a).intersects(&self.indexed(b)) {
+            return None;
+        }
+        intersection_witness(a, b)
+    }
+
+    fn indexed(&self, n: &'a Nfa) -> Rc<IndexedNfa> {
+        let key = n as *const Nfa as usize;
+        if let Some(known) = self.indexed.borrow().get(&key) {
+            return known.clone();
+        }
+        let made = Rc::new(IndexedNfa::new(n));
+        self.indexed.borrow_mut().insert(key, made.clone());
+        made
     }
 
     fn commutes(&self, kind: ConflictKind, word: &[Symbol]) -> bool {
@@ -129,7 +155,19 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
         second: &AccessSet,
         same_frame: bool,
     ) -> Option<Conflict> {
-        let c = self.analysis.conflict(first, second, same_frame)?;
+        self.conflict_by(first, second, same_frame, intersection_witness)
+    }
+
+    /// [`Self::conflict`] with `witness` for the intersections of the two
+    /// sets' automata (see `treefuse_analysis::conflict_with`).
+    fn conflict_by<'s>(
+        &self,
+        first: &'s AccessSet,
+        second: &'s AccessSet,
+        same_frame: bool,
+        witness: impl FnMut(&'s Nfa, &'s Nfa) -> Option<Vec<Symbol>>,
+    ) -> Option<Conflict> {
+        let c = conflict_with(first, second, self.analysis.labels(), same_frame, witness)?;
         if c.location != Location::Global || !self.commutes(c.kind, &c.word) {
             return Some(c);
         }
