@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Instructions (I refs) and simulated cache misses of the generated unfused,
 # generated fused and (render tree) hand-fused engines on chosen inputs,
-# under valgrind's cachegrind (repeatable from run to run, unlike wall
+# under valgrind's cache simulator (repeatable from run to run, unlike wall
 # clock). A thin wrapper around the benchmark harness, which runs itself
-# under valgrind once per engine (`--only ENGINE`) and subtracts a
-# `--only build` run of the same input:
+# under valgrind (callgrind's simulator, the same model as cachegrind's)
+# once per engine (`--only ENGINE`) and collects the events of one warm run
+# only, after a warm-up run on a copy of the tree:
 #
 #   crates/bench/cachegrind.sh [render|ast] [SIZES] [VARIANT]
 #

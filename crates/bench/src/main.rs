@@ -10,8 +10,15 @@
 //! (outside the timed region) and runs the engines one after the other, in
 //! an order that rotates every iteration; the reported time is the median
 //! over the iterations. Under `--cachegrind` (the default in full mode) the
-//! binary runs itself under valgrind once per engine with `--only` and
-//! subtracts a `--only build` run, so the counts are the engine's alone.
+//! binary runs itself under valgrind once per engine, like one timed
+//! iteration: build the tree, run the engine once on a copy (the warm-up),
+//! copy the tree again and run the engine on the fresh copy. The cache
+//! simulator (callgrind's, the same model as cachegrind's) runs throughout,
+//! and events are collected only inside that last run (`measured_run`), so
+//! the counts are one warm run's alone: no one-time costs (first touches of
+//! code and of a stack segment, lazily initialised statics) and no noise
+//! from subtracting two whole-process counts (building the tree varies by
+//! a few hundred LL misses from process to process).
 //!
 //! Results go to `results.md` (a Markdown table), `results.csv` and one
 //! SVG figure per case and variant (`render1.svg`, `ast1.svg`, ...): bars
@@ -92,6 +99,9 @@ trait Bench {
     fn visits(&self, fused: bool) -> u64;
     /// Runs one engine once on the tree itself (for cachegrind).
     fn run_in_place(&mut self, engine: Engine);
+    /// Replaces the tree by a fresh copy of it (as a timed iteration
+    /// runs on one).
+    fn recopy(&mut self);
     /// Bytes per node of the input tree's arenas.
     fn bytes_per_node(&self) -> f64;
 }
@@ -148,6 +158,10 @@ impl<T: Clone + Default, G: Default, E: Display> Bench for Prepared<T, G, E> {
         std::hint::black_box(&tree);
         std::hint::black_box(&globals);
         self.tree = tree;
+    }
+
+    fn recopy(&mut self) {
+        self.tree = self.tree.clone();
     }
 
     fn bytes_per_node(&self) -> f64 {
@@ -218,7 +232,7 @@ fn prepare(case: Case) -> Result<Box<dyn Bench>, String> {
 }
 
 /// Instructions and simulated cache misses of one engine on one input, from
-/// cachegrind: the whole run minus a `--only build` run of the same input.
+/// cachegrind: one warm run of the engine alone (see the module docs).
 #[derive(Clone, Copy, Debug, Default)]
 struct CacheCounts {
     instructions: i64,
@@ -360,8 +374,8 @@ fn measure(
 /// the host's LL, which on some VMs is hundreds of MiB).
 const CACHES: [&str; 3] = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
 
-/// Runs this binary with `--only what` under cachegrind and returns the
-/// whole-process counts.
+/// Runs this binary with `--only what` under valgrind and returns the
+/// counts of its measured run.
 fn cachegrind_run(case: Case, what: &str) -> Result<CacheCounts, String> {
     let exe = std::env::current_exe().map_err(|e| format!("finding this binary: {e}"))?;
     let out = std::env::temp_dir().join(format!(
@@ -372,9 +386,14 @@ fn cachegrind_run(case: Case, what: &str) -> Result<CacheCounts, String> {
         case.size
     ));
     let status = std::process::Command::new("valgrind")
-        .args(["--tool=cachegrind", "--cache-sim=yes"])
+        .args([
+            "--tool=callgrind",
+            "--cache-sim=yes",
+            "--collect-atstart=no",
+        ])
+        .arg("--toggle-collect=*measured_run*")
         .args(CACHES)
-        .arg(format!("--cachegrind-out-file={}", out.display()))
+        .arg(format!("--callgrind-out-file={}", out.display()))
         .arg(&exe)
         .args(["--only", what, "--case", case.name])
         .args(["--variant", &case.variant.to_string()])
@@ -391,7 +410,8 @@ fn cachegrind_run(case: Case, what: &str) -> Result<CacheCounts, String> {
     parse_cachegrind(&text?).ok_or_else(|| format!("no summary in {}", out.display()))
 }
 
-/// Reads the `events:` and `summary:` lines of a cachegrind output file.
+/// Reads the `events:` and `summary:` lines of a callgrind (or cachegrind)
+/// output file.
 fn parse_cachegrind(text: &str) -> Option<CacheCounts> {
     let events: Vec<&str> = text
         .lines()
@@ -418,22 +438,21 @@ fn parse_cachegrind(text: &str) -> Option<CacheCounts> {
     })
 }
 
-/// Cachegrind counts of every engine of `case`, each minus the build.
+/// Cache-simulator counts of one warm run of every engine of `case`.
 fn cachegrind_case(case: Case, hand: bool) -> Result<CacheRow, String> {
-    let build = cachegrind_run(case, "build")?;
-    let engine = |what: &str| -> Result<CacheCounts, String> {
-        let c = cachegrind_run(case, what)?;
-        Ok(CacheCounts {
-            instructions: c.instructions - build.instructions,
-            ll_misses: c.ll_misses - build.ll_misses,
-            d1_misses: c.d1_misses - build.d1_misses,
-        })
-    };
+    let engine = |what: &str| cachegrind_run(case, what);
     Ok(CacheRow {
         unfused: engine("unfused")?,
         fused: engine("fused")?,
         hand: if hand { Some(engine("hand")?) } else { None },
     })
+}
+
+/// The run whose events the cache simulator collects (`--toggle-collect`
+/// names it).
+#[inline(never)]
+fn measured_run(bench: &mut dyn Bench, engine: Engine) {
+    bench.run_in_place(engine);
 }
 
 fn fmt_time(d: Duration) -> String {
@@ -518,7 +537,7 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
         );
     }
     if rows.iter().any(|r| r.cache.is_some()) {
-        let _ = writeln!(s, "\nCachegrind counts (engine only):\n");
+        let _ = writeln!(s, "\nCache-simulator counts (one warm run of the engine alone, as in a timed iteration):\n");
         let _ = writeln!(
             s,
             "| input | unfused I refs | fused I refs | hand I refs | unfused LL misses | fused LL misses | hand LL misses | unfused D1 misses | fused D1 misses |"
@@ -792,8 +811,10 @@ Options:
   --cachegrind-max-functions N
                       AST inputs of at most N functions under cachegrind (default
                       1000; program 1 at 1,000 functions is 230,000 nodes)
-  --only ENGINE       run one engine once on one input and print nothing (for
-                      profilers); `build` only builds the tree
+  --only ENGINE       run one engine on one input and print nothing (for
+                      profilers): a warm-up run on a copy of the tree, then
+                      the measured run (`measured_run`) on a fresh copy;
+                      `build` only builds the tree
 ";
 
 struct Args {
@@ -881,11 +902,6 @@ fn main() {
         std::process::exit(2);
     });
     if let Some(only) = &args.only {
-        // The generated engines ask `stacker` for the stack's bounds, which
-        // it works out once per thread (reading /proc/self/maps, about 10^5
-        // instructions): done here in every mode, `build` included, so that
-        // cachegrind's engine-minus-build counts leave that one-time cost out.
-        let _ = stacker::remaining_stack();
         let case = Case {
             name: case_name(&args.case),
             variant: args.variant,
@@ -904,7 +920,11 @@ fn main() {
             std::process::exit(1);
         });
         if let Some(engine) = engine {
-            bench.run_in_place(engine);
+            // As in a timed iteration: a warm-up run on a copy, then the
+            // measured run on a fresh copy.
+            bench.time_once(engine);
+            bench.recopy();
+            measured_run(bench.as_mut(), engine);
         }
         return;
     }
