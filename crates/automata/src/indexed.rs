@@ -11,6 +11,12 @@
 //! are found by joining two sorted lists: the cost is the number of edge
 //! pairs that *do* meet, plus a binary search per label of the smaller side.
 //!
+//! The search also skips every pair of states from which no two accepted
+//! words can end with symbols that meet (each state knows the labels, and
+//! whether a wildcard, that can end a word accepted from it): a write set
+//! that ends in `ty` fields and a read set that never reads one part at
+//! the first such pair instead of walking the whole tree shape they share.
+//!
 //! It answers emptiness only. The fuser asks [`IndexedNfa::intersects`]
 //! first and runs the witness search only when the answer is yes, so
 //! witnesses, and every report built from them, stay exactly what the search
@@ -38,6 +44,15 @@ pub struct IndexedNfa {
     /// `any[any_at[s]..any_at[s + 1]]`: targets of wildcard edges.
     any_at: Vec<u32>,
     any: Vec<StateId>,
+    /// Per state, the labels that can end an accepted word read from it:
+    /// bit `l` of `last[s * words..(s + 1) * words]` for label `l`.
+    last: Vec<u64>,
+    /// Words of `last` per state.
+    words: usize,
+    /// Per state, whether a wildcard can end an accepted word read from it.
+    last_any: Vec<bool>,
+    /// Per state, whether ε-moves alone reach an accepting state.
+    ends: Vec<bool>,
 }
 
 /// Product spaces up to this many state pairs keep visited pairs in a
@@ -57,6 +72,10 @@ impl IndexedNfa {
             labelled: Vec::with_capacity(nfa.edges.iter().map(Vec::len).sum()),
             any_at: Vec::with_capacity(n + 1),
             any: Vec::new(),
+            last: Vec::new(),
+            words: 0,
+            last_any: Vec::new(),
+            ends: Vec::new(),
         };
         for s in 0..n {
             out.eps_at.push(offset(out.eps.len()));
@@ -78,7 +97,137 @@ impl IndexedNfa {
         out.eps_at.push(offset(out.eps.len()));
         out.labelled_at.push(offset(out.labelled.len()));
         out.any_at.push(offset(out.any.len()));
+        out.last_symbols();
         out
+    }
+
+    /// Fills `last` and `last_any`: the symbols of edges into states from
+    /// which an accepting state is reachable by ε-moves alone, collected
+    /// backwards over every edge (a fixpoint on a worklist).
+    fn last_symbols(&mut self) {
+        let n = self.accepting.len();
+        let max_label = self.labelled.iter().map(|&(l, _)| l as usize + 1).max();
+        let words = max_label.unwrap_or(0).div_ceil(64);
+        // Predecessors over every kind of edge, ε-predecessors apart
+        // (CSR lists).
+        let mut pred_at = vec![0u32; n + 1];
+        let mut eps_pred_at = vec![0u32; n + 1];
+        for &t in &self.eps {
+            pred_at[t as usize + 1] += 1;
+            eps_pred_at[t as usize + 1] += 1;
+        }
+        for &(_, t) in &self.labelled {
+            pred_at[t as usize + 1] += 1;
+        }
+        for &t in &self.any {
+            pred_at[t as usize + 1] += 1;
+        }
+        for i in 0..n {
+            pred_at[i + 1] += pred_at[i];
+            eps_pred_at[i + 1] += eps_pred_at[i];
+        }
+        let mut fill = pred_at.clone();
+        let mut eps_fill = eps_pred_at.clone();
+        let mut preds = vec![0 as StateId; pred_at[n] as usize];
+        let mut eps_preds = vec![0 as StateId; eps_pred_at[n] as usize];
+        for s in 0..n {
+            let eps = &self.eps[self.eps_at[s] as usize..self.eps_at[s + 1] as usize];
+            for &t in eps {
+                eps_preds[eps_fill[t as usize] as usize] = s as StateId;
+                eps_fill[t as usize] += 1;
+            }
+            let labelled =
+                &self.labelled[self.labelled_at[s] as usize..self.labelled_at[s + 1] as usize];
+            let any = &self.any[self.any_at[s] as usize..self.any_at[s + 1] as usize];
+            for t in eps.iter().chain(labelled.iter().map(|(_, t)| t)).chain(any) {
+                preds[fill[*t as usize] as usize] = s as StateId;
+                fill[*t as usize] += 1;
+            }
+        }
+        // States that accept after ε-moves only.
+        let mut ends = self.accepting.clone();
+        let mut work: Vec<StateId> = (0..n as StateId).filter(|&s| ends[s as usize]).collect();
+        while let Some(t) = work.pop() {
+            let t = t as usize;
+            for &s in &eps_preds[eps_pred_at[t] as usize..eps_pred_at[t + 1] as usize] {
+                if !ends[s as usize] {
+                    ends[s as usize] = true;
+                    work.push(s);
+                }
+            }
+        }
+        let mut last = vec![0u64; n * words];
+        let mut last_any = vec![false; n];
+        for s in 0..n {
+            let (lo, hi) = (
+                self.labelled_at[s] as usize,
+                self.labelled_at[s + 1] as usize,
+            );
+            for &(l, t) in &self.labelled[lo..hi] {
+                if ends[t as usize] {
+                    last[s * words + l as usize / 64] |= 1 << (l % 64);
+                }
+            }
+            let (lo, hi) = (self.any_at[s] as usize, self.any_at[s + 1] as usize);
+            last_any[s] = self.any[lo..hi].iter().any(|&t| ends[t as usize]);
+        }
+        // What a successor can end with, its predecessors can too.
+        let mut queued = vec![true; n];
+        work.clear();
+        // Successors mostly have larger numbers: start from the last state.
+        work.extend(0..n as StateId);
+        while let Some(t) = work.pop() {
+            let t = t as usize;
+            queued[t] = false;
+            for &s in &preds[pred_at[t] as usize..pred_at[t + 1] as usize] {
+                let s = s as usize;
+                if s == t {
+                    continue;
+                }
+                let mut changed = last_any[t] && !last_any[s];
+                last_any[s] |= last_any[t];
+                let (from, to) = if s < t {
+                    let (lo, hi) = last.split_at_mut(t * words);
+                    (&hi[..words], &mut lo[s * words..(s + 1) * words])
+                } else {
+                    let (lo, hi) = last.split_at_mut(s * words);
+                    (&lo[t * words..(t + 1) * words], &mut hi[..words])
+                };
+                for (x, y) in from.iter().zip(to.iter_mut()) {
+                    changed |= x & !*y != 0;
+                    *y |= x;
+                }
+                if changed && !queued[s] {
+                    queued[s] = true;
+                    work.push(s as StateId);
+                }
+            }
+        }
+        self.words = words;
+        self.last = last;
+        self.last_any = last_any;
+        self.ends = ends;
+    }
+
+    fn last_of(&self, s: StateId) -> &[u64] {
+        let s = s as usize;
+        &self.last[s * self.words..(s + 1) * self.words]
+    }
+
+    /// Whether the pair `(p, q)` of states of `a` and `b` may lead to a
+    /// pair of accepting states: both reach one by ε-moves, or words read
+    /// from `p` and from `q` can end with symbols that meet (necessary for
+    /// a common nonempty word to acceptance).
+    fn may_accept_together(a: &IndexedNfa, p: StateId, b: &IndexedNfa, q: StateId) -> bool {
+        if a.ends[p as usize] && b.ends[q as usize] {
+            return true;
+        }
+        let (la, lb) = (a.last_of(p), b.last_of(q));
+        let nonempty = |l: &[u64]| l.iter().any(|&w| w != 0);
+        let (aa, ab) = (a.last_any[p as usize], b.last_any[q as usize]);
+        (aa && (ab || nonempty(lb)))
+            || (ab && nonempty(la))
+            || la.iter().zip(lb).any(|(x, y)| x & y != 0)
     }
 
     fn eps_of(&self, s: StateId) -> &[StateId] {
@@ -178,14 +327,18 @@ struct Search<'x> {
 
 impl Search<'_> {
     /// Reaches the pair `(p, q)`: whether both accept; otherwise, if it is
-    /// new, it is queued.
+    /// new and words from it can still end alike, it is queued.
     #[inline]
     fn reach(&mut self, p: StateId, q: StateId) -> bool {
         if self.seen.insert(p as u64 * self.nb + q as u64) {
             if self.a.accepting[p as usize] && self.b.accepting[q as usize] {
                 return true;
             }
-            self.stack.push((p, q));
+            // A pair whose words cannot end alike leads to no accepting
+            // pair: not worth exploring.
+            if IndexedNfa::may_accept_together(self.a, p, self.b, q) {
+                self.stack.push((p, q));
+            }
         }
         false
     }

@@ -155,6 +155,33 @@ impl Nfa {
         self.accepting.len()
     }
 
+    /// A 64-bit hash of the structure (start, acceptance, every edge in
+    /// order): equal automata (`==`) have equal fingerprints. Cheap enough
+    /// to tell apart automata before comparing them, for caches keyed by
+    /// content.
+    pub fn fingerprint(&self) -> u64 {
+        // Multiply-rotate mixing (as in FxHash): a few instructions a word.
+        let mut h: u64 = 0;
+        let mut mix = |x: u64| h = (h.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        mix(self.start as u64);
+        mix(self.accepting.len() as u64);
+        for s in 0..self.num_states() {
+            mix(self.accepting[s] as u64 | (self.eps[s].len() as u64) << 1);
+            for &t in &self.eps[s] {
+                mix(t as u64);
+            }
+            mix(self.edges[s].len() as u64);
+            for &(sym, t) in &self.edges[s] {
+                mix(match sym {
+                    Symbol::Label(l) => l.0 as u64,
+                    Symbol::Any => u64::MAX,
+                });
+                mix(t as u64);
+            }
+        }
+        h
+    }
+
     /// Number of transitions, ε-transitions included.
     pub fn num_transitions(&self) -> usize {
         self.eps.iter().map(Vec::len).sum::<usize>()
@@ -690,6 +717,28 @@ mod tests {
         assert!(!s.accepts(&[]));
         assert!(!s.accepts(&[B, A]));
         assert!(Nfa::empty().with_any_suffix().is_empty());
+    }
+
+    #[test]
+    fn fingerprints_follow_structure() {
+        let x = Nfa::label(A).star().concat(&Nfa::word(&[B, C]));
+        assert_eq!(x.fingerprint(), x.clone().fingerprint());
+        assert_eq!(x.fingerprint(), x.trim().trim().fingerprint());
+        let others = [
+            Nfa::empty(),
+            Nfa::epsilon(),
+            Nfa::label(A),
+            Nfa::label(B),
+            Nfa::any(),
+            Nfa::word(&[A, B]),
+            Nfa::word(&[B, A]),
+            x.reduced(),
+        ];
+        for (i, p) in others.iter().enumerate() {
+            for q in &others[i + 1..] {
+                assert_ne!(p.fingerprint(), q.fingerprint(), "{p:?} {q:?}");
+            }
+        }
     }
 
     #[test]

@@ -51,6 +51,12 @@ pub(crate) struct ConflictTest<'a, 'p> {
     /// The automata of those sets indexed for the emptiness test, by
     /// address (same argument as `memo`).
     indexed: RefCell<HashMap<usize, Rc<IndexedNfa>>>,
+    /// The same indexes by content (fingerprint, then `==`): many sets the
+    /// analysis owns are equal copies, indexed once.
+    by_content: RefCell<HashMap<u64, Vec<(Nfa, Rc<IndexedNfa>)>>>,
+    /// Witnesses of intersections by the two indexes' addresses (kept
+    /// alive in `by_content`), so by the automata's contents.
+    witnesses: RefCell<HashMap<(usize, usize), Option<Vec<Symbol>>>>,
 }
 
 /// Which conflicts on a global are not dependences.
@@ -87,6 +93,8 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
             globals,
             memo: RefCell::default(),
             indexed: RefCell::default(),
+            by_content: RefCell::default(),
+            witnesses: RefCell::default(),
         }
     }
 
@@ -114,22 +122,42 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
 
     /// `intersection_witness(a, b)` for automata the analysis owns: most
     /// pairs share no word, which the indexed test shows much faster than
-    /// the witness search; only pairs that do meet are searched.
+    /// the witness search; only pairs that do meet are searched, and each
+    /// pair of distinct contents once.
     fn witness_of(&self, a: &'a Nfa, b: &'a Nfa) -> Option<Vec<Symbol>> {
-        if !self.indexed(a).intersects(&self.indexed(b)) {
-            return None;
-        }
-        intersection_witness(a, b)
-    }
-
-    fn indexed(&self, n: &'a Nfa) -> Rc<IndexedNfa> {
-        let key = n as *const Nfa as usize;
-        if let Some(known) = self.indexed.borrow().get(&key) {
+        let (ia, ib) = (self.indexed(a), self.indexed(b));
+        let key = (Rc::as_ptr(&ia) as usize, Rc::as_ptr(&ib) as usize);
+        if let Some(known) = self.witnesses.borrow().get(&key) {
             return known.clone();
         }
-        let made = Rc::new(IndexedNfa::new(n));
-        self.indexed.borrow_mut().insert(key, made.clone());
-        made
+        // The witness search is deterministic: equal automata, equal word.
+        let word = if ia.intersects(&ib) {
+            intersection_witness(a, b)
+        } else {
+            None
+        };
+        self.witnesses.borrow_mut().insert(key, word.clone());
+        word
+    }
+
+    /// The index of `n`, shared by every automaton equal to it.
+    fn indexed(&self, n: &'a Nfa) -> Rc<IndexedNfa> {
+        let address = n as *const Nfa as usize;
+        if let Some(known) = self.indexed.borrow().get(&address) {
+            return known.clone();
+        }
+        let mut by_content = self.by_content.borrow_mut();
+        let same = by_content.entry(n.fingerprint()).or_default();
+        let index = match same.iter().find(|(m, _)| m == n) {
+            Some((_, index)) => index.clone(),
+            None => {
+                let index = Rc::new(IndexedNfa::new(n));
+                same.push((n.clone(), index.clone()));
+                index
+            }
+        };
+        self.indexed.borrow_mut().insert(address, index.clone());
+        index
     }
 
     fn commutes(&self, kind: ConflictKind, word: &[Symbol]) -> bool {
