@@ -41,6 +41,7 @@ fn main() {
         "treefold/treefold.tf",
         "rewriting/cleanup.tf",
         "minic/minic.tf",
+        "fusion-rules/regions.tf",
     ]
     .iter()
     .map(|f| format!("{root}/{f}"))

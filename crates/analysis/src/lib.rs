@@ -177,21 +177,12 @@ impl<'p> Analysis<'p> {
         let pure_fails = stmt::pure_fails(program);
 
         // The concrete functions.
-        let mut keys: Vec<(TypeId, MethodId, BodyId)> = Vec::new();
-        let mut index = HashMap::new();
-        for (ti, t) in program.types.iter().enumerate() {
-            if t.is_abstract {
-                continue;
-            }
-            let ty = TypeId(ti as u32);
-            for mi in 0..program.methods.len() {
-                let m = MethodId(mi as u32);
-                if let Some(b) = program.dispatch(ty, m) {
-                    index.insert((ty, m), keys.len());
-                    keys.push((ty, m, b));
-                }
-            }
-        }
+        let keys: Vec<(TypeId, MethodId, BodyId)> = program.concrete_functions().collect();
+        let index: HashMap<(TypeId, MethodId), usize> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &(ty, m, _))| ((ty, m), i))
+            .collect();
         let targets = |caller: TypeId, site: &CallSite| -> Vec<usize> {
             if site.self_call {
                 return index

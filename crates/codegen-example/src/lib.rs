@@ -37,6 +37,8 @@ generated! {
     treefold,
     /// `examples/minic/minic.tf`: the mini-C middle end.
     minic,
+    /// `examples/fusion-rules/regions.tf`: a loop after one replacing elements, merged whole.
+    regions,
     /// `examples/rewriting/cleanup.tf`: dead statements, block flattening, declarations inserted.
     cleanup,
     /// `programs/features.tf`: host functions, records, arrays, errors.

@@ -525,6 +525,27 @@ fn cleanup() {
     agree_on_random_trees("cleanup", &program, "cleanup", &u, &f);
 }
 
+/// `examples/fusion-rules/regions.tf`: a loop that does more than call the
+/// element after a loop that replaces elements by one node each, merged
+/// (its `is` test reads the node standing in the element's place): the
+/// generated code agrees with the interpreter, visits included.
+#[test]
+fn regions() {
+    let program = example("examples/fusion-rules/regions.tf");
+    let (u, f) = engines!(regions, run_go_unfused_counted, run_go_fused_counted);
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/fusion-rules");
+    let json = std::fs::read_to_string(format!("{dir}/regions.json")).unwrap();
+    let tree = program.read_tree("go", &json).unwrap();
+    agree("regions.json", &program, "go", &tree, &u, &f);
+    let runs: [Run; 2] = [&u, &f];
+    for run in runs {
+        let got: serde_json::Value = serde_json::from_str(&run(&tree).unwrap().0).unwrap();
+        assert_eq!(got["n"], 7, "regions.json in generated code");
+    }
+    assert_eq!(f(&tree).unwrap().1, 10, "fused visits of regions.json");
+    agree_on_random_trees("regions", &program, "go", &u, &f);
+}
+
 /// The splice benchmark's program (`examples/rewriting/splice.tf`):
 /// deleting and expanding list elements in one loop, on mixed lists.
 #[test]

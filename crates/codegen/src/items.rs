@@ -1515,8 +1515,31 @@ impl Gen<'_> {
                         .call_sites(fi, step)
                         .into_iter()
                         .zip(Self::type_guards(step));
-                    let mut inner = TokenStream::new();
+                    // Loop variables bound, at each step that uses them, to
+                    // the node now standing where the element stood
+                    // (`LoopGroup::rebound`: its region is that one node).
+                    let rebound: Vec<String> = l
+                        .rebound
+                        .iter()
+                        .filter_map(|&m| bind_vars.get(m).map(ToString::to_string))
+                        .collect();
+                    let standing = if open_needed {
+                        quote!(#open.standing().unwrap_or(item))
+                    } else {
+                        quote!(item)
+                    };
+                    let mut iteration = TokenStream::new();
+                    let mut step_code = TokenStream::new();
                     for (li, ls) in l.steps.iter().enumerate() {
+                        // The previous step's code goes in now (`continue`
+                        // may end a step early).
+                        rebind_into(
+                            &mut iteration,
+                            std::mem::take(&mut step_code),
+                            &rebound,
+                            &standing,
+                        );
+                        let inner = &mut step_code;
                         match ls {
                             LoopStep::Stmt { member, stmt } => {
                                 let (p, body) = loop_bodies[*member];
@@ -1574,9 +1597,11 @@ impl Gen<'_> {
                             }
                         }
                     }
+                    rebind_into(&mut iteration, step_code, &rebound, &standing);
+                    let inner = iteration;
                     let mut binds = TokenStream::new();
                     for v in bind_vars {
-                        if uses_var(&inner, &v.to_string()) {
+                        if !rebound.contains(&v.to_string()) && uses_var(&inner, &v.to_string()) {
                             binds.extend(quote!(let #v = item;));
                         }
                     }
@@ -1965,4 +1990,22 @@ fn syn_label(s: &str) -> TokenStream {
     let l = proc_macro2::Punct::new('\'', proc_macro2::Spacing::Joint);
     let i = ident(&s[1..]);
     quote!(#l #i)
+}
+
+/// Appends the code of one step of a merged loop's iteration to
+/// `iteration`, after a binding of each rebound loop variable it uses to
+/// the node standing where the element stood (`standing`).
+fn rebind_into(
+    iteration: &mut TokenStream,
+    code: TokenStream,
+    rebound: &[String],
+    standing: &TokenStream,
+) {
+    for v in rebound {
+        if uses_var(&code, v) {
+            let v = format_ident!("{v}");
+            iteration.extend(quote!(let #v = #standing;));
+        }
+    }
+    iteration.extend(code);
 }

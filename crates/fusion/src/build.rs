@@ -24,7 +24,10 @@
 //! Loops over the same list are merged greedily too, then regrouped
 //! (`Builder::regroup_loops`): a loop whose calls walk below the element
 //! moves to another group where that makes fewer walks, or gathers more
-//! calls into one, as long as the grouping stays legal.
+//! calls into one, as long as the grouping stays legal. A loop after one
+//! that may replace elements joins it when it only calls the element with
+//! frame-only inputs, or when every region is one node and its loop
+//! variable can be rebound to it (`Builder::region_followers`).
 //! A call alone under an `if` (a *guarded call*) joins groups too: its
 //! guard is evaluated when the group runs, which is sound because the
 //! vertex's access set covers the guard's reads as well as the call's.
@@ -88,6 +91,7 @@ pub fn fuse_program(
         analysis,
         options,
         conflicts: crate::commute::ConflictTest::new(program, analysis),
+        splices: may_splice(program),
         functions: Vec::new(),
         index: HashMap::new(),
         work: Vec::new(),
@@ -110,6 +114,9 @@ struct Builder<'a, 'p> {
     analysis: &'a Analysis<'p>,
     options: &'a FusionOptions,
     conflicts: crate::commute::ConflictTest<'a, 'p>,
+    /// The (concrete type, traversal) pairs that may replace their receiver
+    /// by a thicket ([`may_splice`]).
+    splices: BTreeSet<(TypeId, MethodId)>,
     functions: Vec<FusedFunction>,
     index: HashMap<(TypeId, Vec<MethodId>), FusedFnId>,
     work: Vec<FusedFnId>,
@@ -361,36 +368,100 @@ impl Builder<'_, '_> {
     }
 
     /// Whether merged loops `members` (vertex indices in unfused order)
-    /// may share one iteration although some may replace elements. Unfused,
-    /// a loop after a replacing one iterates over the edited list: the
-    /// nodes of each element's *region* (what stands where the element
-    /// stood), in order. The merged loop runs a later loop's calls on the
-    /// loop variable on every node of the element's region (the fused
-    /// call resumes postponed traversals on the replacement), which is the
-    /// same work in the same order only if the later loop's body is
-    /// nothing but such calls, with arguments (and guards) that read only
-    /// its frame, so that one evaluation per element serves every node of
-    /// the region. (Iterations on different elements must commute in any
-    /// case, [`Self::interleave_obstacle`].)
+    /// may share one iteration although some may replace elements (see
+    /// [`Self::region_followers`]).
     fn later_loops_follow_regions(
         &self,
         vertices: &[Vertex],
         members: &[usize],
         participants: &[Participant],
     ) -> bool {
-        let Some(first) = members
+        self.region_followers(&Self::loop_members(
+            self.program,
+            vertices,
+            members,
+            participants,
+        ))
+        .is_some()
+    }
+
+    /// Whether a call of `method` on an element of static type `elem_ty`
+    /// may leave anything but one node in the element's place.
+    fn call_splices(&self, elem_ty: TypeId, method: MethodId) -> bool {
+        self.program.types[elem_ty.index()]
+            .concrete_subtypes
             .iter()
-            .position(|&x| self.loop_replaces(&vertices[x], participants))
-        else {
-            return true;
+            .any(|&t| self.splices.contains(&(t, method)))
+    }
+
+    /// Whether merged loops `members` (in unfused order) may share one
+    /// iteration although some may replace elements, and if so, the members
+    /// whose loop variable must be *rebound* ([`LoopGroup::rebound`]).
+    ///
+    /// Unfused, a loop after a replacing one iterates over the edited
+    /// list: the nodes of each element's *region* (what stands where the
+    /// element stood), in order. The merged loop runs a later loop's calls
+    /// on the loop variable on every node of the element's region (the
+    /// fused call resumes postponed traversals on the replacement). That is
+    /// the same work in the same order when
+    /// * the later loop's body is nothing but such calls, with arguments
+    ///   (and guards) that read only its frame, so that one evaluation per
+    ///   element serves every node of the region; or
+    /// * the later loop comes after every loop that may replace elements,
+    ///   and no call on the element in any member may splice: every region
+    ///   is then exactly one node, the one the later loop visits in the
+    ///   element's place. Its whole body runs once per element with its
+    ///   loop variable bound, at each step, to the node now standing there
+    ///   (rebound); none of its calls replaces, so that node stays put for
+    ///   the rest of its iteration.
+    ///
+    /// `None` if some later loop fits neither. (Iterations on different
+    /// elements must commute in any case, [`Self::interleave_obstacle`].)
+    fn region_followers(&self, members: &[Member]) -> Option<Vec<usize>> {
+        let elem_ty = members.first().and_then(|m| match m.1.lp {
+            Some(f) => match self.program.fields[f.index()].kind {
+                FieldKind::List(t) => Some(t),
+                _ => None,
+            },
+            None => None,
+        });
+        let Some(elem_ty) = elem_ty else {
+            return Some(Vec::new());
         };
-        members[first + 1..].iter().all(|&x| {
-            self.loop_body(&vertices[x], participants)
-                .is_some_and(|body| {
-                    body.iter()
-                        .all(|s| element_call(s).is_some() && inputs_read_only_the_frame(s))
-                })
-        })
+        let replacing = |body: &[Stmt]| {
+            body.iter()
+                .filter_map(element_call)
+                .any(|m| self.call_replaces(elem_ty, m))
+        };
+        let Some(first) = members.iter().position(|m| replacing(m.2)) else {
+            return Some(Vec::new());
+        };
+        let last = members
+            .iter()
+            .rposition(|m| replacing(m.2))
+            .unwrap_or(first);
+        let single_node_regions = || {
+            members.iter().all(|m| {
+                m.2.iter()
+                    .filter_map(element_call)
+                    .all(|c| !self.call_splices(elem_ty, c))
+            })
+        };
+        let mut rebound = Vec::new();
+        for (k, m) in members.iter().enumerate().skip(first + 1) {
+            let only_calls =
+                m.2.iter()
+                    .all(|s| element_call(s).is_some() && inputs_read_only_the_frame(s));
+            if only_calls {
+                continue;
+            }
+            if k > last && single_node_regions() {
+                rebound.push(k);
+            } else {
+                return None;
+            }
+        }
+        Some(rebound)
     }
 
     /// Whether loops `members` (vertex indices in unfused order) over one
@@ -553,7 +624,7 @@ impl Builder<'_, '_> {
         let mut union: Vec<usize> = members(group[a]).chain(members(group[b])).collect();
         union.sort_unstable();
         let why = if !self.later_loops_follow_regions(vertices, &union, participants) {
-            Some("an earlier loop calls a traversal that may replace its elements, and a later loop's body is not only calls on the loop variable with arguments that read only its frame: it must iterate over the edited list (LANGUAGE.md §7.2)".to_string())
+            Some("an earlier loop calls a traversal that may replace its elements, and a later loop's body is not only calls on the loop variable with arguments that read only its frame, while a call on the element may splice it into a thicket or a replacing loop comes after it: it must iterate over the edited list (LANGUAGE.md §7.2)".to_string())
         } else {
             self.members_obstacle(vertices, &union, participants)
         };
@@ -604,6 +675,18 @@ impl Builder<'_, '_> {
     /// uses it to count the walks a candidate loop group makes.
     fn element_graph<'s>(&self, members: &[Member<'_, 's>]) -> ElementGraph<'s> {
         let analysis = self.analysis;
+        // Members whose loop variable is rebound to the node standing in the
+        // element's place: their type tests may see another node than the
+        // element the loop found, so none of their statements is dropped
+        // for a type, and each of their statements comes after every call
+        // that may replace the element.
+        let rebound = self.region_followers(members).unwrap_or_default();
+        let elem_ty = members.first().and_then(|m| m.1.lp).and_then(|f| {
+            match self.program.fields[f.index()].kind {
+                FieldKind::List(t) => Some(t),
+                _ => None,
+            }
+        });
         let mut evs: Vec<Ev> = Vec::new();
         for (m, (participant, vertex, body, var)) in members.iter().enumerate() {
             let Some(sets) = vertex.blocks else { continue };
@@ -615,16 +698,22 @@ impl Builder<'_, '_> {
                     set: &set.set,
                     call: element_call(stmt),
                     inputs: input_reads(stmt, analysis),
-                    type_test: element_type_test(stmt, *var),
+                    type_test: element_type_test(stmt, *var).filter(|_| !rebound.contains(&m)),
                 });
             }
         }
         let n = evs.len();
         let mut edges = Vec::new();
         for u in 0..n {
+            let replaces = !rebound.is_empty()
+                && evs[u]
+                    .call
+                    .zip(elem_ty)
+                    .is_some_and(|(c, t)| self.call_replaces(t, c));
             for v in u + 1..n {
                 let same = evs[u].participant == evs[v].participant;
                 if (same && (evs[u].set.returns || evs[v].set.returns))
+                    || (replaces && rebound.contains(&evs[v].member))
                     || self
                         .conflicts
                         .conflict_of(evs[u].set, evs[v].set, same)
@@ -1375,6 +1464,7 @@ impl Builder<'_, '_> {
                         Self::loop_members(program, &vertices, &member_vertices, &participants);
                     let (loop_steps, kept_apart) = self.element_schedule(&members, elem_ty);
                     element_blocked.extend(kept_apart);
+                    let rebound = self.region_followers(&members).unwrap_or_default();
                     steps.push(Step::Loop(LoopGroup {
                         field,
                         loops: member_vertices
@@ -1382,6 +1472,7 @@ impl Builder<'_, '_> {
                             .map(|&u| (vertices[u].participant, vertices[u].stmt))
                             .collect(),
                         steps: loop_steps,
+                        rebound,
                     }));
                 }
                 None => steps.push(Step::Stmt {
@@ -1473,6 +1564,43 @@ impl Builder<'_, '_> {
         f.blocked = blocked;
         f.graph = graph;
         f.resume = resume;
+    }
+}
+
+/// The (concrete type, traversal) pairs that may replace their receiver by
+/// a thicket (`self = [..]`, `self = self.list`), directly or through a call
+/// on `self`: a fixpoint over the program's dispatch tables. Any other
+/// replacement leaves exactly one node in the receiver's place.
+fn may_splice(program: &Program) -> BTreeSet<(TypeId, MethodId)> {
+    let functions: Vec<(TypeId, MethodId, &[Stmt])> = program
+        .concrete_functions()
+        .filter_map(|(ty, m, b)| Some((ty, m, program.bodies[b.index()].body.as_deref()?)))
+        .collect();
+    let mut splices: BTreeSet<(TypeId, MethodId)> = BTreeSet::new();
+    loop {
+        let before = splices.len();
+        for &(ty, m, body) in &functions {
+            if splices.contains(&(ty, m)) {
+                continue;
+            }
+            let found = visit::any_stmt(body, &|s| match &s.kind {
+                StmtKind::SpliceSelf { .. } => true,
+                StmtKind::Call {
+                    receiver, method, ..
+                } => {
+                    receiver.root == PathRoot::SelfNode
+                        && receiver.fields().next().is_none()
+                        && splices.contains(&(ty, *method))
+                }
+                _ => false,
+            });
+            if found {
+                splices.insert((ty, m));
+            }
+        }
+        if splices.len() == before {
+            return splices;
+        }
     }
 }
 

@@ -225,6 +225,15 @@ pub struct LoopGroup {
     /// What runs for each element, in order: the loops' body statements,
     /// with calls on the element merged into fused calls.
     pub steps: Vec<LoopStep>,
+    /// Member loops (indices into [`LoopGroup::loops`]) whose loop variable
+    /// denotes, at each of their steps, the node now standing where the
+    /// element stood: loops after every member that may replace elements,
+    /// whose bodies do more than call the element. Unfused, such a loop
+    /// iterates over the list the earlier loops edited; the fuser merges it
+    /// only when no call on the element may splice (a thicket), so each
+    /// element's region is one node, the one that loop would visit in the
+    /// element's place (LANGUAGE.md §7.2). Empty in every other merged loop.
+    pub rebound: Vec<usize>,
 }
 
 /// One step of a merged loop's iteration.

@@ -197,6 +197,12 @@ pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> Str
                         calls,
                         loops.join("; ")
                     ));
+                    for (p, s) in rebound_loops(l) {
+                        out.push_str(&format!(
+                            "    rebound: p{p} {} sees, at each step, the node now standing where the element stood (every call on the element leaves one node in its place)\n",
+                            src.snippet(stmt_span(program, f, p, s))
+                        ));
+                    }
                     for (call, span, guard) in type_guards(program, f, l) {
                         out.push_str(&format!(
                             "    type guard: fused call {} on the element runs {} `{}` only where the element is {}: {}\n",
@@ -289,6 +295,7 @@ pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> ser
                     Step::Loop(l) => serde_json::json!({"loop": {
                         "field": program.fields[l.field.index()].name,
                         "loops": l.loops.iter().map(|(p, s)| serde_json::json!({"participant": p, "index": s})).collect::<Vec<_>>(),
+                        "rebound": l.rebound,
                         "steps": l.steps.iter().map(|s| match s {
                             LoopStep::Stmt { member, stmt } => serde_json::json!({"stmt": {"loop": member, "index": stmt}}),
                             LoopStep::Call { calls, targets, guards } => serde_json::json!({"call": {
@@ -381,6 +388,12 @@ pub fn dot(program: &Program, fused: &FusedProgram, source: &str) -> String {
             else {
                 continue;
             };
+            for (k, (p, s)) in rebound_loops(l).into_iter().enumerate() {
+                out.push_str(&format!(
+                    "    f{i}_{v}_rebound{k} [shape=note, label=\"rebound: {}\\nsees the node standing where the element stood\"];\n    f{i}_{v} -> f{i}_{v}_rebound{k} [style=dashed];\n",
+                    esc(&src.snippet(stmt_span(program, f, p, s)))
+                ));
+            }
             for (k, (call, span, guard)) in type_guards(program, f, l).into_iter().enumerate() {
                 let types: Vec<&str> = guard.types.iter().map(|t| program.type_name(*t)).collect();
                 out.push_str(&format!(
@@ -427,4 +440,13 @@ pub fn dot(program: &Program, fused: &FusedProgram, source: &str) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+/// The member loops of `l` whose loop variable is rebound
+/// ([`LoopGroup::rebound`]), as (participant, statement).
+fn rebound_loops(l: &LoopGroup) -> Vec<(usize, usize)> {
+    l.rebound
+        .iter()
+        .filter_map(|&m| l.loops.get(m).copied())
+        .collect()
 }

@@ -62,6 +62,10 @@ struct LoopPlan<'p> {
     /// The member loops: (participant, loop variable, loop body).
     members: Vec<(usize, NodeVarId, &'p [Stmt])>,
     steps: Vec<LoopPlanStep<'p>>,
+    /// [`treefuse_fusion::LoopGroup::rebound`]: (participant, loop
+    /// variable) of the members whose variable is bound, before each step,
+    /// to the node now standing where the element stood.
+    rebound: Vec<(usize, NodeVarId)>,
 }
 
 /// A [`LoopStep`], resolved (members replaced by their participants).
@@ -172,10 +176,16 @@ impl<'p> Plan<'p> {
                                     }),
                                 })
                                 .collect();
+                            let rebound = group
+                                .rebound
+                                .iter()
+                                .filter_map(|&m| members.get(m).map(|&(p, var, _)| (p, var)))
+                                .collect();
                             Some(PlanStep::Loop(LoopPlan {
                                 slot: program.fields[group.field.index()].slot,
                                 members,
                                 steps,
+                                rebound,
                             }))
                         }
                     })
@@ -320,6 +330,14 @@ impl<'p> Interpreter<'p> {
                 frames[*p].nodes[var.index()] = item;
             }
             for step in &group.steps {
+                if !group.rebound.is_empty() {
+                    // The element's region is one node (the fuser's
+                    // condition): the node those loops visit in its place.
+                    let standing = self.standing(index).unwrap_or(item);
+                    for &(p, var) in &group.rebound {
+                        frames[p].nodes[var.index()] = standing;
+                    }
+                }
                 match step {
                     LoopPlanStep::Stmt { participant, stmt } => {
                         let p = *participant;

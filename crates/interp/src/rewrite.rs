@@ -159,6 +159,17 @@ impl Interpreter<'_> {
         }
     }
 
+    /// The first node of the current element's region in the open loop
+    /// `index`: the node now standing where the element stood (between
+    /// visits, while the region is in the list).
+    pub(crate) fn standing(&self, index: usize) -> Option<NodeId> {
+        let open = &self.open_lists[index];
+        match &open.front {
+            Some(front) => front.get(open.region_start).copied(),
+            None => open.snapshot.get(open.region_start).copied(),
+        }
+    }
+
     /// Marks `node` (of a taken region) as being visited.
     pub(crate) fn begin_region_visit(&mut self, index: usize, node: NodeId) {
         self.open_lists[index].visiting = Some(node);

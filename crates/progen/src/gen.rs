@@ -907,9 +907,12 @@ impl Gen {
     /// type-guarded participation (`TypeGuard` in `treefuse-fusion`),
     /// which random bodies almost never produce (their loops seldom
     /// merge). Each piece varies: what the calls write, whether one may
-    /// replace the element or fail, which type is tested and what the
-    /// guarded statement reads and writes, unguarded casts, the second
-    /// loop's shape and the order of the passes.
+    /// replace the element (by one node, or by a thicket) or fail, which
+    /// type is tested and what the guarded statement reads and writes,
+    /// unguarded casts, the second loop's shape (calls only, or more: after
+    /// `tga` replaced elements by one node each, that loop merges with its
+    /// variable rebound to the replacement, `LoopGroup::rebound`) and the
+    /// order of the passes.
     fn typed_loops(&mut self) -> String {
         // Repeated entries weigh the shapes that split by type.
         let a_p = self.pick(&[
@@ -920,6 +923,8 @@ impl Gen {
             "self.v = self.v + k; if self.v > 3 { self = new TgQ { w: self.v }; }",
             "self.v = self.v + 12 / (k - 1);",
             "if k > 2 { self.v = self.v + 1; }",
+            "self = new TgQ { w: self.v + k };",
+            "if self.v > 3 { self = []; }",
         ]);
         let b_p = self.pick(&[
             "self.v = self.v * 3 + d;",
@@ -961,6 +966,8 @@ impl Gen {
             "for y in self.stmts { if d > 1 { y.tgb(d); } }",
             "for y in self.stmts { y.tgb(d); if y is TgQ { self.sum = self.sum - (y as TgQ).w; } }",
             "for y in self.stmts { y.tgb(self.sum); }",
+            "for y in self.stmts { if y is TgQ { self.sum = self.sum + (y as TgQ).w; } y.tgb(d); }",
+            "for y in self.stmts { y.tgb(d); self.sum = self.sum + 1; }",
         ]);
         let calls = self.pick(&[
             "root.tga(1); root.tgb(2);",

@@ -758,6 +758,22 @@ impl Program {
             .flatten()
     }
 
+    /// Every (concrete type, traversal) pair with a body, and the body, by
+    /// type then traversal.
+    pub fn concrete_functions(&self) -> impl Iterator<Item = (TypeId, MethodId, BodyId)> + '_ {
+        self.types
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !t.is_abstract)
+            .flat_map(move |(ti, _)| {
+                let ty = TypeId(ti as u32);
+                (0..self.methods.len()).filter_map(move |mi| {
+                    let m = MethodId(mi as u32);
+                    self.dispatch(ty, m).map(|b| (ty, m, b))
+                })
+            })
+    }
+
     /// A readable name for a type.
     pub fn type_name(&self, ty: TypeId) -> &str {
         &self.types[ty.index()].name

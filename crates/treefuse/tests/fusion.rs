@@ -103,6 +103,30 @@ fn equivalent_on_random_trees(
     }
 }
 
+/// The JSON report and the DOT graphs of `fused`.
+fn json_and_dot(program: &Program, fused: &treefuse_fusion::FusedProgram) -> (String, String) {
+    let json = treefuse_fusion::report::json_report(&program.model, fused, &program.source);
+    (
+        serde_json::to_string(&json).unwrap(),
+        treefuse_fusion::report::dot(&program.model, fused, &program.source),
+    )
+}
+
+/// The output document (tree and globals) of a fused run of `fuse` on a
+/// copy of `tree`.
+fn fused_output(
+    program: &Program,
+    fused: &treefuse_fusion::FusedProgram,
+    fuse: &str,
+    tree: &Tree,
+) -> String {
+    let mut t = tree.clone();
+    let (_, globals) = program
+        .run_tree_with(fuse, &mut t, Vec::new(), &Host::new(), Engine::Fused(fused))
+        .unwrap();
+    treefuse_runtime::write_tree(&program.model, &t, Some(&globals), Default::default())
+}
+
 /// The programs `template` gives with each placeholder replaced by one of
 /// its choices: every combination, the first placeholder varying slowest.
 fn variants(template: &str, slots: &[(&str, &[&str])]) -> Vec<String> {
@@ -544,14 +568,8 @@ fn element_calls_fuse_for_the_types_a_type_test_excludes() {
             && report.contains("`x.bump()` only where the element is `Set`"),
         "{report}"
     );
-    let json = serde_json::to_string(&treefuse_fusion::report::json_report(
-        &program.model,
-        &fused,
-        &program.source,
-    ))
-    .unwrap();
+    let (json, dot) = json_and_dot(&program, &fused);
     assert!(json.contains("\"only_types\":[\"Set\"]"), "{json}");
-    let dot = treefuse_fusion::report::dot(&program.model, &fused, &program.source);
     assert!(dot.contains("only for Set"), "{dot}");
     // Block { Set 1, Other 2, Set 3, Other 4, Other 5 }.
     let input = r#"{"type": "Block", "sum": 0, "stmts": [
@@ -564,13 +582,8 @@ fn element_calls_fuse_for_the_types_a_type_test_excludes() {
         equivalent(&program, "go", &tree, &FusionOptions::default()),
         Some((12, 8))
     );
-    let host = Host::new();
-    let mut t = tree.clone();
-    let (_, globals) = program
-        .run_tree_with("go", &mut t, Vec::new(), &host, Engine::Fused(&fused))
-        .unwrap();
     // `sum` read `v` after `mark` and before `bump`: 100/2 + 100/4.
-    let out = treefuse_runtime::write_tree(&program.model, &t, Some(&globals), Default::default());
+    let out = fused_output(&program, &fused, "go", &tree);
     assert!(
         out.contains("\"total\":75") || out.contains("\"total\": 75"),
         "{out}"
@@ -884,4 +897,122 @@ fuse go(root: Prog) { root.bump(); root.resolve(); }
         equivalent_on_random_trees(&program, "go", "Prog", 25, first * 31..first * 31 + 10);
     }
     assert!(regrouped >= 12, "only {regrouped} variants were regrouped");
+}
+
+/// A loop whose body does more than call the element, after a loop that
+/// may replace elements by one node each (issue 15, kind 4 of the minic
+/// README; `examples/fusion-rules/regions.tf`): the two loops share one
+/// iteration and one fused call per element, and the later loop's `is`
+/// test reads the node standing in the element's place.
+#[test]
+fn a_loop_after_one_replacing_elements_by_one_node_merges_whole() {
+    let program = example("examples/fusion-rules/regions.tf");
+    let fused = program.fuse_all(&FusionOptions::default());
+    let report = treefuse_fusion::report::text_report(&program.model, &fused, &program.source);
+    assert!(
+        report.contains("fused loop over `stmts` (1 fused call(s) per element): p0 for s in self.stmts { s.lower(); }; p1 for s in self.stmts { s.number(i); if s is Add {"),
+        "{report}"
+    );
+    assert!(report.contains("0 call pairs left unmerged"), "{report}");
+    assert!(
+        report.contains("    rebound: p1 for s in self.stmts"),
+        "{report}"
+    );
+    let (json, dot) = json_and_dot(&program, &fused);
+    assert!(json.contains("\"rebound\":[1]"), "{json}");
+    assert!(dot.contains("rebound: for s in self.stmts"), "{dot}");
+    let input = include_str!("../../../examples/fusion-rules/regions.json");
+    let tree = program.read_tree("go", input).unwrap();
+    // Unfused: 7 + 7. Fused: the root, one `[lower, number]` call per
+    // element (the nested block's two included), and `number` resumed on
+    // each of the three `Add`s that replaced an `Inc` (13 before: the
+    // loops ran apart, 1 + 6 + 6).
+    assert_eq!(
+        equivalent(&program, "go", &tree, &FusionOptions::default()),
+        Some((14, 10))
+    );
+    let out: serde_json::Value =
+        serde_json::from_str(&fused_output(&program, &fused, "go", &tree)).unwrap();
+    // 1 (the first `Add`) + 5 + 1 (the last): the block's own sum is not
+    // counted, and every `Inc` counts as the `Add` that replaced it.
+    assert_eq!(out["n"], 7, "{out}");
+    equivalent_on_random_trees(&program, "go", "Blk", 25, 0..40);
+}
+
+/// Variants of that pattern, including the ones that must stay apart
+/// (thickets, so a region may be several nodes or none; a later loop that
+/// replaces elements itself and does more than call them): fused ≡
+/// unfused on random trees, every cut-off, runtime errors included.
+#[test]
+fn loops_after_replacing_loops_variants_fused_equal_unfused() {
+    let template = r#"
+global g: i64 = 0;
+abstract tree S {
+    n: i64;
+    traversal lower(k: i64) {}
+    traversal number(k: i64) { self.n = k; }
+}
+tree Inc : S {
+    traversal lower(k: i64) { LOWER_INC }
+}
+tree Add : S {
+    v: i64;
+    traversal number(k: i64) { NUMBER_ADD }
+}
+tree Blk : S {
+    child stmts: [S];
+    traversal lower(k: i64) { for s in self.stmts { s.lower(k); } }
+    traversal number(k: i64) {
+        let i = k;
+        NUMBER_LOOP
+        self.n = i;
+    }
+}
+fuse go(root: Blk) { root.lower(1); root.number(0); }
+"#;
+    let lower_inc = [
+        "self = new Add { v: k };",
+        "if self.n > 0 { self = new Add { v: 10 / (self.n - 2) }; }",
+        "g = g + 1; self.n = self.n + k;",
+        "self = [];",
+        "if self.n > 1 { self = [new Add { v: 1 }, new Add { v: self.n }]; }",
+    ];
+    let number_add = [
+        "self.n = k + self.v;",
+        "self.n = 100 / (k - 3);",
+        "g = g * 2 + k; self.n = g;",
+    ];
+    let number_loop = [
+        "for s in self.stmts { s.number(i); if s is Add { i = i + (s as Add).v; } }",
+        "for s in self.stmts { if s is Add { i = i + (s as Add).v; } s.number(i); }",
+        "for s in self.stmts { s.number(i); i = i + (s as Add).v; }",
+        "for s in self.stmts { s.number(i); i = i + s.n; g = g + 1; }",
+        "for s in self.stmts { s.number(i); if s is Add { (s as Add).v = i; } }",
+        "for s in self.stmts { s.number(i); s.lower(i); i = i + 1; }",
+        "for s in self.stmts { s.number(i); if s.n > 3 { return; } i = i + 1; }",
+    ];
+    let slots: [(&str, &[&str]); 3] = [
+        ("LOWER_INC", &lower_inc),
+        ("NUMBER_ADD", &number_add),
+        ("NUMBER_LOOP", &number_loop),
+    ];
+    let mut merged = 0;
+    for (i, source) in variants(template, &slots).iter().enumerate() {
+        let (program, report) = compile_variant(source);
+        let whole = report.contains(
+            "p0 for s in self.stmts { s.lower(k); }; p1 for s in self.stmts { s.number(i)",
+        );
+        // Thickets, and a later loop that replaces and does more than call,
+        // keep the loops apart.
+        let must_refuse = i / (number_add.len() * number_loop.len()) >= 3
+            || (i % number_loop.len() == 5 && i / (number_add.len() * number_loop.len()) != 2);
+        assert!(
+            !(whole && must_refuse),
+            "variant {i} merged:\n{source}\n{report}"
+        );
+        merged += usize::from(whole);
+        let first = i as u64 * 10;
+        equivalent_on_random_trees(&program, "go", "Blk", 25, first * 31..first * 31 + 10);
+    }
+    assert!(merged >= 30, "only {merged} variants merged their loops");
 }

@@ -146,6 +146,17 @@ impl<I: Copy> OpenList<I> {
         }
     }
 
+    /// The node now standing where the current element stood (the first
+    /// node of its region), between visits of the region; `None` if the
+    /// region is empty.
+    #[inline]
+    pub fn standing(&self) -> Option<I> {
+        match &self.front {
+            Some(front) => front.get(self.region_start).copied(),
+            None => self.snapshot.get(self.region_start).copied(),
+        }
+    }
+
     /// Node `k` of the region taken by [`OpenList::take_region`].
     #[inline]
     pub fn region_node(&self, k: usize) -> Option<I> {
