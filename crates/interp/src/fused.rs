@@ -318,8 +318,9 @@ impl<'p> Interpreter<'p> {
         run: &mut Active,
     ) -> Result<(), RuntimeError> {
         // One open list for all member loops: a call on the element runs
-        // on every node now standing where it stood (only the last member
-        // loop may replace elements; the fuser sees to that).
+        // on every node now standing where it stood (a loop after one that
+        // may replace elements only calls the element, or is rebound to
+        // its one-node region; the fuser sees to that).
         let index = self.open_list(tree, node, group.slot);
         for (p, var, _) in &group.members {
             self.enter_loop(&mut frames[*p], *var, index);
