@@ -86,6 +86,52 @@ tree Case {
             let b: {bool: i64} = {true: 2};
             self.r = n[self.a] + to_str(w[self.e] + b[self.flag]);
         }
+        // Maps updated in place where the generated code owns them: other
+        // values holding the same map must not change.
+        if self.op == "map_alias" {
+            let a = self.m;
+            let b = a;
+            b[self.s] = self.a;
+            b = insert(b, "zz", 1);
+            b = remove(b, "b");
+            self.m = a;
+            self.i = len(b);
+            self.ks = keys(b);
+        }
+        // Keys iterated without collecting them: the loop sees the keys the
+        // map had when it started, whatever the body does to the map.
+        if self.op == "map_keys_mutate" {
+            let m = self.m;
+            for k in keys(m) {
+                m[k + "!"] = len(m);
+                m = remove(m, k);
+            }
+            self.m = m;
+        }
+        if self.op == "map_keys_field" {
+            for k in keys(self.m) {
+                self.m = remove(self.m, k);
+                self.i = self.i + 1;
+            }
+            for v in values(self.sc.names) { self.i = self.i + v; }
+        }
+        if self.op == "map_self_assign" {
+            let e = self.m;
+            let keep = e;
+            for k in keys(keep) { e = insert(remove(e, k), k + k, 0); }
+            self.m = keep;
+            self.ks = keys(e);
+        }
+        if self.op == "map_moves" {
+            let old = self.m;
+            self.m = grow(old, self.s);
+            self.i = len(old);
+        }
+        if self.op == "map_update_fails" {
+            let m = self.m;
+            m = insert(m, self.ks[self.a], 1);
+            self.m = m;
+        }
     }
     traversal scoped(env: {str: i64}) {
         env["x"] = 9;
@@ -100,4 +146,14 @@ tree Case {
 fuse run(root: Case) {
     root.eval();
     root.check();
+}
+
+// Locals at their last use move (`a` into `b`'s map, `m` into `a`); `a`
+// is read again after `b` is made, so `b` starts as a copy.
+pure fn grow(m: {str: i64}, k: str) -> {str: i64} {
+    let a = m;
+    a[k] = len(a);
+    let b = a;
+    b = remove(b, k);
+    return insert(b, k + "2", len(a));
 }

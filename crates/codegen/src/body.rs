@@ -437,6 +437,12 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether the value of `e` is the expression's own: a temporary (not
+    /// a place) or a local at its last use.
+    fn owns(&self, e: &Expr, fr: &Frame) -> bool {
+        self.place(e, fr).is_none() || self.moves_out(e, fr)
+    }
+
     /// A borrowed view of `e` (`&place` or `&value`), for `==`, `len` and
     /// indexing.
     fn by_ref(&self, e: &Expr, fr: &Frame) -> E {
@@ -463,6 +469,14 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether `e` reads a whole local whose value it may take: a last use
+    /// (see [`crate::moves`]) of a local held by value.
+    fn moves_out(&self, e: &Expr, fr: &Frame) -> bool {
+        matches!(e.kind, ExprKind::Local(_))
+            && !self.is_lent_local(e, fr)
+            && fr.moves.borrow().contains(&(e as *const Expr))
+    }
+
     /// An owned value of `e`.
     pub fn expr(&self, e: &Expr, fr: &Frame) -> E {
         if let Some(p) = self.place(e, fr) {
@@ -471,6 +485,8 @@ impl Gen<'_> {
             } else if self.is_lent_local(e, fr) && matches!(e.ty, DataType::Array(_)) {
                 // A lent array parameter (`&[T]`): copy it out.
                 E::atom(quote!(#p.to_vec()))
+            } else if self.moves_out(e, fr) {
+                E::atom(p)
             } else {
                 E::atom(quote!(#p.clone()))
             };
@@ -806,10 +822,31 @@ impl Gen<'_> {
                 let k = self.as_ref_arg(&args[1], fr);
                 E::atom(quote!(#m.contains_key(#k)))
             }
+            // A map the expression owns (a temporary, or a local at its last
+            // use) is updated in place: `imbl` copies only nodes it shares.
+            Builtin::MapInsert if self.owns(&args[0], fr) => {
+                let (m, k, v) = (arg(0).ts, arg(1).ts, arg(2).ts);
+                E::atom(quote!({
+                    let k = #k;
+                    let v = #v;
+                    let mut m = #m;
+                    m.insert(k, v);
+                    m
+                }))
+            }
             Builtin::MapInsert => {
                 let m = self.by_ref(&args[0], fr).at(ATOM);
                 let (k, v) = (arg(1).ts, arg(2).ts);
                 E::atom(quote!(#m.update(#k, #v)))
+            }
+            Builtin::MapRemove if self.owns(&args[0], fr) => {
+                let (m, k) = (arg(0).ts, arg(1).ts);
+                E::atom(quote!({
+                    let k = #k;
+                    let mut m = #m;
+                    map_remove(&mut m, &k);
+                    m
+                }))
             }
             Builtin::MapRemove => {
                 let m = self.by_ref(&args[0], fr).at(ATOM);
@@ -1061,6 +1098,31 @@ impl Gen<'_> {
                 usage(body, &mut inside);
                 let in_place = local_root(array).is_some_and(|l| !inside.assigned.contains(&l));
                 let elem_copy = matches!(&array.ty, DataType::Array(el) if is_copy(el));
+                if let ExprKind::Builtin(f @ (Builtin::MapKeys | Builtin::MapValues), margs) =
+                    &array.kind
+                {
+                    // The keys or values of a map, iterated where they are,
+                    // not collected: from the map itself if the body cannot
+                    // assign it, else from a copy (O(1)) as it was.
+                    let map = &margs[0];
+                    let src = if local_root(map).is_some_and(|l| !inside.assigned.contains(&l)) {
+                        self.by_ref(map, fr).at(ATOM)
+                    } else {
+                        self.expr(map, fr).at(ATOM)
+                    };
+                    let method = if *f == Builtin::MapKeys {
+                        quote!(keys)
+                    } else {
+                        quote!(values)
+                    };
+                    let items = if elem_copy {
+                        quote!(#src.#method().copied())
+                    } else {
+                        quote!(#src.#method().cloned())
+                    };
+                    let b = self.block(body, fr, ret);
+                    return quote!(for #m #v in #items { #b });
+                }
                 if !in_place {
                     let a = self.expr(array, fr).ts;
                     let b = self.block(body, fr, ret);
@@ -1133,6 +1195,16 @@ impl Gen<'_> {
     }
 
     fn assign(&self, place: &Place, value: &Expr, s: &Stmt, fr: &Frame) -> TokenStream {
+        if let (PlaceRoot::Local(l), []) = (&place.root, place.projections.as_slice()) {
+            if let Some(update) = self.update_in_place(*l, value, fr) {
+                return update;
+            }
+            // `x = f(.., x, ..)`: the old value is dead once `f`'s
+            // arguments are computed, so it moves into them.
+            if let Some(read) = crate::moves::self_assign_read(*l, value) {
+                fr.moves.borrow_mut().insert(read);
+            }
+        }
         let v = self.expr(value, fr).ts;
         let mut pre = TokenStream::new();
         let (mut target, mut ty) = match &place.root {
@@ -1236,6 +1308,36 @@ impl Gen<'_> {
             }
         }
         quote!({ #body #target = v; })
+    }
+
+    /// `x = insert(x, k, v)` and `x = remove(x, k)` on a local `x`: the
+    /// map is updated where it stands (copy on write where it is shared,
+    /// so other values holding it are unchanged). The key and value are
+    /// computed first; reading `x` cannot fail, so the order of failures
+    /// is the written one.
+    fn update_in_place(&self, target: LocalId, value: &Expr, fr: &Frame) -> Option<TokenStream> {
+        let ExprKind::Builtin(f @ (Builtin::MapInsert | Builtin::MapRemove), args) = &value.kind
+        else {
+            return None;
+        };
+        if !matches!(args[0].kind, ExprKind::Local(l) if l == target) {
+            return None;
+        }
+        let name = &fr.locals[target.index()];
+        let k = self.expr(&args[1], fr).ts;
+        Some(if *f == Builtin::MapInsert {
+            let v = self.expr(&args[2], fr).ts;
+            quote!({
+                let k = #k;
+                let v = #v;
+                #name.insert(k, v);
+            })
+        } else {
+            quote!({
+                let k = #k;
+                map_remove(&mut #name, &k);
+            })
+        })
     }
 
     /// Builds a `new` subtree: its values first, then its nodes.

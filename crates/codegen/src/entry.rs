@@ -302,6 +302,7 @@ const RUNTIME_HELPERS: &[&str] = &[
     "shift_int",
     "map_index",
     "map_get_or",
+    "map_remove",
     "concat_str",
     "substr_checked",
     "checked_index",

@@ -270,6 +270,9 @@ pub(crate) struct Frame {
     /// known to hold (see [`Fact`]). Casts they prove cannot fail are
     /// emitted without a check.
     pub facts: RefCell<Vec<Fact>>,
+    /// Reads of whole locals (by address) that move the local's value
+    /// instead of cloning it: last uses (`crate::moves`).
+    pub moves: RefCell<HashSet<*const Expr>>,
 }
 
 /// A type test `p is ty` known to hold where code is being generated:
@@ -538,6 +541,7 @@ impl<'p> Gen<'p> {
             "checked_index_mut",
             "map_index",
             "map_get_or",
+            "map_remove",
             "imbl",
             "shift_int",
             "concat_str",
@@ -1493,6 +1497,7 @@ impl Gen<'_> {
             borrowed: RefCell::default(),
             hoisted,
             facts: RefCell::default(),
+            moves: RefCell::default(),
             open: RefCell::default(),
             owner: None,
         }

@@ -726,12 +726,16 @@ impl Gen<'_> {
                     fr.borrowed.borrow_mut().insert(param);
                 }
             }
+            *fr.moves.borrow_mut() = crate::moves::last_uses(&body);
             let params = self.params(&fr, &f.frame);
             let ret = self.data_type(&f.ret);
             let name = &self.pure[i];
             let fallible = self.pure_fallible[i];
-            let code = match &f.body {
-                PureBody::Expr(e) => {
+            let code = match body.as_slice() {
+                [Stmt {
+                    kind: StmtKind::Return(Some(e)),
+                    ..
+                }] if matches!(f.body, PureBody::Expr(_)) => {
                     let e = self.expr(e, &fr).ts;
                     if fallible {
                         quote!(Ok(#e))
@@ -861,6 +865,7 @@ impl Gen<'_> {
             let ctx = self.p.body_name(BodyId(i as u32));
             let mut fr = self.frame(ctx.clone(), &b.frame, &u, &mut ns, false);
             fr.owner = Some(b.owner);
+            *fr.moves.borrow_mut() = crate::moves::last_uses(&stmts);
             let params = self.params(&fr, &b.frame);
             let replaces = self.rw.body_replaces[i];
             let mut code = self.block(&stmts, &fr, &Ret::Traversal { replaces });

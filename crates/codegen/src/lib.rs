@@ -196,6 +196,7 @@ mod gen;
 mod inlining;
 mod interop;
 mod items;
+mod moves;
 mod names;
 mod stack;
 

@@ -54,6 +54,17 @@ pub fn map_get_or<K: Ord + Clone, V: Clone>(m: &imbl::OrdMap<K, V>, k: &K, d: V)
     }
 }
 
+/// `m = remove(m, k)` in place. `imbl` copies the nodes on the path to a
+/// key before it looks for it when they are shared with another map, so
+/// an absent key is looked up first: removing it changes nothing and
+/// copies nothing.
+#[inline]
+pub fn map_remove<K: Ord + Clone, V: Clone>(m: &mut imbl::OrdMap<K, V>, k: &K) {
+    if m.contains_key(k) {
+        m.remove(k);
+    }
+}
+
 /// `a + b` on strings.
 #[inline]
 pub fn concat_str(a: &str, b: &str) -> Arc<str> {

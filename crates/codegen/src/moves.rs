@@ -1,0 +1,212 @@
+//! Last uses of locals: reads after which a local is dead, so the
+//! generated code may move its value instead of cloning it.
+//!
+//! Strings, arrays, maps and records are values in the language; the
+//! generated code clones them on every read of a local (`x.clone()`). A
+//! read after which no path reads the local again before it is written
+//! can hand over the value itself: an array or record is not copied, and
+//! a map keeps a reference count of one, so a later `insert`/`remove` on
+//! it updates it in place instead of copying the path it changes
+//! (`imbl` copies nodes that are shared). This is what a person writing
+//! the Rust by hand does for `let e = env;`, `e = kill(e, id);` and
+//! `return e;`.
+//!
+//! The analysis is a backward liveness pass over the structured body
+//! (`if` branches joined, loop bodies iterated to a fixpoint). A read is
+//! a last use only if it is the statement's only read of that local (the
+//! statement's other reads would see a moved value) and the local is not
+//! live after the statement. A local iterated in place by an enclosing
+//! `for` (borrowed by the loop's iterator) is live throughout the loop
+//! body, so it is never moved there.
+//!
+//! Only frames whose statements run in their written order use this
+//! (pure functions and unfused traversals): a fused function may run two
+//! statements of a participant that only read a local in either order.
+//! Every frame may move a local into the value assigned to that same
+//! local (`x = f(x, ..)`, see [`self_assign_read`]), which needs no order.
+
+use std::collections::{HashMap, HashSet};
+use treefuse_sema::ops::Builtin;
+use treefuse_sema::visit::{walk_expr, walk_path, walk_stmt_exprs};
+use treefuse_sema::*;
+
+/// The reads of whole locals (`ExprKind::Local` expressions, by address)
+/// in `body` that may move the local's value.
+pub(crate) fn last_uses(body: &[Stmt]) -> HashSet<*const Expr> {
+    let mut out = HashSet::new();
+    let mut live = HashSet::new();
+    block(body, &mut live, &mut Some(&mut out));
+    out
+}
+
+/// The one read of local `target` in `value`, if it reads it exactly
+/// once: `target = value` may move the old value into that read, since
+/// the assignment overwrites the local right after `value` is computed.
+pub(crate) fn self_assign_read(target: LocalId, value: &Expr) -> Option<*const Expr> {
+    let mut reads = Vec::new();
+    walk_expr(value, &mut |e| {
+        if matches!(e.kind, ExprKind::Local(l) if l == target) {
+            reads.push(e as *const Expr);
+        }
+    });
+    match reads.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+type Out<'a, 'b> = Option<&'a mut HashSet<*const Expr>>;
+
+fn block(stmts: &[Stmt], live: &mut HashSet<LocalId>, out: &mut Out) {
+    for s in stmts.iter().rev() {
+        stmt(s, live, out);
+    }
+}
+
+/// The local whose value a `for` over `array` iterates in place, if any
+/// (an array held in a local, or the keys or values of a map in one).
+fn iterated_local(array: &Expr) -> Option<LocalId> {
+    match &array.kind {
+        ExprKind::Local(l) => Some(*l),
+        ExprKind::Member(x, _) => iterated_local(x),
+        ExprKind::Builtin(Builtin::MapKeys | Builtin::MapValues, args) => {
+            args.first().and_then(iterated_local)
+        }
+        _ => None,
+    }
+}
+
+/// A loop whose body runs zero or more times after its header: the live
+/// set at the body's start is a fixpoint of the body's transfer over
+/// "live after the loop, or at the start of the next iteration". `pinned`
+/// stays live throughout the body; `bound` is rebound by every iteration.
+fn looped(
+    body: &[Stmt],
+    live: &mut HashSet<LocalId>,
+    out: &mut Out,
+    pinned: Option<LocalId>,
+    bound: Option<LocalId>,
+) {
+    let after = live.clone();
+    let mut entry: HashSet<LocalId> = HashSet::new();
+    loop {
+        let mut l: HashSet<LocalId> = after.union(&entry).copied().collect();
+        l.extend(pinned);
+        block(body, &mut l, &mut None);
+        if let Some(b) = bound {
+            l.remove(&b);
+        }
+        if l.is_subset(&entry) {
+            break;
+        }
+        entry.extend(l);
+    }
+    let mut l: HashSet<LocalId> = after.union(&entry).copied().collect();
+    l.extend(pinned);
+    block(body, &mut l, out);
+    live.extend(entry);
+}
+
+fn stmt(s: &Stmt, live: &mut HashSet<LocalId>, out: &mut Out) {
+    match &s.kind {
+        StmtKind::If {
+            cond,
+            then_branch,
+            else_branch,
+        } => {
+            let mut other = live.clone();
+            block(then_branch, live, out);
+            block(else_branch, &mut other, out);
+            live.extend(other);
+            uses(&[cond], live, out);
+        }
+        StmtKind::ForArray { var, array, body } => {
+            let pinned = iterated_local(array);
+            looped(body, live, out, pinned, Some(*var));
+            // A map's keys or values are iterated from the map itself:
+            // it must stay where it is while the loop runs.
+            if matches!(
+                array.kind,
+                ExprKind::Builtin(Builtin::MapKeys | Builtin::MapValues, _)
+            ) {
+                live.extend(pinned);
+            }
+            uses(&[array], live, out);
+        }
+        StmtKind::ForRange {
+            var,
+            start,
+            end,
+            body,
+        } => {
+            looped(body, live, out, None, Some(*var));
+            uses(&[start, end], live, out);
+        }
+        StmtKind::ForChildren { list, body, .. } => {
+            looped(body, live, out, None, None);
+            let mut reads = Vec::new();
+            walk_path(&list.parent, &mut |e| reads.push(e));
+            uses(&reads, live, out);
+        }
+        StmtKind::Return(_) | StmtKind::ReplaceSelf { .. } | StmtKind::SpliceSelf { .. } => {
+            live.clear();
+            uses(&exprs_of(s), live, out);
+        }
+        StmtKind::Let { local, .. } => {
+            live.remove(local);
+            uses(&exprs_of(s), live, out);
+        }
+        StmtKind::Assign { place, .. } => {
+            if let PlaceRoot::Local(l) = place.root {
+                if place.projections.is_empty() {
+                    live.remove(&l);
+                } else {
+                    // Updated in place: read as well as written.
+                    live.insert(l);
+                }
+            }
+            uses(&exprs_of(s), live, out);
+        }
+        _ => uses(&exprs_of(s), live, out),
+    }
+}
+
+/// The top-level expressions a simple statement evaluates (with the index
+/// expressions of a call's receiver, which `walk_stmt_exprs` leaves out).
+fn exprs_of(s: &Stmt) -> Vec<&Expr> {
+    let mut all = Vec::new();
+    walk_stmt_exprs(std::slice::from_ref(s), &mut |e| all.push(e));
+    if let StmtKind::Call { receiver, .. } = &s.kind {
+        walk_path(receiver, &mut |e| all.push(e));
+    }
+    all
+}
+
+/// Records the reads among `exprs` (and their sub-expressions, which may
+/// repeat in `exprs`: counted once by address) that are last uses, given
+/// the set live after them, and adds every local they read to it.
+fn uses(exprs: &[&Expr], live: &mut HashSet<LocalId>, out: &mut Out) {
+    let mut seen: HashSet<*const Expr> = HashSet::new();
+    let mut reads: Vec<(LocalId, *const Expr)> = Vec::new();
+    for e in exprs {
+        walk_expr(e, &mut |x| {
+            if let ExprKind::Local(l) = x.kind {
+                if seen.insert(x as *const Expr) {
+                    reads.push((l, x as *const Expr));
+                }
+            }
+        });
+    }
+    let mut count: HashMap<LocalId, usize> = HashMap::new();
+    for (l, _) in &reads {
+        *count.entry(*l).or_default() += 1;
+    }
+    if let Some(out) = out {
+        for (l, e) in &reads {
+            if count[l] == 1 && !live.contains(l) {
+                out.insert(*e);
+            }
+        }
+    }
+    live.extend(reads.iter().map(|(l, _)| *l));
+}
