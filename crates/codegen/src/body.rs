@@ -426,7 +426,19 @@ impl Gen<'_> {
                 Some(quote!(t[#path].#name))
             }
             ExprKind::Member(x, i) => {
-                let inner = self.place(x, fr)?;
+                let inner = match &x.kind {
+                    // A member of a map's value: read where the value is,
+                    // not from a copy of the whole value.
+                    ExprKind::Builtin(Builtin::MapIndex, args)
+                        if self.place(&args[0], fr).is_some() =>
+                    {
+                        let m = self.as_ref_arg(&args[0], fr);
+                        let k = self.as_ref_arg(&args[1], fr);
+                        let at = self.at(&fr.context, x.span);
+                        quote!((*map_ref(#m, #k, #at)?))
+                    }
+                    _ => self.place(x, fr)?,
+                };
                 let DataType::Record(r) = &x.ty else {
                     return None;
                 };
@@ -1117,8 +1129,13 @@ impl Gen<'_> {
                     };
                     let items = if elem_copy {
                         quote!(#src.#method().copied())
-                    } else {
+                    } else if mutable {
                         quote!(#src.#method().cloned())
+                    } else {
+                        // Held by reference, as the elements of an array
+                        // iterated in place.
+                        fr.borrowed.borrow_mut().insert(var.index());
+                        quote!(#src.#method())
                     };
                     let b = self.block(body, fr, ret);
                     return quote!(for #m #v in #items { #b });

@@ -303,6 +303,7 @@ const RUNTIME_HELPERS: &[&str] = &[
     "map_index",
     "map_get_or",
     "map_remove",
+    "map_ref",
     "concat_str",
     "substr_checked",
     "checked_index",

@@ -542,6 +542,7 @@ impl<'p> Gen<'p> {
             "map_index",
             "map_get_or",
             "map_remove",
+            "map_ref",
             "imbl",
             "shift_int",
             "concat_str",

@@ -1364,6 +1364,15 @@ impl Gen<'_> {
                     flagged[p],
                 );
                 fr.owner = Some(f.ty);
+                // Participants after one that may postpone them are resumed
+                // with their parameters (`Gen::resume`): those stay.
+                let resumable = f.resume.iter().any(|r| r.participant < p);
+                let kept = if resumable {
+                    (0..b.frame.num_params).map(|i| LocalId(i as u32)).collect()
+                } else {
+                    std::collections::HashSet::new()
+                };
+                *fr.moves.borrow_mut() = crate::moves::last_uses_reordered(bodies[p], &kept);
                 fr
             })
             .collect();

@@ -19,11 +19,21 @@
 //! `for` (borrowed by the loop's iterator) is live throughout the loop
 //! body, so it is never moved there.
 //!
-//! Only frames whose statements run in their written order use this
-//! (pure functions and unfused traversals): a fused function may run two
-//! statements of a participant that only read a local in either order.
-//! Every frame may move a local into the value assigned to that same
-//! local (`x = f(x, ..)`, see [`self_assign_read`]), which needs no order.
+//! A fused function runs a participant's statements in an order of its
+//! own, which keeps every conflict on the participant's frame (a write of
+//! a local against its reads and writes) but may swap two statements that
+//! only read a local. There ([`last_uses_reordered`]) a read moves only if
+//! every other read of the local sits in a statement that writes it, or
+//! the moving read does: the moving statement is then ordered against
+//! every other reader as written. Parameters that the fused function
+//! passes on to participants it resumes are never moved. Every frame may
+//! move a local into the value assigned to that same local
+//! (`x = f(x, ..)`, see [`self_assign_read`]).
+//!
+//! A wrong answer here cannot change what a program computes: the Rust
+//! compiler rejects a use of a moved value, so the price would be
+//! generated code that does not compile (the lint batch builds hundreds of
+//! generated programs to catch that).
 
 use std::collections::{HashMap, HashSet};
 use treefuse_sema::ops::Builtin;
@@ -37,6 +47,102 @@ pub(crate) fn last_uses(body: &[Stmt]) -> HashSet<*const Expr> {
     let mut live = HashSet::new();
     block(body, &mut live, &mut Some(&mut out));
     out
+}
+
+/// [`last_uses`] for a participant of a fused function, whose statements
+/// may run in another order (see the module docs); `kept` are locals that
+/// must not move.
+pub(crate) fn last_uses_reordered(body: &[Stmt], kept: &HashSet<LocalId>) -> HashSet<*const Expr> {
+    let mut reads = Vec::new();
+    reads_by_statement(body, &mut reads);
+    let own_write: HashMap<*const Expr, bool> = reads.iter().map(|&(_, e, w)| (e, w)).collect();
+    last_uses(body)
+        .into_iter()
+        .filter(|e| {
+            let Some(&(local, _, writes)) = reads.iter().find(|r| r.1 == *e) else {
+                return false;
+            };
+            !kept.contains(&local)
+                && (writes
+                    || reads
+                        .iter()
+                        .filter(|r| r.0 == local && r.1 != *e)
+                        .all(|r| own_write[&r.1]))
+        })
+        .collect()
+}
+
+/// Every read of a local in `stmts`: the local, the read, and whether the
+/// innermost statement around the read writes the local (anywhere in it,
+/// for `if` and loops).
+fn reads_by_statement(stmts: &[Stmt], out: &mut Vec<(LocalId, *const Expr, bool)>) {
+    for s in stmts {
+        let mut written = HashSet::new();
+        writes(s, &mut written);
+        let direct: Vec<&Expr> = match &s.kind {
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                reads_by_statement(then_branch, out);
+                reads_by_statement(else_branch, out);
+                vec![cond]
+            }
+            StmtKind::ForArray { array, body, .. } => {
+                reads_by_statement(body, out);
+                vec![array]
+            }
+            StmtKind::ForRange {
+                start, end, body, ..
+            } => {
+                reads_by_statement(body, out);
+                vec![start, end]
+            }
+            StmtKind::ForChildren { list, body, .. } => {
+                reads_by_statement(body, out);
+                let mut v = Vec::new();
+                walk_path(&list.parent, &mut |e| v.push(e));
+                v
+            }
+            _ => exprs_of(s),
+        };
+        for e in direct {
+            walk_expr(e, &mut |x| {
+                if let ExprKind::Local(l) = x.kind {
+                    out.push((l, x as *const Expr, written.contains(&l)));
+                }
+            });
+        }
+    }
+}
+
+/// The locals `s` assigns or declares, nested statements included.
+fn writes(s: &Stmt, out: &mut HashSet<LocalId>) {
+    match &s.kind {
+        StmtKind::Let { local, .. } => {
+            out.insert(*local);
+        }
+        StmtKind::Assign { place, .. } => {
+            if let PlaceRoot::Local(l) = place.root {
+                out.insert(l);
+            }
+        }
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => then_branch
+            .iter()
+            .chain(else_branch)
+            .for_each(|s| writes(s, out)),
+        StmtKind::ForArray { var, body, .. } | StmtKind::ForRange { var, body, .. } => {
+            out.insert(*var);
+            body.iter().for_each(|s| writes(s, out));
+        }
+        StmtKind::ForChildren { body, .. } => body.iter().for_each(|s| writes(s, out)),
+        _ => {}
+    }
 }
 
 /// The one read of local `target` in `value`, if it reads it exactly

@@ -39,10 +39,19 @@ pub fn map_index<K: Ord + Clone + std::fmt::Debug, V: Clone>(
     k: &K,
     at: &At,
 ) -> Result<V, Fail> {
-    match m.get(k) {
-        Some(v) => Ok(v.clone()),
-        None => Err(at.error(format!("the key {k:?} is not in the map"))),
-    }
+    map_ref(m, k, at).cloned()
+}
+
+/// `m[k]` on a map, borrowed where only part of the value is read
+/// (`m[k].member`): an error if `k` is not in it.
+#[inline]
+pub fn map_ref<'m, K: Ord + Clone + std::fmt::Debug, V: Clone>(
+    m: &'m imbl::OrdMap<K, V>,
+    k: &K,
+    at: &At,
+) -> Result<&'m V, Fail> {
+    m.get(k)
+        .ok_or_else(|| at.error(format!("the key {k:?} is not in the map")))
 }
 
 /// `get_or(m, k, d)`: `m[k]`, or `d` if `k` is not in the map.
