@@ -435,7 +435,8 @@ impl Gen<'_> {
                         let m = self.as_ref_arg(&args[0], fr);
                         let k = self.as_ref_arg(&args[1], fr);
                         let at = self.at(&fr.context, x.span);
-                        quote!((*map_ref(#m, #k, #at)?))
+                        // (`.member` dereferences the `&V`.)
+                        quote!(map_ref(#m, #k, #at)?)
                     }
                     _ => self.place(x, fr)?,
                 };
