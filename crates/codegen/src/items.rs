@@ -1268,11 +1268,43 @@ impl Gen<'_> {
     }
 
     /// Fused function `fi`. Where nothing in it can write a child slot of
-    /// the receiver (no assignment to one, no rewriting), the child ids
+    /// the receiver (no assignment to one, no rewriting, no call on
+    /// `self`, whose traversal may assign one), the child ids
     /// its paths read (`self.next.max_width`) are read once at its start
     /// into locals (`next_id`), so a read after a call costs one bounds
     /// check instead of two; otherwise it reads `t[this].next` where used.
     fn fused_fn(&self, fi: usize, f: &treefuse_fusion::FusedFunction) -> TokenStream {
+        // A call on `self` (`self.helper()`, `(self as T).helper()`, or
+        // through an alias of `self`) runs a traversal that may assign the
+        // receiver's slots behind the locals' back.
+        let on_self = |p: &NodePath, aliases: &[NodeVarId]| {
+            let root_is_self = match p.root {
+                PathRoot::SelfNode => true,
+                PathRoot::Var(v) => aliases.contains(&v),
+            };
+            root_is_self && p.steps.iter().all(|s| matches!(s, PathStep::Cast(_)))
+        };
+        let calls_self = f.participants.iter().any(|p| {
+            let body = self.p.bodies[p.body.index()].body.as_deref().unwrap_or(&[]);
+            // Aliases of `self` (in statement order, so an alias of one
+            // counts too).
+            let aliases = std::cell::RefCell::new(Vec::new());
+            treefuse_sema::visit::any_stmt(body, &|s| {
+                if let StmtKind::Alias { var, path } = &s.kind {
+                    if on_self(path, &aliases.borrow()) {
+                        aliases.borrow_mut().push(*var);
+                    }
+                }
+                false
+            });
+            let aliases = aliases.into_inner();
+            treefuse_sema::visit::any_stmt(body, &|s| {
+                matches!(&s.kind, StmtKind::Call { receiver, .. } if on_self(receiver, &aliases))
+            })
+        });
+        if calls_self {
+            return self.fused_fn_with(fi, f, false).0;
+        }
         match self.fused_fn_with(fi, f, true) {
             (code, true) => code,
             (_, false) => self.fused_fn_with(fi, f, false).0,
