@@ -53,9 +53,9 @@ fn main() {
             let mut g = minic::Globals::default();
             let start = Instant::now();
             let result = if use_fused {
-                minic::run_optimize_fused_counted(&mut t, &mut g)
+                measured_fused(&mut t, &mut g)
             } else {
-                minic::run_optimize_unfused_counted(&mut t, &mut g)
+                measured_unfused(&mut t, &mut g)
             };
             let seconds = start.elapsed().as_secs_f64();
             let visits = result.unwrap_or_else(|e| {
@@ -76,4 +76,20 @@ fn main() {
         u / f,
         outputs[0] == outputs[1]
     );
+}
+
+/// The fused run, never inlined, so that profilers can single it out
+/// (`valgrind --tool=callgrind --toggle-collect='*measured_fused*'`).
+#[inline(never)]
+fn measured_fused(t: &mut minic::Tree, g: &mut minic::Globals) -> Result<u64, minic::RuntimeError> {
+    minic::run_optimize_fused_counted(t, g)
+}
+
+/// The unfused run, never inlined (`--toggle-collect='*measured_unfused*'`).
+#[inline(never)]
+fn measured_unfused(
+    t: &mut minic::Tree,
+    g: &mut minic::Globals,
+) -> Result<u64, minic::RuntimeError> {
+    minic::run_optimize_unfused_counted(t, g)
 }
