@@ -1380,6 +1380,20 @@ impl Gen<'_> {
             Vec::new()
         };
         *self.self_children.borrow_mut() = Some(children);
+        // Each participant's top-level statements in the order the
+        // schedule runs them, and those that are loops merged with others.
+        let mut order: Vec<Vec<usize>> = vec![Vec::new(); np];
+        let mut merged: Vec<std::collections::HashSet<usize>> = vec![Default::default(); np];
+        for step in &f.steps {
+            match step {
+                Step::Stmt { participant, stmt } => order[*participant].push(*stmt),
+                Step::Group(g) => g.calls.iter().for_each(|&(p, s)| order[p].push(s)),
+                Step::Loop(l) => l.loops.iter().for_each(|&(p, s)| {
+                    order[p].push(s);
+                    merged[p].insert(s);
+                }),
+            }
+        }
         let frames: Vec<Frame> = f
             .participants
             .iter()
@@ -1404,7 +1418,8 @@ impl Gen<'_> {
                 } else {
                     std::collections::HashSet::new()
                 };
-                *fr.moves.borrow_mut() = crate::moves::last_uses_reordered(bodies[p], &kept);
+                *fr.moves.borrow_mut() =
+                    crate::moves::last_uses_scheduled(bodies[p], &order[p], &merged[p], &kept);
                 fr
             })
             .collect();

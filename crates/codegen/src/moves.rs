@@ -72,6 +72,52 @@ pub(crate) fn last_uses_reordered(body: &[Stmt], kept: &HashSet<LocalId>) -> Has
         .collect()
 }
 
+/// [`last_uses`] for a participant of a fused function whose top-level
+/// statements run in `order` (indices into `body`, each once), the order
+/// the fused schedule emits them in: liveness then follows that order
+/// instead of assuming any reordering. The bodies of loops in `merged`
+/// (top-level indices) are interleaved with other loops' bodies element
+/// by element, so reads inside them keep the rule of
+/// [`last_uses_reordered`]; `kept` are locals that must not move. Falls
+/// back to [`last_uses_reordered`] when `order` is not a permutation of
+/// the body's statements.
+pub(crate) fn last_uses_scheduled(
+    body: &[Stmt],
+    order: &[usize],
+    merged: &HashSet<usize>,
+    kept: &HashSet<LocalId>,
+) -> HashSet<*const Expr> {
+    let mut sorted = order.to_vec();
+    sorted.sort_unstable();
+    if !sorted.iter().copied().eq(0..body.len()) {
+        return last_uses_reordered(body, kept);
+    }
+    let conservative = last_uses_reordered(body, kept);
+    let mut inside_merged: HashSet<*const Expr> = HashSet::new();
+    for &i in merged {
+        if let Some(s) = body.get(i) {
+            let mut reads = Vec::new();
+            reads_by_statement(std::slice::from_ref(s), &mut reads);
+            inside_merged.extend(reads.into_iter().map(|r| r.1));
+        }
+    }
+    let mut out = HashSet::new();
+    let mut live = HashSet::new();
+    for &i in order.iter().rev() {
+        stmt(&body[i], &mut live, &mut Some(&mut out));
+    }
+    let mut reads = Vec::new();
+    reads_by_statement(body, &mut reads);
+    out.into_iter()
+        .filter(|e| {
+            let Some(&(local, _, _)) = reads.iter().find(|r| r.1 == *e) else {
+                return false;
+            };
+            !kept.contains(&local) && (!inside_merged.contains(e) || conservative.contains(e))
+        })
+        .collect()
+}
+
 /// Every read of a local in `stmts`: the local, the read, and whether the
 /// innermost statement around the read writes the local (anywhere in it,
 /// for `if` and loops).
