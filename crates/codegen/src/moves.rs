@@ -22,11 +22,17 @@
 //! A fused function runs a participant's statements in an order of its
 //! own, which keeps every conflict on the participant's frame (a write of
 //! a local against its reads and writes) but may swap two statements that
-//! only read a local. There ([`last_uses_reordered`]) a read moves only if
-//! every other read of the local sits in a statement that writes it, or
-//! the moving read does: the moving statement is then ordered against
-//! every other reader as written. Parameters that the fused function
-//! passes on to participants it resumes are never moved. Every frame may
+//! only read a local. The code generator knows that order (the fused
+//! function's steps), so [`last_uses_scheduled`] runs the liveness pass
+//! over the participant's top-level statements in the order the steps run
+//! them. Inside loops merged with other participants' loops the body's
+//! statements interleave element by element, so there (and wherever the
+//! steps do not name each statement once) the older rule holds
+//! ([`last_uses_reordered`]): a read moves only if every other read of
+//! the local sits in a statement that writes it, or the moving read does:
+//! the moving statement is then ordered against every other reader as
+//! written. Parameters that the fused function passes on to participants
+//! it resumes are never moved. Every frame may
 //! move a local into the value assigned to that same local
 //! (`x = f(x, ..)`, see [`self_assign_read`]).
 //!

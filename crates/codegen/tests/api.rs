@@ -242,3 +242,34 @@ fn child_ids_are_read_once_where_no_slot_is_written() {
     assert!(!swap.contains("a_id"), "{swap}");
     assert!(swap.contains("t[t[this].a].v"), "{swap}");
 }
+
+/// A fused participant moves a parameter into its last call in the order
+/// the schedule runs its statements (`self.b.f(m)` after `self.a.f(m)`),
+/// though no write orders the two reads, and clones it before.
+#[test]
+fn fused_participants_move_at_their_last_use_in_schedule_order() {
+    let code = emit_source(
+        "moves",
+        "abstract tree N {\n    v: i64 = 0;\n    traversal f(m: {i64: i64});\n    traversal g(m: {i64: i64});\n}\n\
+         tree Leaf : N {\n    traversal f(m: {i64: i64}) { self.v = get(m, 1, 0); }\n    \
+         traversal g(m: {i64: i64}) { self.v = self.v + get(m, 2, 0); }\n}\n\
+         tree Two : N {\n    child a: N;\n    child b: N;\n    \
+         traversal f(m: {i64: i64}) { self.a.f(m); self.b.f(m); }\n    \
+         traversal g(m: {i64: i64}) { self.a.g(m); self.b.g(m); }\n}\n\
+         fuse run(root: N) {\n    root.f({1: 5});\n    root.g({2: 7});\n}\n",
+    );
+    let two = code
+        .split("\n    fn fused_")
+        .find(|f| {
+            f.split('<')
+                .next()
+                .is_some_and(|name| name.ends_with("_two"))
+        })
+        .and_then(|f| f.split("\n    }\n").next())
+        .unwrap_or_else(|| panic!("no fused function of `Two` in:\n{code}"));
+    // The participants' parameters `m` are named `m_2` and `m_3`.
+    for m in ["m_2", "m_3"] {
+        assert_eq!(two.matches(&format!("= {m}.clone();")).count(), 1, "{two}");
+        assert_eq!(two.matches(&format!("= {m};")).count(), 1, "{two}");
+    }
+}
