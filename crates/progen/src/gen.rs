@@ -36,6 +36,12 @@
 //! `fuse` items may assign globals and run some calls in a
 //! `while COND limit N` loop.
 //!
+//! Traversals often replace a child of their node outright
+//! (`self.c = new ..`), and call a lower-order traversal on `self` with
+//! reads of one child on either side (`self.o = self.o + self.c.f;`):
+//! the called traversal may assign the slot, so generated code that reads
+//! a receiver's child ids once must read the slot again after the call.
+//!
 //! One program in four (`TYPED_LOOPS_ONE_IN`) ends with a self-contained
 //! part (types `Tg*`, `fuse tgmain`) whose two passes' loops over one list
 //! merge with a type test between the calls on the element
@@ -1103,6 +1109,20 @@ impl Gen {
         for _ in 0..n {
             stmts.push(self.stmt(&mut cx, self.cfg.max_nesting));
         }
+        // Traversals that replace a child of their node outright, and
+        // traversals that call such a one on `self` (often with reads of
+        // the child around the call): the shape where a fused function's
+        // early read of a child id would go stale.
+        if self.chance(5) {
+            if let Some(lines) = self.try_stmt(&mut cx, 0, false, 25) {
+                stmts.push(lines);
+            }
+        }
+        if self.chance(5) {
+            if let Some(lines) = self.try_stmt(&mut cx, 0, false, 14) {
+                stmts.push(lines);
+            }
+        }
         cx.locals.truncate(nl);
         cx.aliases.truncate(na);
         for r in rec {
@@ -1811,7 +1831,14 @@ impl Gen {
                 let m = self.pick(&ms);
                 cx.self_calls += 1;
                 let args = self.args(cx, m);
-                Some(vec![format!("self.{}({args});", self.methods[m].name)])
+                let call = format!("self.{}({args});", self.methods[m].name);
+                // Often: a child of `self` read before and after the call,
+                // which may assign its slot (generated code that reads
+                // child ids once must read the slot again after the call).
+                let Some((before, after)) = self.child_reads_around(cx) else {
+                    return Some(vec![call]);
+                };
+                Some(vec![before, call, after])
             }
             // Conditionals.
             15..=17 => {
@@ -1958,6 +1985,30 @@ impl Gen {
                 Some(vec![format!("self.{f} = self.{f} + {e};")])
             }
         }
+    }
+
+    /// Two reads of the same child of `self` into one of `self`'s integer
+    /// fields (`self.o = self.o + self.c.f;`), for either side of a call
+    /// that may assign the child's slot; `None` when the types have no
+    /// such fields or by chance.
+    fn child_reads_around(&mut self, cx: &Ctx) -> Option<(String, String)> {
+        if self.chance(3) {
+            return None;
+        }
+        let singles = self.singles(cx.ty);
+        let own = self.data_fields_of(cx.ty, Some(DTy::Int));
+        if singles.is_empty() || own.is_empty() {
+            return None;
+        }
+        let (c, ct) = self.pick(&singles);
+        let fields = self.data_fields_of(ct, Some(DTy::Int));
+        if fields.is_empty() {
+            return None;
+        }
+        let (f, _) = self.pick(&fields);
+        let (o, _) = self.pick(&own);
+        let read = format!("self.{o} = self.{o} + self.{c}.{f};");
+        Some((read.clone(), read))
     }
 
     /// A child slot `P.c` that may be written here, and its declared type.
