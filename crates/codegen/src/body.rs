@@ -360,7 +360,9 @@ impl Gen<'_> {
 
     /// A call on a loop variable whose loop is open: the traversal runs on
     /// every node now standing where the element stood, each of which may
-    /// replace itself.
+    /// replace itself. Arguments that are not `Copy` must be mutable
+    /// locals: the region's last node takes them (`OpenList::region_arg`),
+    /// earlier ones get copies.
     pub fn region_call(
         &self,
         open: &proc_macro2::Ident,
@@ -370,7 +372,13 @@ impl Gen<'_> {
     ) -> TokenStream {
         let vals: Vec<TokenStream> = args
             .iter()
-            .map(|(a, copy)| if *copy { a.clone() } else { quote!(#a.clone()) })
+            .map(|(a, copy)| {
+                if *copy {
+                    a.clone()
+                } else {
+                    quote!(#open.region_arg(k, &mut #a))
+                }
+            })
             .collect();
         let c = call(vals);
         let visit = if replaces {
@@ -945,8 +953,14 @@ impl Gen<'_> {
                         vals.push((v, true));
                     } else {
                         let name = format_ident!("arg{i}");
-                        pre.extend(quote!(let #name = #v;));
-                        vals.push((quote!(#name), is_copy(&a.ty)));
+                        let copy = is_copy(&a.ty);
+                        // A region call takes the value at its last node.
+                        if open.is_some() && !copy {
+                            pre.extend(quote!(let mut #name = #v;));
+                        } else {
+                            pre.extend(quote!(let #name = #v;));
+                        }
+                        vals.push((quote!(#name), copy));
                     }
                 }
                 let call = if let Some(o) = open {

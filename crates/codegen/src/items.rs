@@ -1925,7 +1925,12 @@ impl Gen<'_> {
                 for (j, a) in call_args.iter().enumerate() {
                     let v = self.expr(a, fr).ts;
                     let n = &names[j];
-                    pre.extend(quote!(let #n = #v;));
+                    // A region call takes the value at its last node.
+                    if matches!(deliver, Deliver::Region(_)) && !is_copy(&a.ty) {
+                        pre.extend(quote!(let mut #n = #v;));
+                    } else {
+                        pre.extend(quote!(let #n = #v;));
+                    }
                 }
             } else {
                 let bit = 1u64 << k;

@@ -163,6 +163,20 @@ impl<I: Copy> OpenList<I> {
         self.region.get(k).copied()
     }
 
+    /// A call argument for the region node just taken, the `k`-th
+    /// (counting from 1): the region's last node takes `value` itself
+    /// (leaving an empty value behind), earlier nodes get copies. A region
+    /// is nearly always one node, so the arguments of a call on a loop
+    /// element are evaluated once and handed over, not copied again.
+    #[inline]
+    pub fn region_arg<T: Clone + Default>(&self, k: usize, value: &mut T) -> T {
+        if k >= self.region.len() {
+            std::mem::take(value)
+        } else {
+            value.clone()
+        }
+    }
+
     /// After visiting region node `n`: it stays or is replaced.
     #[inline]
     pub fn put(&mut self, n: I, r: Replaced<I>) {
