@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use treefuse_automata::{intersection_witness, Label, Nfa, StateId, Symbol};
+use treefuse_automata::{intersection_witness, Label, Nfa, Symbol};
 use treefuse_sema::{LocalId, NodeVarId};
 
 use crate::labels::Labels;
@@ -133,8 +133,8 @@ impl AccessSet {
     /// unchanged. The result is reduced.
     pub fn under(&self, prefix: &[Label]) -> AccessSet {
         AccessSet {
-            reads: prepend_word(prefix, &self.reads.reduced(), true),
-            writes: prepend_word(prefix, &self.writes.reduced(), false),
+            reads: self.reads.reduced().prepend(prefix, true),
+            writes: self.writes.reduced().prepend(prefix, false),
             ..self.clone()
         }
     }
@@ -369,83 +369,10 @@ pub fn frame_conflict(first: &AccessSet, second: &AccessSet) -> Option<Conflict>
     None
 }
 
-/// `L(a1) ∪ L(a2) ∪ …` for ε-free automata, without introducing ε-edges:
-/// the new start state takes over the edges and acceptance of every part's
-/// start. The result is trimmed; cheaper than `union_all(..).reduced()`.
-pub(crate) fn union_eps_free<'a>(parts: impl IntoIterator<Item = &'a Nfa>) -> Nfa {
-    let mut out = Nfa::new();
-    let mut any = false;
-    for p in parts {
-        if p.num_states() == 1 && p.transitions(p.start()).is_empty() && !p.is_accepting(p.start())
-        {
-            continue; // empty
-        }
-        if p.accepting_states().next().is_none() {
-            continue;
-        }
-        any = true;
-        let s = out.embed(p);
-        if p.is_accepting(p.start()) {
-            out.set_accepting(0, true);
-        }
-        let edges: Vec<_> = out.transitions(s).to_vec();
-        for (sym, t) in edges {
-            out.add_transition(0, Some(sym), t);
-        }
-        let eps: Vec<_> = out.epsilon_transitions(s).to_vec();
-        for t in eps {
-            out.add_epsilon(0, t);
-        }
-    }
-    if !any {
-        return Nfa::empty();
-    }
-    out.trim()
-}
-
-/// `word · L(n)` for an ε-free `n`, without ε-edges; with `prefixes`,
-/// every prefix of `word` (ε and `word` itself included) is accepted too.
-pub(crate) fn prepend_word(word: &[Label], n: &Nfa, prefixes: bool) -> Nfa {
-    let empty = n.accepting_states().next().is_none();
-    if empty {
-        return if prefixes {
-            Nfa::word(word).prefix_closure()
-        } else {
-            Nfa::empty()
-        };
-    }
-    if word.is_empty() {
-        return if prefixes {
-            union_eps_free([n, &Nfa::epsilon()])
-        } else {
-            n.clone()
-        };
-    }
-    let mut out = n.clone();
-    let chain: Vec<StateId> = word.iter().map(|_| out.add_state()).collect();
-    let last = word.len() - 1;
-    for i in 0..word.len() {
-        let to = if i < last { chain[i + 1] } else { n.start() };
-        out.add_label(chain[i], word[i], to);
-        if prefixes {
-            out.set_accepting(chain[i], true);
-        }
-    }
-    if prefixes {
-        // The whole word, without touching `n`'s start state (it may be
-        // the target of loops).
-        let end = out.add_state();
-        out.set_accepting(end, true);
-        out.add_label(chain[last], word[last], end);
-    }
-    out.set_start(chain[0]);
-    out
-}
-
 /// The union of reduced access sets, reduced (automata by
-/// [`union_eps_free`], frame sets and flags by union).
+/// [`Nfa::union_trimmed`], frame sets and flags by union).
 pub(crate) fn union_sets(parts: &[&AccessSet]) -> AccessSet {
-    let nfa = |pick: fn(&AccessSet) -> &Nfa| union_eps_free(parts.iter().map(|p| pick(p)));
+    let nfa = |pick: fn(&AccessSet) -> &Nfa| Nfa::union_trimmed(parts.iter().map(|p| pick(p)));
     AccessSet {
         reads: nfa(|s| &s.reads),
         writes: nfa(|s| &s.writes),
@@ -510,7 +437,7 @@ mod tests {
         let s = samples();
         for x in &s {
             for y in &s {
-                let fast = union_eps_free([x, y]);
+                let fast = Nfa::union_trimmed([x, y]);
                 let slow = x.union(y);
                 for w in &ws {
                     assert_eq!(fast.accepts(w), slow.accepts(w), "{w:?}");
@@ -518,9 +445,9 @@ mod tests {
             }
             for prefix in [vec![], vec![Label(1)], vec![Label(2), Label(0)]] {
                 let p = Nfa::word(&prefix);
-                let fast = prepend_word(&prefix, x, false);
+                let fast = x.prepend(&prefix, false);
                 let slow = p.concat(x);
-                let fast_r = prepend_word(&prefix, x, true);
+                let fast_r = x.prepend(&prefix, true);
                 let slow_r = if x.is_empty() {
                     p.prefix_closure()
                 } else {

@@ -368,8 +368,8 @@ impl<'p> Analysis<'p> {
                     let mut w = site.key.0.clone();
                     w.extend_from_slice(&site.key.2);
                     AccessSet {
-                        reads: access::prepend_word(&w, &s.reads, true),
-                        writes: access::prepend_word(&w, &s.writes, false),
+                        reads: s.reads.prepend(&w, true),
+                        writes: s.writes.prepend(&w, false),
                         global_reads: s.global_reads.clone(),
                         global_writes: s.global_writes.clone(),
                         frame_reads: Default::default(),

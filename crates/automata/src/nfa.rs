@@ -21,13 +21,33 @@ pub type StateId = u32;
 ///
 /// `PartialEq` is structural (same states, same edges in the same order), not
 /// language equality.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Nfa {
     pub(crate) start: StateId,
     pub(crate) accepting: Vec<bool>,
     pub(crate) eps: Vec<Vec<StateId>>,
     pub(crate) edges: Vec<Vec<(Symbol, StateId)>>,
+    /// Known to be *trimmed*: [`Nfa::trim`] would return an equal automaton
+    /// (every state reachable from the start and able to reach an accepting
+    /// state). A hint, not part of equality: set only where an operation
+    /// proves it (the end of `trim`, the constructors of fixed words, the
+    /// operations documented to keep it), cleared by every builder method;
+    /// code of this crate that writes the fields directly clears it or keeps
+    /// it only with a reason. It lets `trim` return a copy at once and
+    /// [`Nfa::union_trimmed`] build its result in one pass.
+    pub(crate) trimmed: bool,
 }
+
+impl PartialEq for Nfa {
+    fn eq(&self, other: &Nfa) -> bool {
+        self.start == other.start
+            && self.accepting == other.accepting
+            && self.eps == other.eps
+            && self.edges == other.edges
+    }
+}
+
+impl Eq for Nfa {}
 
 impl Default for Nfa {
     fn default() -> Self {
@@ -48,12 +68,14 @@ impl Nfa {
             accepting: vec![false],
             eps: vec![Vec::new()],
             edges: vec![Vec::new()],
+            trimmed: false,
         }
     }
 
     /// Adds a new non-accepting state without transitions and returns it.
     pub fn add_state(&mut self) -> StateId {
         let id = StateId::try_from(self.accepting.len()).expect("more than u32::MAX states");
+        self.trimmed = false;
         self.accepting.push(false);
         self.eps.push(Vec::new());
         self.edges.push(Vec::new());
@@ -67,6 +89,7 @@ impl Nfa {
     pub fn add_transition(&mut self, from: StateId, sym: Option<Symbol>, to: StateId) {
         self.check(from);
         self.check(to);
+        self.trimmed = false;
         match sym {
             None => self.eps[from as usize].push(to),
             Some(s) => self.edges[from as usize].push((s, to)),
@@ -94,6 +117,7 @@ impl Nfa {
     /// If `state` is not a state of this automaton.
     pub fn set_accepting(&mut self, state: StateId, accepting: bool) {
         self.check(state);
+        self.trimmed = false;
         self.accepting[state as usize] = accepting;
     }
 
@@ -103,6 +127,7 @@ impl Nfa {
     /// If `state` is not a state of this automaton.
     pub fn set_start(&mut self, state: StateId) {
         self.check(state);
+        self.trimmed = false;
         self.start = state;
     }
 
@@ -116,6 +141,7 @@ impl Nfa {
         let off = self.accepting.len() as StateId;
         StateId::try_from(self.accepting.len() + other.accepting.len())
             .expect("more than u32::MAX states");
+        self.trimmed = false;
         self.accepting.extend_from_slice(&other.accepting);
         self.eps.extend(
             other
@@ -225,6 +251,7 @@ impl Nfa {
     pub fn epsilon() -> Self {
         let mut n = Self::new();
         n.accepting[0] = true;
+        n.trimmed = true; // one accepting state
         n
     }
 
@@ -248,6 +275,7 @@ impl Nfa {
             cur = next;
         }
         n.accepting[cur as usize] = true;
+        n.trimmed = true; // a chain from the start to its accepting end
         n
     }
 
@@ -262,6 +290,7 @@ impl Nfa {
             cur = next;
         }
         n.accepting[cur as usize] = true;
+        n.trimmed = true; // a chain from the start to its accepting end
         n
     }
 
@@ -269,6 +298,7 @@ impl Nfa {
     pub fn universal() -> Self {
         let mut n = Self::epsilon();
         n.add_any(0, 0);
+        n.trimmed = true; // one accepting state
         n
     }
 
@@ -293,9 +323,160 @@ impl Nfa {
         n
     }
 
+    /// `L(a1) ∪ L(a2) ∪ …` without new ε-edges: a new start state `0` takes
+    /// over the edges (labelled and ε) and the acceptance of every part's
+    /// start, the parts' states follow in order, and the result is trimmed
+    /// (so a part's start state is left out unless an edge enters it). Parts
+    /// that accept nothing are skipped; no part accepting anything gives
+    /// [`Nfa::empty`]. Meant for ε-free, [`reduced`](Nfa::reduced) parts,
+    /// whose union it keeps ε-free, unlike [`Nfa::union_all`].
+    ///
+    /// When every part is known to be trimmed (it came out of `trim`,
+    /// `reduced`, this function or [`Nfa::prepend`], say), the result is
+    /// built in one pass without a reachability search; otherwise the parts
+    /// are copied in and the copy is trimmed. Both give the same automaton.
+    pub fn union_trimmed<'a>(parts: impl IntoIterator<Item = &'a Nfa>) -> Nfa {
+        let parts: Vec<&Nfa> = parts
+            .into_iter()
+            .filter(|p| p.accepting.iter().any(|&a| a))
+            .collect();
+        if parts.is_empty() {
+            return Nfa::empty();
+        }
+        if parts.iter().all(|p| p.trimmed) {
+            Self::union_of_trimmed(&parts)
+        } else {
+            Self::union_then_trim(&parts)
+        }
+    }
+
+    /// [`Nfa::union_trimmed`] the straightforward way: copy every part in,
+    /// give the new start each part start's edges and acceptance, trim.
+    fn union_then_trim(parts: &[&Nfa]) -> Nfa {
+        let mut out = Nfa::new();
+        for p in parts {
+            let s = out.embed(p);
+            if p.is_accepting(p.start()) {
+                out.set_accepting(0, true);
+            }
+            let edges: Vec<_> = out.transitions(s).to_vec();
+            for (sym, t) in edges {
+                out.add_transition(0, Some(sym), t);
+            }
+            let eps: Vec<_> = out.epsilon_transitions(s).to_vec();
+            for t in eps {
+                out.add_epsilon(0, t);
+            }
+        }
+        out.trim()
+    }
+
+    /// [`Nfa::union_then_trim`] for trimmed parts that accept something,
+    /// without the search: in the copy, every state of a part but its start
+    /// is still reachable (the first edge of a path to it from the part's
+    /// start now also leaves the new start) and still reaches acceptance;
+    /// the new start reaches acceptance through any part's; a part's start
+    /// stays reachable exactly when some edge of the part enters it. So
+    /// trimming drops exactly the part starts that no edge enters, and this
+    /// writes the kept states in their order with their edges renumbered.
+    fn union_of_trimmed(parts: &[&Nfa]) -> Nfa {
+        let entered: Vec<bool> = parts
+            .iter()
+            .map(|p| {
+                p.eps.iter().flatten().any(|&t| t == p.start)
+                    || p.edges.iter().flatten().any(|&(_, t)| t == p.start)
+            })
+            .collect();
+        let total = 1 + parts
+            .iter()
+            .zip(&entered)
+            .map(|(p, &e)| p.num_states() - usize::from(!e))
+            .sum::<usize>();
+        StateId::try_from(total).expect("more than u32::MAX states");
+        let mut out = Nfa {
+            start: 0,
+            accepting: Vec::with_capacity(total),
+            eps: Vec::with_capacity(total),
+            edges: Vec::with_capacity(total),
+            trimmed: true,
+        };
+        out.accepting.push(false);
+        out.eps.push(Vec::new());
+        out.edges.push(Vec::new());
+        // The new number of state `s` of a part whose states start at `base`
+        // (its start, if dropped, has no incoming edges, so `s` is never it).
+        let number = |s: StateId, base: u32, start: StateId, keep_start: bool| {
+            base + s - u32::from(!keep_start && s > start)
+        };
+        let mut base = 1u32;
+        for (p, &keep_start) in parts.iter().zip(&entered) {
+            let start = p.start;
+            let at = |s: StateId| number(s, base, start, keep_start);
+            out.accepting[0] |= p.accepting[start as usize];
+            out.edges[0].extend(p.edges[start as usize].iter().map(|&(sym, t)| (sym, at(t))));
+            out.eps[0].extend(p.eps[start as usize].iter().map(|&t| at(t)));
+            for s in 0..p.num_states() {
+                if s == start as usize && !keep_start {
+                    continue;
+                }
+                out.accepting.push(p.accepting[s]);
+                out.eps.push(p.eps[s].iter().map(|&t| at(t)).collect());
+                out.edges
+                    .push(p.edges[s].iter().map(|&(sym, t)| (sym, at(t))).collect());
+            }
+            base += p.num_states() as u32 - u32::from(!keep_start);
+        }
+        out
+    }
+
+    /// `word · L(self)`; with `with_prefixes`, every prefix of `word` (ε and
+    /// `word` itself included) is accepted too, as a read of a path reads
+    /// every prefix of it. No ε-edges are added: a chain of new states,
+    /// numbered after `self`'s, leads to `self`'s start (whose incoming
+    /// loops it must not disturb, so the whole `word` alone ends in a state
+    /// of its own). Trimmed when `self` is known to be trimmed.
+    pub fn prepend(&self, word: &[Label], with_prefixes: bool) -> Nfa {
+        if !self.accepting.iter().any(|&a| a) {
+            return if with_prefixes {
+                Nfa::word(word).prefix_closure()
+            } else {
+                Nfa::empty()
+            };
+        }
+        if word.is_empty() {
+            return if with_prefixes {
+                Nfa::union_trimmed([self, &Nfa::epsilon()])
+            } else {
+                self.clone()
+            };
+        }
+        let mut out = self.clone();
+        let chain: Vec<StateId> = word.iter().map(|_| out.add_state()).collect();
+        let last = word.len() - 1;
+        for i in 0..word.len() {
+            let to = if i < last { chain[i + 1] } else { self.start };
+            out.add_label(chain[i], word[i], to);
+            if with_prefixes {
+                out.set_accepting(chain[i], true);
+            }
+        }
+        if with_prefixes {
+            let end = out.add_state();
+            out.set_accepting(end, true);
+            out.add_label(chain[last], word[last], end);
+        }
+        out.set_start(chain[0]);
+        // Every new state reaches `self`'s start (or the accepting `end`)
+        // and is reached from the new start; `self`'s states keep their
+        // paths from its start and to acceptance.
+        out.trimmed = self.trimmed;
+        out
+    }
+
     /// `L(self) · L(other)`: a word of `self` followed by a word of `other`.
     pub fn concat(&self, other: &Nfa) -> Nfa {
         let mut n = self.clone();
+        n.trimmed = false;
         let finals: Vec<StateId> = n.accepting_states().collect();
         let s = n.embed(other);
         for f in finals {
@@ -316,6 +497,7 @@ impl Nfa {
         // the start state has incoming edges: every segment between two
         // back-edges is an accepting run of `self`.
         let mut n = self.clone();
+        n.trimmed = false;
         let start = n.start;
         let finals: Vec<StateId> = n.accepting_states().collect();
         for f in finals {
@@ -343,7 +525,8 @@ impl Nfa {
         if n.is_empty() {
             return n;
         }
-        // After trimming, every state lies on an accepting run.
+        // After trimming, every state lies on an accepting run. (Still
+        // trimmed: every state stays reachable and is now accepting.)
         n.accepting.iter_mut().for_each(|a| *a = true);
         n
     }
@@ -354,6 +537,7 @@ impl Nfa {
     /// it.
     pub fn with_any_suffix(&self) -> Nfa {
         let mut n = self.clone();
+        n.trimmed = false;
         let finals: Vec<StateId> = n.accepting_states().collect();
         let sink = n.add_state();
         n.accepting[sink as usize] = true;
@@ -413,6 +597,7 @@ impl Nfa {
             accepting: vec![false; self.num_states()],
             eps: vec![Vec::new(); self.num_states()],
             edges: vec![Vec::new(); self.num_states()],
+            trimmed: false,
         };
         for (s, cl) in closures.iter().enumerate() {
             let mut es: Vec<(Symbol, StateId)> = Vec::new();
@@ -432,6 +617,9 @@ impl Nfa {
     /// with an empty language becomes [`Nfa::empty`]. States keep their
     /// relative order.
     pub fn trim(&self) -> Nfa {
+        if self.trimmed {
+            return self.clone();
+        }
         let n = self.num_states();
         // Forward reachability.
         let mut fwd = vec![false; n];
@@ -487,7 +675,9 @@ impl Nfa {
         }
         if keep.iter().all(|&k| k) {
             // Nothing to drop: the same states and edges, in the same order.
-            return self.clone();
+            let mut same = self.clone();
+            same.trimmed = true;
+            return same;
         }
         let mut map = vec![u32::MAX; n];
         let mut next = 0;
@@ -502,6 +692,7 @@ impl Nfa {
             accepting: Vec::with_capacity(next as usize),
             eps: Vec::with_capacity(next as usize),
             edges: Vec::with_capacity(next as usize),
+            trimmed: true,
         };
         for s in (0..n).filter(|&s| keep[s]) {
             out.accepting.push(self.accepting[s]);
@@ -737,6 +928,124 @@ mod tests {
         for (i, p) in others.iter().enumerate() {
             for q in &others[i + 1..] {
                 assert_ne!(p.fingerprint(), q.fingerprint(), "{p:?} {q:?}");
+            }
+        }
+    }
+
+    /// `trim` computed in full, ignoring the `trimmed` hint.
+    fn trim_in_full(n: &Nfa) -> Nfa {
+        let mut m = n.clone();
+        m.trimmed = false;
+        m.trim()
+    }
+
+    /// An automaton from an edge list (`None`: ε, `Some(3)`: wildcard).
+    fn from_edges(states: u32, edges: &[(u32, Option<u32>, u32)], accepting: &[u32]) -> Nfa {
+        let mut n = Nfa::new();
+        for _ in 1..states {
+            n.add_state();
+        }
+        for &(f, sym, t) in edges {
+            let sym = sym.map(|l| {
+                if l == 3 {
+                    Symbol::Any
+                } else {
+                    Symbol::Label(Label(l))
+                }
+            });
+            n.add_transition(f % states, sym, t % states);
+        }
+        for &a in accepting {
+            n.set_accepting(a % states, true);
+        }
+        n
+    }
+
+    fn raw_nfa() -> impl proptest::strategy::Strategy<Value = Nfa> {
+        use proptest::prelude::*;
+        (
+            1u32..7,
+            proptest::collection::vec(
+                (0u32..7, proptest::option::weighted(0.8, 0u32..4), 0u32..7),
+                0..14,
+            ),
+            proptest::collection::vec(0u32..7, 0..3),
+            0u32..7,
+        )
+            .prop_map(|(states, edges, accepting, start)| {
+                let mut n = from_edges(states, &edges, &accepting);
+                n.set_start(start % states);
+                n
+            })
+    }
+
+    /// The automata an access analysis builds from `n`, hints and all.
+    fn derived(n: &Nfa) -> Vec<Nfa> {
+        let word = [A, B];
+        let mut out = vec![
+            n.trim(),
+            n.reduced(),
+            n.prefix_closure(),
+            n.with_any_suffix().reduced(),
+            n.reduced().prepend(&word, false),
+            n.reduced().prepend(&word, true),
+            n.reduced().prepend(&[], true),
+            n.reduced().prepend(&[C], true),
+            n.prepend(&word, true),
+            Nfa::intersect(n, &Nfa::universal()),
+            Nfa::word(&word),
+            Nfa::epsilon(),
+            Nfa::universal(),
+            Nfa::symbols(&[Symbol::Any, Symbol::Label(C)]),
+        ];
+        out.push(Nfa::union_trimmed(out.iter()));
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// Every automaton marked trimmed is one `trim` leaves unchanged, so
+        /// the shortcuts the mark allows give what the full computation
+        /// gives.
+        #[test]
+        fn trimmed_marks_are_true(n in raw_nfa(), m in raw_nfa()) {
+            for x in derived(&n).iter().chain(&derived(&m)) {
+                if x.trimmed {
+                    proptest::prop_assert_eq!(&trim_in_full(x), x);
+                }
+                proptest::prop_assert_eq!(&x.trim(), &trim_in_full(x));
+            }
+        }
+
+        /// The one-pass union of trimmed parts is the copy-and-trim union,
+        /// state for state and edge for edge.
+        #[test]
+        fn union_of_trimmed_parts_is_the_trimmed_copy(n in raw_nfa(), m in raw_nfa()) {
+            let (dn, dm) = (derived(&n), derived(&m));
+            let parts: Vec<&Nfa> = dn.iter().zip(&dm).flat_map(|(x, y)| [x, y]).collect();
+            for k in [1, 2, 3, parts.len()] {
+                for window in parts.windows(k) {
+                    let fast = Nfa::union_trimmed(window.iter().copied());
+                    let kept: Vec<&Nfa> = window
+                        .iter()
+                        .copied()
+                        .filter(|p| p.accepting.iter().any(|&a| a))
+                        .collect();
+                    let slow = if kept.is_empty() { Nfa::empty() } else { Nfa::union_then_trim(&kept) };
+                    proptest::prop_assert_eq!(&fast, &slow);
+                    let unmarked: Vec<Nfa> = window
+                        .iter()
+                        .map(|p| { let mut q = (*p).clone(); q.trimmed = false; q })
+                        .collect();
+                    proptest::prop_assert_eq!(&Nfa::union_trimmed(&unmarked), &slow);
+                    for w in [&[][..], &[A], &[B], &[A, B], &[C, A], &[A, B, C], &[B, B, A]] {
+                        proptest::prop_assert_eq!(
+                            fast.accepts(w),
+                            window.iter().any(|p| p.accepts(w)),
+                        );
+                    }
+                }
             }
         }
     }
