@@ -1114,8 +1114,8 @@ impl Gen {
         // the child around the call): the shape where a fused function's
         // early read of a child id would go stale.
         if self.chance(5) {
-            if let Some(lines) = self.try_stmt(&mut cx, 0, false, 25) {
-                stmts.push(lines);
+            if let Some(line) = self.new_leaf_in_first_child(&cx) {
+                stmts.push(vec![line]);
             }
         }
         if self.chance(5) {
@@ -2000,7 +2000,13 @@ impl Gen {
         if singles.is_empty() || own.is_empty() {
             return None;
         }
-        let (c, ct) = self.pick(&singles);
+        // Mostly the first child, the one `new_leaf_in_first_child`
+        // replaces.
+        let (c, ct) = if self.chance(3) {
+            self.pick(&singles)
+        } else {
+            singles[0].clone()
+        };
         let fields = self.data_fields_of(ct, Some(DTy::Int));
         if fields.is_empty() {
             return None;
@@ -2009,6 +2015,22 @@ impl Gen {
         let (o, _) = self.pick(&own);
         let read = format!("self.{o} = self.{o} + self.{c}.{f};");
         Some((read.clone(), read))
+    }
+
+    /// `self.c = new L { .. };` for the first child `c` of `self` and a
+    /// leaf type `L` that fits it.
+    fn new_leaf_in_first_child(&mut self, cx: &Ctx) -> Option<String> {
+        let (c, ct) = self.singles(cx.ty).first()?.clone();
+        let leaves = self.leaves_below(ct);
+        if leaves.is_empty() {
+            return None;
+        }
+        let l = self.pick(&leaves);
+        let inits = self.data_inits(cx, l);
+        Some(format!(
+            "self.{c} = new {} {{{inits}}};",
+            self.types[l].name
+        ))
     }
 
     /// A child slot `P.c` that may be written here, and its declared type.
