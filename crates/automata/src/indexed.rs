@@ -28,8 +28,9 @@ use crate::label::Symbol;
 use crate::nfa::{Nfa, StateId};
 
 /// An [`Nfa`] with its edges in compressed per-state lists: ε-successors,
-/// labelled edges sorted by `(label, target)` without duplicates, and the
-/// targets of wildcard edges. Built once per automaton, then intersected
+/// labelled edges in label order (sorted by `(label, target)` without
+/// duplicates unless already in label order), and the targets of wildcard
+/// edges. Built once per automaton, then intersected
 /// with others many times.
 #[derive(Clone, Debug)]
 pub struct IndexedNfa {
@@ -38,7 +39,9 @@ pub struct IndexedNfa {
     /// `eps[eps_at[s]..eps_at[s + 1]]` are the ε-successors of `s`.
     eps_at: Vec<u32>,
     eps: Vec<StateId>,
-    /// `labelled[labelled_at[s]..labelled_at[s + 1]]`: `(label, target)`.
+    /// `labelled[labelled_at[s]..labelled_at[s + 1]]`: `(label, target)`,
+    /// in label order (a list that was not is sorted and freed of
+    /// duplicates).
     labelled_at: Vec<u32>,
     labelled: Vec<(u32, StateId)>,
     /// `any[any_at[s]..any_at[s + 1]]`: targets of wildcard edges.
@@ -83,16 +86,29 @@ impl IndexedNfa {
             out.labelled_at.push(offset(out.labelled.len()));
             out.any_at.push(offset(out.any.len()));
             let from = out.labelled.len();
+            // The search needs each state's edges grouped by label, in
+            // label order; the order of targets within a label does not
+            // matter, nor do duplicates (a pair is visited once). Lists
+            // that come out of `reduced` or a summary (and the unions of
+            // such) are in label order already: sort only the others.
+            let mut in_label_order = true;
+            let mut previous = 0;
             for &(sym, t) in &nfa.edges[s] {
                 match sym {
-                    Symbol::Label(l) => out.labelled.push((l.0, t)),
+                    Symbol::Label(l) => {
+                        in_label_order &= previous <= l.0;
+                        previous = l.0;
+                        out.labelled.push((l.0, t));
+                    }
                     Symbol::Any => out.any.push(t),
                 }
             }
-            let mine = &mut out.labelled[from..];
-            mine.sort_unstable();
-            let kept = dedup_sorted(mine);
-            out.labelled.truncate(from + kept);
+            if !in_label_order {
+                let mine = &mut out.labelled[from..];
+                mine.sort_unstable();
+                let kept = dedup_sorted(mine);
+                out.labelled.truncate(from + kept);
+            }
         }
         out.eps_at.push(offset(out.eps.len()));
         out.labelled_at.push(offset(out.labelled.len()));
@@ -130,18 +146,21 @@ impl IndexedNfa {
         let mut eps_fill = eps_pred_at.clone();
         let mut preds = vec![0 as StateId; pred_at[n] as usize];
         let mut eps_preds = vec![0 as StateId; eps_pred_at[n] as usize];
-        for s in 0..n {
-            let eps = &self.eps[self.eps_at[s] as usize..self.eps_at[s + 1] as usize];
-            for &t in eps {
-                eps_preds[eps_fill[t as usize] as usize] = s as StateId;
+        for s in 0..n as StateId {
+            let mut add = |t: StateId| {
+                preds[fill[t as usize] as usize] = s;
+                fill[t as usize] += 1;
+            };
+            for &t in self.eps_of(s) {
+                add(t);
+                eps_preds[eps_fill[t as usize] as usize] = s;
                 eps_fill[t as usize] += 1;
             }
-            let labelled =
-                &self.labelled[self.labelled_at[s] as usize..self.labelled_at[s + 1] as usize];
-            let any = &self.any[self.any_at[s] as usize..self.any_at[s + 1] as usize];
-            for t in eps.iter().chain(labelled.iter().map(|(_, t)| t)).chain(any) {
-                preds[fill[*t as usize] as usize] = s as StateId;
-                fill[*t as usize] += 1;
+            for &(_, t) in self.labelled_of(s) {
+                add(t);
+            }
+            for &t in self.any_of(s) {
+                add(t);
             }
         }
         // States that accept after ε-moves only.
@@ -186,16 +205,12 @@ impl IndexedNfa {
                 }
                 let mut changed = last_any[t] && !last_any[s];
                 last_any[s] |= last_any[t];
-                let (from, to) = if s < t {
-                    let (lo, hi) = last.split_at_mut(t * words);
-                    (&hi[..words], &mut lo[s * words..(s + 1) * words])
-                } else {
-                    let (lo, hi) = last.split_at_mut(s * words);
-                    (&lo[t * words..(t + 1) * words], &mut hi[..words])
-                };
-                for (x, y) in from.iter().zip(to.iter_mut()) {
-                    changed |= x & !*y != 0;
-                    *y |= x;
+                for w in 0..words {
+                    let (x, y) = (last[t * words + w], last[s * words + w]);
+                    if x & !y != 0 {
+                        last[s * words + w] = x | y;
+                        changed = true;
+                    }
                 }
                 if changed && !queued[s] {
                     queued[s] = true;
@@ -455,6 +470,48 @@ mod tests {
         agree(&x, &Nfa::word(&[B, A]));
         let idx = IndexedNfa::new(&x);
         assert_eq!(idx.labelled_of(0), &[(0, s1), (1, s1), (1, s2), (1, s3)]);
+    }
+
+    /// Labels far apart, so `last` takes several words per state; random
+    /// automata (a fixed-seed generator) with ε-edges, wildcards, unsorted
+    /// and duplicate edges.
+    #[test]
+    fn agrees_with_the_witness_search_on_labels_beyond_one_word() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m) as u32
+        };
+        let labels = [0, 63, 64, 130, 200];
+        let automata: Vec<Nfa> = (0..60)
+            .map(|_| {
+                let mut x = Nfa::new();
+                let states = 1 + next(6);
+                for _ in 1..states {
+                    x.add_state();
+                }
+                for _ in 0..next(12) {
+                    let (f, t) = (next(states as u64), next(states as u64));
+                    match next(7) {
+                        0 => x.add_epsilon(f, t),
+                        1 => x.add_any(f, t),
+                        _ => x.add_label(f, Label(labels[next(5) as usize]), t),
+                    }
+                }
+                for _ in 0..1 + next(2) {
+                    x.set_accepting(next(states as u64), true);
+                }
+                x
+            })
+            .collect();
+        for x in &automata {
+            for y in &automata {
+                agree(x, y);
+            }
+            agree(x, &x.reduced());
+        }
     }
 
     #[test]
