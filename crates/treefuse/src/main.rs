@@ -10,6 +10,12 @@
 //! filters do.
 
 use clap::{Parser, Subcommand};
+
+/// The tool's allocator (feature `mimalloc`, on by default): see the
+/// feature's comment in Cargo.toml.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
