@@ -9,8 +9,13 @@
 //! Each round runs both engines on fresh clones of the tree, alternately,
 //! and prints node visits and seconds; the end prints the median times,
 //! the speedup, and whether both engines left the same tree and globals.
+//! With `--features mimalloc` both engines allocate with mimalloc.
 
 use std::time::Instant;
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[allow(dead_code, unused_imports, missing_docs, clippy::all, clippy::pedantic)]
 mod minic {
