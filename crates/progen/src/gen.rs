@@ -1790,7 +1790,8 @@ impl Gen {
                 if self.chance(4) {
                     // A chain choosing between calls on the same receiver
                     // (`if .. else if .. else`), which the checker lowers
-                    // to guarded calls.
+                    // to guarded calls; an arm may go on after its call (a
+                    // tail, lowered to a guarded block after the call).
                     let arms = 2 + self.below(2);
                     let mut out = Vec::new();
                     for k in 0..arms {
@@ -1805,6 +1806,10 @@ impl Gen {
                         };
                         out.push(head);
                         out.push(format!("    {call}"));
+                        if self.chance(2) {
+                            let n = 1 + self.below(2);
+                            out.extend(Self::indent(self.block(cx, n, 0)));
+                        }
                     }
                     out.push("}".to_string());
                     cx.child_calls += arms as u32;

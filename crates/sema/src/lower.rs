@@ -9,21 +9,29 @@
 //! if live { s.prune(); } else { s.unreachable(); }
 //! ```
 //!
-//! Such an `if`/`else if`/`else` chain whose every branch is one call on
-//! `self.c` or on a `for` variable is rewritten here into guarded calls,
-//! each condition evaluated once into a fresh local, in the original order:
+//! Such an `if`/`else if`/`else` chain whose every branch starts with one
+//! call on `self.c` or on a `for` variable is rewritten here into guarded
+//! calls, each condition evaluated once into a fresh local, in the original
+//! order; what follows the call in a branch (its *tail*) runs under the
+//! same guard right after it:
 //!
 //! ```text
-//! let b1 = live;          if b1 { s.prune(); }
+//! let b1 = live;          if b1 { s.prune(); }   if b1 { tail1 }
 //! let b2 = !b1 && e2;     if b2 { .. }           // for an `else if e2`
 //! if !b1 && !b2 { s.unreachable(); }             // the final `else`
+//! if !b1 && !b2 { tail3 }
 //! ```
 //!
 //! Each condition is evaluated exactly when the original chain evaluates
-//! it (`&&` short-circuits), at most one call runs, and it runs with the
-//! same arguments at the same point, so every engine gives the same result
-//! on the lowered body; the guards read only frame locals, so a fused call
-//! may evaluate them ahead of its other members.
+//! it (`&&` short-circuits: once an arm is taken, no later condition is
+//! evaluated, so a tail that changes what a later condition reads changes
+//! nothing), at most one arm runs, and its call and tail run with the same
+//! arguments at the same point: the guards are fresh locals, which neither
+//! a call (it cannot write its caller's locals) nor a tail (it does not
+//! name them) can change. So every engine gives the same result on the
+//! lowered body; the guards read only frame locals, so a fused call may
+//! evaluate them ahead of its other members. A tail stays one block, so
+//! the locals it declares keep their scope.
 
 use crate::model::*;
 use crate::ops::{BinaryOp, UnaryOp};
@@ -58,10 +66,14 @@ pub(crate) fn split_branch_calls(stmts: &mut Vec<Stmt>, frame: &mut FrameLayout)
     *stmts = out;
 }
 
+/// One arm of a chain: its first statement, a call on a child of `self`
+/// or on a node variable, and the statements after it (the tail).
+type Arm<'s> = (&'s Stmt, &'s [Stmt]);
+
 /// The branches of an `if`/`else if`/`else` chain with at least one
-/// `else`, each branch a single call on a child of `self` or on a node
-/// variable: (condition, call) pairs and the final `else` call, if any.
-type Chain<'s> = (Vec<(&'s Expr, &'s Stmt)>, Option<&'s Stmt>);
+/// `else`, each branch starting with a call on a child of `self` or on a
+/// node variable: (condition, arm) pairs and the final `else` arm, if any.
+type Chain<'s> = (Vec<(&'s Expr, Arm<'s>)>, Option<Arm<'s>>);
 
 fn call_chain(stmt: &Stmt) -> Option<Chain<'_>> {
     let mut arms = Vec::new();
@@ -75,19 +87,19 @@ fn call_chain(stmt: &Stmt) -> Option<Chain<'_>> {
         else {
             return None;
         };
-        arms.push((cond, single_call(then_branch)?));
+        arms.push((cond, leading_call(then_branch)?));
         match else_branch.as_slice() {
             [] => return (arms.len() > 1).then_some((arms, None)),
             [next] if matches!(next.kind, StmtKind::If { .. }) => at = next,
-            _ => return Some((arms, Some(single_call(else_branch)?))),
+            _ => return Some((arms, Some(leading_call(else_branch)?))),
         }
     }
 }
 
-/// The statement of `block` if it is exactly one call on `self.c` or on
-/// a node variable (the receivers the fuser merges).
-fn single_call(block: &[Stmt]) -> Option<&Stmt> {
-    let [call] = block else { return None };
+/// The first statement of `block` if it is a call on `self.c` or on a
+/// node variable (the receivers the fuser merges), and the rest.
+fn leading_call(block: &[Stmt]) -> Option<Arm<'_>> {
+    let (call, tail) = block.split_first()?;
     let StmtKind::Call { receiver, .. } = &call.kind else {
         return None;
     };
@@ -95,7 +107,7 @@ fn single_call(block: &[Stmt]) -> Option<&Stmt> {
         PathRoot::SelfNode => matches!(receiver.steps[..], [PathStep::Child(_)]),
         PathRoot::Var(_) => receiver.steps.is_empty(),
     };
-    mergeable.then_some(call)
+    mergeable.then_some((call, tail))
 }
 
 fn lower_chain(
@@ -112,7 +124,7 @@ fn lower_chain(
     };
     // `none_yet`: no earlier condition held (`!b1 && !b2 ..`).
     let mut none_yet: Option<Expr> = None;
-    for (cond, call) in arms {
+    for (cond, arm) in arms {
         let local = LocalId(frame.locals.len() as u32);
         frame.locals.push(("branch".to_string(), DataType::Bool));
         let value = match &none_yet {
@@ -131,7 +143,7 @@ fn lower_chain(
             span,
         });
         let taken = bool_expr(ExprKind::Local(local), cond.span);
-        out.push(guarded(taken.clone(), call));
+        push_arm(&taken, arm, frame, out);
         let not_taken = bool_expr(ExprKind::Unary(UnaryOp::Not, Box::new(taken)), cond.span);
         none_yet = Some(match none_yet {
             None => not_taken,
@@ -141,19 +153,30 @@ fn lower_chain(
             ),
         });
     }
-    if let (Some(call), Some(guard)) = (last, none_yet) {
-        out.push(guarded(guard, call));
+    if let (Some(arm), Some(guard)) = (last, none_yet) {
+        push_arm(&guard, arm, frame, out);
     }
 }
 
-/// `if guard { call }`.
-fn guarded(guard: Expr, call: &Stmt) -> Stmt {
+/// `if guard { call }`, then `if guard { tail }` when the arm has one
+/// (lowered in turn).
+fn push_arm(guard: &Expr, (call, tail): Arm<'_>, frame: &mut FrameLayout, out: &mut Vec<Stmt>) {
+    out.push(guarded(guard.clone(), vec![call.clone()], call.span));
+    if let Some(first) = tail.first() {
+        let mut tail = tail.to_vec();
+        split_branch_calls(&mut tail, frame);
+        out.push(guarded(guard.clone(), tail, first.span));
+    }
+}
+
+/// `if guard { stmts }`.
+fn guarded(guard: Expr, stmts: Vec<Stmt>, span: treefuse_syntax::Span) -> Stmt {
     Stmt {
         kind: StmtKind::If {
             cond: guard,
-            then_branch: vec![call.clone()],
+            then_branch: stmts,
             else_branch: Vec::new(),
         },
-        span: call.span,
+        span,
     }
 }
