@@ -30,7 +30,11 @@
 //!   calls as edges labelled with the receiver's path. Virtual calls on a
 //!   child are a union over the concrete subtypes of the child's static
 //!   type ([`Analysis::static_summary`]); `self.f()` dispatches on the
-//!   caller's own concrete type; recursion becomes loops.
+//!   caller's own concrete type; recursion becomes loops. A call on a
+//!   node in a single child slot uses the *slot variant* of a callee with
+//!   a thicket of its receiver (`self = [..]`): the thicket raises a
+//!   runtime error there before writing anything, so its writes are left
+//!   out (the rest of the summary is the same).
 //! * **Relocated nodes**: an alias or loop variable denotes a node bound
 //!   earlier; a move (`self.c = self.c.d`, or `new` with moved children) in
 //!   the same activation, including in the traversals it calls, can move
@@ -214,19 +218,30 @@ impl<'p> Analysis<'p> {
                 })
                 .collect()
         };
-        let graph_summaries = |own: &[Vec<Own>], pick: &dyn Fn(&Own) -> &Nfa| -> Vec<Nfa> {
-            let unions: Vec<Nfa> = own
-                .iter()
-                .map(|stmts| Nfa::union_all(stmts.iter().map(pick)).reduced())
-                .collect();
-            let nodes: Vec<summary::Node> = own
+        // Summaries of every function (and of the `extra` variants of some,
+        // each (function, own statements), calling the usual callees): the
+        // functions' first, then the variants'.
+        let graph_summaries = |own: &[Vec<Own>],
+                               extra: &[(usize, Vec<Own>)],
+                               pick: &dyn Fn(&Own) -> &Nfa|
+         -> Vec<Nfa> {
+            let all: Vec<(usize, &Vec<Own>)> = own
                 .iter()
                 .enumerate()
-                .map(|(i, stmts)| summary::Node {
-                    own: &unions[i],
+                .chain(extra.iter().map(|(i, o)| (*i, o)))
+                .collect();
+            let unions: Vec<Nfa> = all
+                .iter()
+                .map(|(_, stmts)| Nfa::union_all(stmts.iter().map(pick)).reduced())
+                .collect();
+            let nodes: Vec<summary::Node> = all
+                .iter()
+                .enumerate()
+                .map(|(n, (i, stmts))| summary::Node {
+                    own: &unions[n],
                     calls: all_calls(stmts)
                         .into_iter()
-                        .map(|c| (c, targets(keys[i].0, c)))
+                        .map(|c| (c, targets(keys[*i].0, c)))
                         .collect(),
                 })
                 .collect();
@@ -237,13 +252,45 @@ impl<'p> Analysis<'p> {
         // Phase 1: which slots may be relocated by moves during each
         // function's activation (with unrelocated alias roots).
         let own0 = own_of(None);
-        let relocations = graph_summaries(&own0, &|o: &Own| &o.relocs);
+        let relocations = graph_summaries(&own0, &[], &|o: &Own| &o.relocs);
         drop(own0);
 
         // Phase 2: own statement accesses with relocation-aware roots.
         let own = own_of(Some(&relocations));
-        let reads = graph_summaries(&own, &|o: &Own| &o.set.reads);
-        let writes = graph_summaries(&own, &|o: &Own| &o.set.writes);
+        let reads = graph_summaries(&own, &[], &|o: &Own| &o.set.reads);
+        // A function with a thicket of its receiver (`self = [..]`, §7.2)
+        // called on a node in a single child slot: the thicket raises a
+        // runtime error there before writing anything (`in_list()` is
+        // false, so `if in_list() { self = self.list; }` does nothing), so
+        // its writes at such a site are its other statements' and its
+        // callees' (the *slot* variant; calls on `self` and everything
+        // else keep the full summaries). minic's `Func` reads
+        // `self.body.returns` between `self.body.unreachable()` and
+        // `self.body.flatten()`, which splices a `Block` only in a list.
+        let in_slot: Vec<(usize, Vec<Own>)> = (0..keys.len())
+            .filter(|&i| stmt::splices_receiver(body_stmts(program, keys[i].2)))
+            .map(|i| {
+                let b = keys[i].2;
+                let stmts = body_stmts(program, b);
+                let mut ctx = BodyCtx::new(
+                    program,
+                    &labels,
+                    &program.bodies[b.index()].frame,
+                    stmts,
+                    Some(&relocations[i]),
+                    &pure_fails,
+                );
+                ctx.in_slot = true;
+                (i, ctx.block(stmts))
+            })
+            .collect();
+        let mut writes = graph_summaries(&own, &in_slot, &|o: &Own| &o.set.writes);
+        let slot_writes: HashMap<usize, Nfa> = in_slot
+            .iter()
+            .map(|(i, _)| *i)
+            .zip(writes.split_off(keys.len()))
+            .collect();
+        drop(in_slot);
 
         // Which functions may replace their receiver: a `self = ...` of
         // their own, or a call on `self` of one that may.
@@ -312,8 +359,24 @@ impl<'p> Analysis<'p> {
             });
         }
 
-        // Static summaries: union over the concrete subtypes.
+        // Slot variants of the functions with a thicket of their receiver.
+        let slot_summaries: HashMap<usize, AccessSet> = slot_writes
+            .into_iter()
+            .map(|(i, w)| {
+                (
+                    i,
+                    AccessSet {
+                        writes: w,
+                        ..summaries[i].clone()
+                    },
+                )
+            })
+            .collect();
+
+        // Static summaries: union over the concrete subtypes (and the slot
+        // variants' union where some subtype has one).
         let mut statics = HashMap::new();
+        let mut statics_in_slot: HashMap<(TypeId, MethodId), AccessSet> = HashMap::new();
         let mut static_replaces = HashMap::new();
         for (ti, t) in program.types.iter().enumerate() {
             let ty = TypeId(ti as u32);
@@ -339,12 +402,27 @@ impl<'p> Analysis<'p> {
                     access::union_sets(&parts)
                 };
                 statics.insert((ty, m), u);
+                let slot_parts: Vec<&AccessSet> = t
+                    .concrete_subtypes
+                    .iter()
+                    .filter_map(|&c| {
+                        let i = *index.get(&(c, m))?;
+                        Some(slot_summaries.get(&i).unwrap_or(&summaries[i]))
+                    })
+                    .collect();
+                if t.concrete_subtypes.iter().any(|&c| {
+                    index
+                        .get(&(c, m))
+                        .is_some_and(|i| slot_summaries.contains_key(i))
+                }) {
+                    statics_in_slot.insert((ty, m), access::union_sets(&slot_parts));
+                }
             }
         }
 
         // Full statement sets: own accesses plus the callees' summaries
         // under the receiver's path (computed once per receiver and callee).
-        type CalleeKey = (stmt::ReceiverKey, Result<usize, (TypeId, MethodId)>);
+        type CalleeKey = (stmt::ReceiverKey, bool, Result<usize, (TypeId, MethodId)>);
         let cache: RefCell<HashMap<CalleeKey, Option<Rc<AccessSet>>>> = Default::default();
         let callee = |caller: TypeId, site: &CallSite| -> Option<Rc<AccessSet>> {
             let target = if site.self_call {
@@ -352,12 +430,13 @@ impl<'p> Analysis<'p> {
             } else {
                 Err((site.ty, site.method))
             };
-            let key = (site.key.clone(), target);
+            let key = (site.key.clone(), site.in_slot, target);
             if let Some(hit) = cache.borrow().get(&key) {
                 return hit.clone();
             }
             let s = match target {
                 Ok(i) => Some(&summaries[i]),
+                Err(k) if site.in_slot => statics_in_slot.get(&k).or_else(|| statics.get(&k)),
                 Err(k) => statics.get(&k),
             };
             let under = s.map(|s| {

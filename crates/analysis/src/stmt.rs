@@ -7,8 +7,8 @@ use std::collections::{BTreeSet, HashMap};
 use treefuse_automata::{Label, Nfa};
 use treefuse_sema::{
     ChildSlot, DataType, Expr, ExprKind, FieldKind, FrameLayout, ListEdit, ListItem, MethodId,
-    NewField, NewTree, NodePath, NodeVarId, PathRoot, Place, PlaceRoot, Program, Projection, Stmt,
-    StmtKind, Subtree, TypeId,
+    NewField, NewTree, NodePath, NodeVarId, PathRoot, PathStep, Place, PlaceRoot, Program,
+    Projection, Stmt, StmtKind, Subtree, TypeId,
 };
 
 use crate::access::{AccessSet, FrameVar};
@@ -62,6 +62,10 @@ pub(crate) struct CallSite {
     pub ty: TypeId,
     /// `self.f()`: dispatched on the caller's own concrete type.
     pub self_call: bool,
+    /// The receiver stands in a single child slot (the path's last step
+    /// other than a cast is a single child): a thicket of the callee's own
+    /// can only fail there (`in_list()` is false), never write.
+    pub in_slot: bool,
     /// The traversal called.
     pub method: MethodId,
 }
@@ -149,6 +153,10 @@ pub(crate) struct BodyCtx<'a> {
     pub pure_fails: &'a [bool],
     /// Set while splitting a `for` body.
     pub split: Option<Split>,
+    /// The receiver stands in a single child slot: a thicket
+    /// (`self = [..]`) raises a runtime error before it writes anything,
+    /// so it only reads its items and ends the traversal.
+    pub in_slot: bool,
 }
 
 impl<'a> BodyCtx<'a> {
@@ -192,6 +200,7 @@ impl<'a> BodyCtx<'a> {
             relocations,
             pure_fails,
             split: None,
+            in_slot: false,
         }
     }
 
@@ -662,6 +671,11 @@ impl<'a> BodyCtx<'a> {
                     skip: root.skip,
                     ty: receiver.ty,
                     self_call: receiver.root == PathRoot::SelfNode && receiver.steps.is_empty(),
+                    in_slot: matches!(
+                        receiver.steps.iter().rev().find(|st| !matches!(st, PathStep::Cast(_))),
+                        Some(PathStep::Child(f))
+                            if matches!(self.program.fields[f.index()].kind, FieldKind::Child(_))
+                    ),
                     method: *method,
                 });
             }
@@ -696,7 +710,11 @@ impl<'a> BodyCtx<'a> {
             }
             StmtKind::SpliceSelf { items } => {
                 let moves = self.list_items(items, &mut acc);
-                self.replace_self(moves, &mut acc);
+                if self.in_slot {
+                    acc.returns = true;
+                } else {
+                    self.replace_self(moves, &mut acc);
+                }
             }
             StmtKind::EditList { list, edit } => {
                 let moves = match edit {
@@ -863,6 +881,11 @@ pub(crate) fn pure_fails(program: &Program) -> Vec<bool> {
 }
 
 /// Whether `stmts` contain `self = ...` (a replacement or a thicket).
+/// Whether `stmts` contain a thicket of the receiver (`self = [..]`).
+pub(crate) fn splices_receiver(stmts: &[Stmt]) -> bool {
+    treefuse_sema::visit::any_stmt(stmts, &|s| matches!(s.kind, StmtKind::SpliceSelf { .. }))
+}
+
 pub(crate) fn replaces_receiver(stmts: &[Stmt]) -> bool {
     treefuse_sema::visit::any_stmt(stmts, &|s| {
         matches!(
