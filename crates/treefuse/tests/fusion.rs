@@ -86,21 +86,27 @@ fn cutoff_variants() -> Vec<FusionOptions> {
 }
 
 /// Fused ≡ unfused on one random tree per seed (about `nodes` nodes, rooted
-/// at type `root`), under every cut-off.
+/// at type `root`), under every cut-off. Returns how many runs completed
+/// and how many raised a runtime error (in both engines alike).
 fn equivalent_on_random_trees(
     program: &Program,
     fuse: &str,
     root: &str,
     nodes: usize,
     seeds: impl IntoIterator<Item = u64>,
-) {
+) -> (usize, usize) {
     let root = program.model.type_named(root).unwrap();
+    let (mut ran, mut failed) = (0, 0);
     for seed in seeds {
         let t = random_input(program, root, nodes, 6, seed);
         for options in cutoff_variants() {
-            equivalent(program, fuse, &t, &options);
+            match equivalent(program, fuse, &t, &options) {
+                Some(_) => ran += 1,
+                None => failed += 1,
+            }
         }
     }
+    (ran, failed)
 }
 
 /// The JSON report and the DOT graphs of `fused`.
@@ -531,17 +537,7 @@ fuse run(root: Node) { root.pick(3); root.walk(); }
         report.contains("fused loop over `items` (2 fused call(s) per element)"),
         "{report}"
     );
-    let root = program.model.type_named("Node").unwrap();
-    let (mut ran, mut failed) = (0, 0);
-    for seed in 0..60 {
-        let t = random_input(&program, root, 40, 6, seed);
-        for options in cutoff_variants() {
-            match equivalent(&program, "run", &t, &options) {
-                Some(_) => ran += 1,
-                None => failed += 1,
-            }
-        }
-    }
+    let (ran, failed) = equivalent_on_random_trees(&program, "run", "Node", 40, 0..60);
     assert!(ran > 0 && failed > 0, "{ran} runs, {failed} runtime errors");
 }
 
@@ -616,17 +612,7 @@ fuse run(root: Node) { root.mark(); root.scan(); }
         equivalent(&program, "run", &tree, &FusionOptions::default()),
         Some((11, 6))
     );
-    let root = program.model.type_named("Node").unwrap();
-    let (mut ran, mut failed) = (0, 0);
-    for seed in 0..80 {
-        let t = random_input(&program, root, 30, 6, seed);
-        for options in cutoff_variants() {
-            match equivalent(&program, "run", &t, &options) {
-                Some(_) => ran += 1,
-                None => failed += 1,
-            }
-        }
-    }
+    let (ran, failed) = equivalent_on_random_trees(&program, "run", "Node", 30, 0..80);
     assert!(ran > 0 && failed > 0, "{ran} runs, {failed} runtime errors");
 }
 
@@ -756,17 +742,7 @@ fn element_calls_fuse_for_the_types_a_type_test_excludes() {
         out.contains("\"v\":20") || out.contains("\"v\": 20"),
         "{out}"
     );
-    let root = program.model.type_named("Block").unwrap();
-    let (mut ran, mut failed) = (0, 0);
-    for seed in 0..80 {
-        let t = random_input(&program, root, 30, 6, seed);
-        for options in cutoff_variants() {
-            match equivalent(&program, "go", &t, &options) {
-                Some(_) => ran += 1,
-                None => failed += 1,
-            }
-        }
-    }
+    let (ran, failed) = equivalent_on_random_trees(&program, "go", "Block", 30, 0..80);
     assert!(ran > 0 && failed > 0, "{ran} runs, {failed} runtime errors");
 }
 
