@@ -331,6 +331,11 @@ pub(crate) struct Gen<'p> {
     pub fused_fn: Vec<Ident>,
     pub cast_fn: Vec<Ident>,
     pub fused_disp: BTreeMap<Vec<(TypeId, FusedFnId)>, Ident>,
+    /// Dispatchers of a target list for a child whose concrete type the
+    /// call's guards proved (`if self.c is T { self.c.f(); }`): they run
+    /// that type's fused function without matching on the node's kind
+    /// (see [`Gen::proven_type`]).
+    pub fused_disp_known: BTreeMap<(Vec<(TypeId, FusedFnId)>, TypeId), Ident>,
     /// Per fused function, per participant: may it start inactive?
     pub off: Vec<Vec<bool>>,
     pub top: Names,
@@ -775,6 +780,7 @@ impl<'p> Gen<'p> {
             fused_fn,
             cast_fn,
             fused_disp: BTreeMap::new(),
+            fused_disp_known: BTreeMap::new(),
             self_children: RefCell::new(None),
             off: Vec::new(),
             top,
@@ -1057,6 +1063,79 @@ impl<'p> Gen<'p> {
                 self.fused_disp.insert(l, name);
             }
         }
+        let mut known: Vec<(Vec<(TypeId, FusedFnId)>, TypeId)> = Vec::new();
+        for (gi, f) in fs.iter().enumerate() {
+            for step in &f.steps {
+                let treefuse_fusion::Step::Group(g) = step else {
+                    continue;
+                };
+                for (members, targets) in self.call_sites(gi, step) {
+                    if let Some(ty) = self.proven_type(g.field, &members, targets) {
+                        known.push((targets.to_vec(), ty));
+                    }
+                }
+            }
+        }
+        for key in known {
+            if !self.fused_disp_known.contains_key(&key) {
+                let base = format!(
+                    "{}_{}",
+                    self.fused_disp[&key.0],
+                    snake(&self.p.types[key.1.index()].name)
+                );
+                let name = self.top.fresh(&base);
+                self.fused_disp_known.insert(key, name);
+            }
+        }
+    }
+
+    /// The concrete type of child `field` that a fused call on it may
+    /// take for granted: every member is `if cond { self.field.f(..) }`
+    /// with `self.field is T` among the `&&` conjuncts of `cond`, the same
+    /// concrete `T` for all, one of the call's `targets`. The fused call
+    /// evaluates the members' conditions right before it reads the child
+    /// and calls (expressions cannot write the tree), and makes the call
+    /// only when one of them held, so the child is a `T` then.
+    pub fn proven_type(
+        &self,
+        field: FieldId,
+        members: &[(usize, &Stmt)],
+        targets: &[(TypeId, FusedFnId)],
+    ) -> Option<TypeId> {
+        fn tested(e: &Expr, field: FieldId, out: &mut Vec<TypeId>) {
+            match &e.kind {
+                ExprKind::Binary(treefuse_sema::ops::BinaryOp::And, a, b) => {
+                    tested(a, field, out);
+                    tested(b, field, out);
+                }
+                ExprKind::Is(p, ty)
+                    if p.root == PathRoot::SelfNode
+                        && matches!(p.steps.as_slice(), [PathStep::Child(f)] if *f == field) =>
+                {
+                    out.push(*ty)
+                }
+                _ => {}
+            }
+        }
+        let mut proven: Option<TypeId> = None;
+        for (_, s) in members {
+            let StmtKind::If { cond, .. } = &s.kind else {
+                return None;
+            };
+            let mut types = Vec::new();
+            tested(cond, field, &mut types);
+            // `is T` holds for T's subtypes too: only a T with no other
+            // concrete subtype proves the node's kind.
+            let ty = types.into_iter().find(|t| {
+                targets.iter().any(|(u, _)| u == t)
+                    && self.p.types[t.index()].concrete_subtypes.as_slice() == [*t]
+            })?;
+            match proven {
+                Some(p) if p != ty => return None,
+                _ => proven = Some(ty),
+            }
+        }
+        proven
     }
 
     /// For a group or loop step of fused function `gi`: each fused call

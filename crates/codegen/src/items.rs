@@ -1122,10 +1122,17 @@ impl Gen<'_> {
     }
 
     /// One dispatcher per fused call target list, each with its name and
-    /// without an inline attribute (see [`Gen::fused_items`]).
+    /// without an inline attribute (see [`Gen::fused_items`]), and one per
+    /// target list and concrete type proved by the call's guards
+    /// ([`Gen::proven_type`]), which runs that type's arm without a match.
     fn fused_dispatchers(&self) -> Vec<(proc_macro2::Ident, TokenStream)> {
         let mut out = Vec::new();
-        for (targets, name) in &self.fused_disp {
+        let known = self
+            .fused_disp_known
+            .iter()
+            .map(|((targets, ty), name)| (targets, Some(*ty), name));
+        let all = self.fused_disp.iter().map(|(targets, name)| (targets, None, name));
+        for (targets, proven, name) in all.chain(known) {
             let Some((first_ty, first)) = targets.first() else {
                 continue;
             };
@@ -1151,10 +1158,9 @@ impl Gen<'_> {
                 (quote!(#site_param #mask_param), quote!(#site_arg #mask_arg));
             let ret = self.result_type(replaces, id);
             let again = quote!(#name(t, cx, n #mask_arg #(, #xs)*));
-            let arms = targets.iter().map(|(ty, f)| {
-                let v = &self.variant[ty.index()];
+            let arm = |ty: TypeId, f: FusedFnId| {
                 let fname = &self.fused_fn[f.index()];
-                let mask = if self.fn_takes_mask(*f) {
+                let mask = if self.fn_takes_mask(f) {
                     quote!(, mask)
                 } else {
                     quote!()
@@ -1164,17 +1170,8 @@ impl Gen<'_> {
                     quote!(#fname(t, cx, n #site #mask #(, #xs)*)),
                     replaces && !self.rw.fused_replaces[f.index()],
                 );
-                let check = self.arm_stack_check(&[*ty], self.fused_calls(*f), &again);
-                if check.is_empty() {
-                    quote!(#kind::#v => #call,)
-                } else {
-                    quote!(#kind::#v => { #check #call })
-                }
-            });
-            let fallback = if targets.len() < h.concrete.len() {
-                quote!(other => Err(no_traversal("(fused)", other.name())),)
-            } else {
-                quote!()
+                let check = self.arm_stack_check(&[ty], self.fused_calls(f), &again);
+                (check, call)
             };
             let traversals: Vec<String> = self.fused.functions[first.index()]
                 .participants
@@ -1184,11 +1181,58 @@ impl Gen<'_> {
                     format!("`{}` ({})", m.name, self.source_pos(m.span))
                 })
                 .collect();
-            let doc = format!(
-                "Runs a fused call of {} on node `n`, dispatching on its concrete type (one node visit).",
-                traversals.join(", ")
-            );
             let prologue = self.visit_prologue(quote!(#name(t, cx, n #mask_arg #(, #xs)*)));
+            let (doc, body) = match proven.and_then(|ty| {
+                let (_, f) = targets.iter().find(|(u, _)| *u == ty)?;
+                Some((ty, *f))
+            }) {
+                Some((ty, f)) => {
+                    let v = &self.variant[ty.index()];
+                    let (check, call) = arm(ty, f);
+                    let doc = format!(
+                        "Runs a fused call of {} on node `n`, which the caller's `is` test proved a `{}` (one node visit).",
+                        traversals.join(", "),
+                        self.p.types[ty.index()].name
+                    );
+                    (
+                        doc,
+                        quote!(
+                            debug_assert!(matches!(t[n].kind, #kind::#v));
+                            #check
+                            #call
+                        ),
+                    )
+                }
+                None => {
+                    let arms = targets.iter().map(|(ty, f)| {
+                        let v = &self.variant[ty.index()];
+                        let (check, call) = arm(*ty, *f);
+                        if check.is_empty() {
+                            quote!(#kind::#v => #call,)
+                        } else {
+                            quote!(#kind::#v => { #check #call })
+                        }
+                    });
+                    let fallback = if targets.len() < h.concrete.len() {
+                        quote!(other => Err(no_traversal("(fused)", other.name())),)
+                    } else {
+                        quote!()
+                    };
+                    let doc = format!(
+                        "Runs a fused call of {} on node `n`, dispatching on its concrete type (one node visit).",
+                        traversals.join(", ")
+                    );
+                    (
+                        doc,
+                        quote!(
+                            match t[n].kind {
+                                #(#arms)*
+                                #fallback
+                            }
+                        ),
+                    )
+                }
+            };
             out.push((
                 name.clone(),
                 quote!(
@@ -1196,10 +1240,7 @@ impl Gen<'_> {
                     #[allow(clippy::too_many_arguments)]
                     fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> #ret {
                         #prologue
-                        match t[n].kind {
-                            #(#arms)*
-                            #fallback
-                        }
+                        #body
                     }
                 ),
             ));
@@ -1947,7 +1988,15 @@ impl Gen<'_> {
             }
             args.extend(names.into_iter().map(|n| quote!(#n)));
         }
-        let disp = &self.fused_disp[targets];
+        // A child whose type the members' guards proved is run without
+        // the dispatcher's match on its kind.
+        let proven = match deliver {
+            Deliver::Child(field) => self
+                .proven_type(*field, members, targets)
+                .and_then(|ty| self.fused_disp_known.get(&(targets.to_vec(), ty))),
+            _ => None,
+        };
+        let disp = proven.unwrap_or(&self.fused_disp[targets]);
         let takes_mask = self.disp_takes_mask(targets);
         let replaces = self.disp_replaces(targets);
         let needs_site = self.disp_site(targets);
