@@ -1131,7 +1131,10 @@ impl Gen<'_> {
             .fused_disp_known
             .iter()
             .map(|((targets, ty), name)| (targets, Some(*ty), name));
-        let all = self.fused_disp.iter().map(|(targets, name)| (targets, None, name));
+        let all = self
+            .fused_disp
+            .iter()
+            .map(|(targets, name)| (targets, None, name));
         for (targets, proven, name) in all.chain(known) {
             let Some((first_ty, first)) = targets.first() else {
                 continue;

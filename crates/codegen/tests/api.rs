@@ -213,6 +213,54 @@ fn casts_proved_by_is_tests_are_unchecked() {
     assert_eq!(body.matches("as_leaf(").count(), 1, "{body}");
 }
 
+/// A fused call whose members are all guarded by `self.a is T`, T a
+/// concrete type without subtypes, calls a dispatcher that runs T's fused
+/// function without matching on the kind; a call with an unguarded member,
+/// or guarded by a type with a concrete subtype, keeps the match.
+#[test]
+fn calls_proved_by_is_tests_skip_the_kind_match() {
+    let code = emit_source(
+        "proved",
+        "abstract tree N {\n    v: i64 = 0;\n    traversal f();\n    traversal g();\n}\n\
+         tree Leaf : N {\n    traversal f() { self.v = 1; }\n    traversal g() { self.v = self.v + 1; }\n}\n\
+         tree Big : N {\n    traversal f() { self.v = 5; }\n    traversal g() { self.v = 6; }\n}\n\
+         tree Bigger : Big {}\n\
+         tree Two : N {\n    child a: N;\n    child b: N;\n    child c: N;\n    \
+         traversal f() {\n        if self.a is Leaf { self.a.f(); }\n        \
+         if self.b is Leaf { self.b.f(); }\n        if self.c is Big { self.c.f(); }\n    }\n    \
+         traversal g() {\n        if self.a is Leaf && self.v > 0 { self.a.g(); }\n        \
+         self.b.g();\n        if self.c is Big { self.c.g(); }\n    }\n}\n\
+         fuse run(root: N) {\n    root.f();\n    root.g();\n}\n",
+    );
+    let two = code
+        .split("\n    fn fused_")
+        .find(|f| {
+            f.split('<')
+                .next()
+                .is_some_and(|name| name.ends_with("_two"))
+        })
+        .and_then(|f| f.split("\n    }\n").next())
+        .unwrap_or_else(|| panic!("no fused function of `Two` in:\n{code}"));
+    let calls: Vec<&str> = two
+        .lines()
+        .filter(|l| l.contains("(t, cx, child"))
+        .map(str::trim)
+        .collect();
+    assert_eq!(calls.len(), 3, "{two}");
+    // self.a: both members test `is Leaf`.
+    assert!(calls[0].contains("_leaf(t, cx, child"), "{two}");
+    // self.b: one member is unguarded; self.c: Big has a subtype.
+    assert!(
+        !calls[1].contains("_leaf(") && !calls[1].contains("_big("),
+        "{two}"
+    );
+    assert!(!calls[2].contains("_big("), "{two}");
+    assert!(
+        code.contains("which the caller's `is` test proved a `Leaf`"),
+        "{code}"
+    );
+}
+
 /// A fused function reads the receiver's child ids once at its start,
 /// unless something in it may write a child slot (here `self.a = new ..`).
 #[test]
