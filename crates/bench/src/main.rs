@@ -86,6 +86,9 @@ struct Prepared<T, G, E> {
     /// Bytes per node of the tree's arenas (`Tree::node_bytes` over
     /// `Tree::node_count`).
     bytes_per_node: f64,
+    /// Gives a copied tree's arenas room for the nodes a run creates
+    /// (`--arena-headroom`), so the run does not grow them.
+    reserve: Option<fn(&mut T)>,
 }
 
 /// What the driver needs of a prepared input, whatever its module.
@@ -126,6 +129,9 @@ impl<T: Clone + Default, G: Default, E: Display> Bench for Prepared<T, G, E> {
 
     fn time_once(&self, engine: Engine) -> Duration {
         let mut tree = self.tree.clone();
+        if let Some(reserve) = self.reserve {
+            reserve(&mut tree);
+        }
         let mut globals = G::default();
         let start = Instant::now();
         let r = self.run(engine, &mut tree, &mut globals);
@@ -162,6 +168,9 @@ impl<T: Clone + Default, G: Default, E: Display> Bench for Prepared<T, G, E> {
 
     fn recopy(&mut self) {
         self.tree = self.tree.clone();
+        if let Some(reserve) = self.reserve {
+            reserve(&mut self.tree);
+        }
     }
 
     fn bytes_per_node(&self) -> f64 {
@@ -175,6 +184,10 @@ struct Case {
     name: &'static str,
     variant: u8,
     size: usize,
+    /// `--arena-headroom`: every copy of the tree gets room for half as
+    /// many nodes again before a run, so the nodes a run creates do not
+    /// grow (reallocate and copy) the arena inside the timed region.
+    headroom: bool,
 }
 
 impl Case {
@@ -212,6 +225,7 @@ fn prepare(case: Case) -> Result<Box<dyn Bench>, String> {
                 hand: Some(|t, g| hand_render::run(t, g).map_err(|e| e.to_string())),
                 unfused_counted: render::run_render_unfused_counted,
                 fused_counted: render::run_render_fused_counted,
+                reserve: None,
             }))
         }
         "ast" => {
@@ -225,6 +239,9 @@ fn prepare(case: Case) -> Result<Box<dyn Bench>, String> {
                 hand: None,
                 unfused_counted: ast::run_optimize_unfused_counted,
                 fused_counted: ast::run_optimize_fused_counted,
+                reserve: case
+                    .headroom
+                    .then_some(|t: &mut ast::Tree| t.ast_node.reserve(t.ast_node.len() / 2)),
             }))
         }
         other => Err(format!("unknown case {other} (render or ast)")),
@@ -398,6 +415,7 @@ fn cachegrind_run(case: Case, what: &str) -> Result<CacheCounts, String> {
         .args(["--only", what, "--case", case.name])
         .args(["--variant", &case.variant.to_string()])
         .args(["--size", &case.size.to_string()])
+        .args(case.headroom.then_some("--arena-headroom"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status()
@@ -507,6 +525,15 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
         std::env::consts::OS,
         std::env::consts::ARCH
     );
+    if rows.iter().any(|r| r.case.headroom) {
+        let _ = writeln!(
+            s,
+            "With `--arena-headroom`: every copy of the tree had room for half as many \
+             nodes again before its run, so the runs did not grow the arenas (without it, \
+             the first node an AST run creates reallocates and copies the whole arena, in \
+             both engines).\n"
+        );
+    }
     let _ = writeln!(
         s,
         "| input | iters | unfused | fused | speedup | hand-fused | fused/hand | unfused visits | fused visits | visits | instructions | LL misses | bytes/node | unfused throughput (visits/s) |"
@@ -742,7 +769,7 @@ fn figures(rows: &[Row]) -> Vec<(String, String)> {
         .collect()
 }
 
-fn cases(quick: bool) -> Vec<Case> {
+fn cases(quick: bool, headroom: bool) -> Vec<Case> {
     let mut v = Vec::new();
     let render_sizes: &[usize] = if quick {
         &[1, 10, 100, 1000, 10_000]
@@ -767,6 +794,7 @@ fn cases(quick: bool) -> Vec<Case> {
                 name: "render",
                 variant,
                 size,
+                headroom,
             });
         }
     }
@@ -782,6 +810,7 @@ fn cases(quick: bool) -> Vec<Case> {
                 name: "ast",
                 variant,
                 size,
+                headroom,
             });
         }
     }
@@ -811,6 +840,10 @@ Options:
   --cachegrind-max-functions N
                       AST inputs of at most N functions under cachegrind (default
                       1000; program 1 at 1,000 functions is 230,000 nodes)
+  --arena-headroom    give every copy of the tree room for half as many nodes
+                      again before it is run (AST: passes create nodes, and
+                      growing the full arena copies it inside the timed run,
+                      in both engines alike)
   --only ENGINE       run one engine on one input and print nothing (for
                       profilers): a warm-up run on a copy of the tree, then
                       the measured run (`measured_run`) on a fresh copy;
@@ -830,6 +863,7 @@ struct Args {
     cachegrind: Option<bool>,
     cachegrind_max_pages: usize,
     cachegrind_max_functions: usize,
+    arena_headroom: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -845,6 +879,7 @@ fn parse_args() -> Result<Args, String> {
         cachegrind: None,
         cachegrind_max_pages: 10_000,
         cachegrind_max_functions: 1_000,
+        arena_headroom: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -864,6 +899,7 @@ fn parse_args() -> Result<Args, String> {
             }
             "--iters" => a.iters = value()?.parse().map_err(|e| format!("--iters: {e}"))?,
             "--cachegrind" => a.cachegrind = Some(true),
+            "--arena-headroom" => a.arena_headroom = true,
             "--no-cachegrind" => a.cachegrind = Some(false),
             "--cachegrind-max-pages" => {
                 a.cachegrind_max_pages = value()?
@@ -906,6 +942,7 @@ fn main() {
             name: case_name(&args.case),
             variant: args.variant,
             size: args.size,
+            headroom: args.arena_headroom,
         };
         let engine = if only == "build" {
             None
@@ -929,7 +966,7 @@ fn main() {
         return;
     }
     let cases = if args.sizes.is_empty() {
-        cases(args.quick)
+        cases(args.quick, args.arena_headroom)
     } else {
         args.sizes
             .iter()
@@ -937,6 +974,7 @@ fn main() {
                 name: case_name(&args.case),
                 variant: args.variant,
                 size,
+                headroom: args.arena_headroom,
             })
             .collect()
     };
