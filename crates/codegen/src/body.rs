@@ -55,10 +55,7 @@ impl Gen<'_> {
         if i != 0 || root != PathRoot::SelfNode {
             return None;
         }
-        let mut children = self.self_children.borrow_mut();
-        let (_, local, used) = children.as_mut()?.iter_mut().find(|(g, _, _)| *g == f)?;
-        *used = true;
-        Some(local.clone())
+        self.hoisted_child(f, false)
     }
 
     /// Whether the cast at step `i` of `p` cannot fail: a known fact says
@@ -1212,9 +1209,16 @@ impl Gen<'_> {
         let field = &self.field[slot.field.index()];
         if slot.parent.steps.is_empty() {
             let p = self.path(&slot.parent, fr);
+            // A slot of the receiver read once into a local: keep it equal
+            // (the form `Gen::may_write_child_slots` accepts).
+            let sync = (slot.parent.root == PathRoot::SelfNode)
+                .then(|| self.hoisted_child(slot.field, true))
+                .flatten()
+                .map(|local| quote!(#local = v;));
             quote!({
                 let v = #value;
                 t[#p].#field = v;
+                #sync
             })
         } else {
             let p = self.path(&slot.parent, fr);

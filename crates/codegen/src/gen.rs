@@ -296,11 +296,22 @@ pub(crate) struct Usage {
     pub nodes: HashSet<NodeVarId>,
 }
 
+/// A child field of a fused function's receiver whose id is read once at
+/// the function's start into `local`, and kept equal to the slot by the
+/// function's own assignments to it (`self.c = ..`).
+pub(crate) struct HoistedChild {
+    pub field: FieldId,
+    pub local: Ident,
+    /// The code reads the local.
+    pub read: bool,
+    /// The code assigns the slot (and the local with it).
+    pub written: bool,
+}
+
 pub(crate) struct Gen<'p> {
     /// While a fused function is generated: its receiver's child fields
-    /// read once at its start, with the local that holds each and whether
-    /// the code used it (see `Gen::fused_fn`).
-    pub self_children: RefCell<Option<Vec<(FieldId, Ident, bool)>>>,
+    /// read once at its start into locals (see `Gen::fused_fn`).
+    pub self_children: RefCell<Option<Vec<HoistedChild>>>,
     pub p: &'p Program,
     pub fused: &'p FusedProgram,
     pub opts: &'p CodegenOptions,
@@ -1285,6 +1296,20 @@ impl<'p> Gen<'p> {
         off[gi][p]
             || self.has_return(f.participants[p].body)
             || f.resume.iter().any(|r| r.participant < p)
+    }
+
+    /// The local holding the receiver's child `f` in the fused function
+    /// being generated, if it reads that child once at its start; records
+    /// a read or (`write`) an assignment of the slot.
+    pub fn hoisted_child(&self, f: FieldId, write: bool) -> Option<Ident> {
+        let mut children = self.self_children.borrow_mut();
+        let h = children.as_mut()?.iter_mut().find(|h| h.field == f)?;
+        if write {
+            h.written = true;
+        } else {
+            h.read = true;
+        }
+        Some(h.local.clone())
     }
 
     pub fn fn_takes_mask(&self, f: FusedFnId) -> bool {

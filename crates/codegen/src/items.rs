@@ -82,6 +82,16 @@ pub(crate) fn fn_allows() -> TokenStream {
     )])
 }
 
+/// Whether reading a fused function's child ids once at its start was
+/// sound (see `Gen::fused_fn`).
+enum Hoisting {
+    Sound,
+    /// Something else may write a hoisted slot.
+    Unsound,
+    /// These hoisted slots are only assigned, never read: hoist the others.
+    WrittenUnread(Vec<FieldId>),
+}
+
 impl Gen<'_> {
     // ------------------------------------------------------------ types
 
@@ -1312,11 +1322,12 @@ impl Gen<'_> {
     }
 
     /// Fused function `fi`. Where nothing in it can write a child slot of
-    /// the receiver (no assignment to one, no rewriting, no call on
-    /// `self`, whose traversal may assign one), the child ids
-    /// its paths read (`self.next.max_width`) are read once at its start
-    /// into locals (`next_id`), so a read after a call costs one bounds
-    /// check instead of two; otherwise it reads `t[this].next` where used.
+    /// the receiver but its own assignments to them (`self.c = ..`; no
+    /// rewriting, no call on `self`, whose traversal may assign one), the
+    /// child ids its paths read (`self.next.max_width`) are read once at
+    /// its start into locals (`next_id`), which those assignments update
+    /// with the slot, so a read after a call costs one bounds check
+    /// instead of two; otherwise it reads `t[this].next` where used.
     fn fused_fn(&self, fi: usize, f: &treefuse_fusion::FusedFunction) -> TokenStream {
         // A call on `self` (`self.helper()`, `(self as T).helper()`, or
         // through an alias of `self`) runs a traversal that may assign the
@@ -1347,54 +1358,77 @@ impl Gen<'_> {
             })
         });
         if calls_self {
-            return self.fused_fn_with(fi, f, false).0;
+            return self.fused_fn_with(fi, f, None).0;
         }
-        match self.fused_fn_with(fi, f, true) {
-            (code, true) => code,
-            (_, false) => self.fused_fn_with(fi, f, false).0,
+        let mut unread: Vec<FieldId> = Vec::new();
+        loop {
+            match self.fused_fn_with(fi, f, Some(&unread)) {
+                (code, Hoisting::Sound) => return code,
+                (_, Hoisting::WrittenUnread(fields)) => unread.extend(fields),
+                (_, Hoisting::Unsound) => return self.fused_fn_with(fi, f, None).0,
+            }
         }
     }
 
     /// Whether `code` may write a child slot of some node other than by a
-    /// plain assignment to a slot not in `slots`: rewriting (replacements,
-    /// new nodes, open lists, sites), a `&mut` borrow of the tree, or an
-    /// assignment to one of `slots`.
-    fn may_write_child_slots(&self, code: &TokenStream, slots: &[String]) -> bool {
+    /// plain assignment to a slot not in `slots` or a synchronised
+    /// assignment to the receiver's slot (`t[this].SLOT = v; LOCAL = v;`,
+    /// `slots` gives each slot's local): rewriting (replacements, open
+    /// lists, sites), a `&mut` borrow of the tree, or any other assignment
+    /// to one of `slots`. New nodes (`push_..`) write no existing slot.
+    fn may_write_child_slots(&self, code: &TokenStream, slots: &[(String, String)]) -> bool {
         let rewriting = ["Replaced", "Site", "OpenList"];
-        let mut prev: Option<TokenTree> = None;
-        for tt in code.clone() {
-            let hit = match (&prev, &tt) {
-                (_, TokenTree::Group(g)) => self.may_write_child_slots(&g.stream(), slots),
-                (_, TokenTree::Ident(id)) => {
-                    let id = id.to_string();
-                    rewriting.contains(&id.as_str())
-                        || self.hiers.iter().any(|h| h.push == id)
-                        || (id == "t" && matches!(&prev, Some(TokenTree::Ident(m)) if m == "mut"))
+        let tokens: Vec<TokenTree> = code.clone().into_iter().collect();
+        let ident =
+            |i: usize, name: &str| matches!(tokens.get(i), Some(TokenTree::Ident(x)) if x == name);
+        let punct = |i: usize, c: char| {
+            matches!(tokens.get(i), Some(TokenTree::Punct(p))
+                if p.as_char() == c && p.spacing() == proc_macro2::Spacing::Alone)
+        };
+        let this_index = |i: usize| {
+            matches!(tokens.get(i), Some(TokenTree::Group(g))
+                if g.delimiter() == proc_macro2::Delimiter::Bracket
+                    && g.stream().to_string() == "this")
+        };
+        tokens.iter().enumerate().any(|(i, tt)| match tt {
+            TokenTree::Group(g) => self.may_write_child_slots(&g.stream(), slots),
+            TokenTree::Ident(id) => {
+                let id = id.to_string();
+                if rewriting.contains(&id.as_str()) || (id == "t" && i > 0 && ident(i - 1, "mut")) {
+                    return true;
                 }
-                (Some(TokenTree::Ident(slot)), TokenTree::Punct(eq)) => {
-                    eq.as_char() == '='
-                        && eq.spacing() == proc_macro2::Spacing::Alone
-                        && slots.contains(&slot.to_string())
+                let Some((_, local)) = slots.iter().find(|(slot, _)| *slot == id) else {
+                    return false;
+                };
+                if !punct(i + 1, '=') {
+                    return false;
                 }
-                _ => false,
-            };
-            if hit {
-                return true;
+                // `t[this].SLOT = v; LOCAL = v;`
+                let synced = i >= 3
+                    && ident(i - 3, "t")
+                    && this_index(i - 2)
+                    && punct(i - 1, '.')
+                    && ident(i + 2, "v")
+                    && punct(i + 3, ';')
+                    && ident(i + 4, local)
+                    && punct(i + 5, '=')
+                    && ident(i + 6, "v");
+                !synced
             }
-            prev = Some(tt);
-        }
-        false
+            _ => false,
+        })
     }
 
-    /// [`Gen::fused_fn`] with (`hoist`) or without child ids read at the
-    /// start; with them, also whether that was sound (else the caller
-    /// generates it again without).
+    /// [`Gen::fused_fn`] with child ids read at the start (`hoist`: all but
+    /// the given fields) or without; with them, also whether that was
+    /// sound (else the caller generates it again without) or which
+    /// hoisted slots the function assigns but never reads.
     fn fused_fn_with(
         &self,
         fi: usize,
         f: &treefuse_fusion::FusedFunction,
-        hoist: bool,
-    ) -> (TokenStream, bool) {
+        hoist: Option<&[FieldId]>,
+    ) -> (TokenStream, Hoisting) {
         let np = f.participants.len();
         let bodies: Vec<&[Stmt]> = f
             .participants
@@ -1410,18 +1444,25 @@ impl Gen<'_> {
         );
         // Locals for the receiver's child ids, named before the frames so
         // that no local of the program takes their names.
-        let children: Vec<(FieldId, proc_macro2::Ident, bool)> = if hoist {
-            self.p.types[f.ty.index()]
+        let children: Vec<HoistedChild> = match hoist {
+            Some(unread) => self.p.types[f.ty.index()]
                 .fields
                 .iter()
-                .filter(|g| matches!(self.p.fields[g.index()].kind, FieldKind::Child(_)))
+                .filter(|g| {
+                    matches!(self.p.fields[g.index()].kind, FieldKind::Child(_))
+                        && !unread.contains(g)
+                })
                 .map(|&g| {
                     let name = format!("{}_id", self.p.fields[g.index()].name);
-                    (g, ns.fresh(&name), false)
+                    HoistedChild {
+                        field: g,
+                        local: ns.fresh(&name),
+                        read: false,
+                        written: false,
+                    }
                 })
-                .collect()
-        } else {
-            Vec::new()
+                .collect(),
+            None => Vec::new(),
         };
         *self.self_children.borrow_mut() = Some(children);
         // Each participant's top-level statements in the order the
@@ -1743,17 +1784,39 @@ impl Gen<'_> {
             code.extend(self.resume(f, r, &frames));
         }
         let children = self.self_children.borrow_mut().take().unwrap_or_default();
-        let used: Vec<&(FieldId, proc_macro2::Ident, bool)> =
-            children.iter().filter(|(_, _, used)| *used).collect();
-        let slots: Vec<String> = used
+        // A local only assigned would be dead: such slots are generated
+        // again without one.
+        let written_unread: Vec<FieldId> = children
             .iter()
-            .map(|(g, _, _)| self.field[g.index()].to_string())
+            .filter(|h| h.written && !h.read)
+            .map(|h| h.field)
             .collect();
-        let sound = used.is_empty() || !self.may_write_child_slots(&code, &slots);
-        let child_reads = used.iter().map(|(g, local, _)| {
-            let slot = &self.field[g.index()];
-            quote!(let #local = t[this].#slot;)
+        let used: Vec<&HoistedChild> = children.iter().filter(|h| h.read).collect();
+        let slots: Vec<(String, String)> = used
+            .iter()
+            .map(|h| (self.field[h.field.index()].to_string(), h.local.to_string()))
+            .collect();
+        let hoisting = if !written_unread.is_empty() {
+            Hoisting::WrittenUnread(written_unread)
+        } else if used.is_empty() || !self.may_write_child_slots(&code, &slots) {
+            Hoisting::Sound
+        } else {
+            Hoisting::Unsound
+        };
+        let child_reads = used.iter().map(|h| {
+            let (slot, local) = (&self.field[h.field.index()], &h.local);
+            if h.written {
+                quote!(let mut #local = t[this].#slot;)
+            } else {
+                quote!(let #local = t[this].#slot;)
+            }
         });
+        // A synchronised assignment may be the last use of its local.
+        let dead_stores = if used.iter().any(|h| h.written) {
+            quote!(#[allow(unused_assignments)])
+        } else {
+            quote!()
+        };
         let mut code = quote!(#(#child_reads)* #code);
         let replaces = self.rw.fused_replaces[fi];
         code.extend(if replaces {
@@ -1827,11 +1890,12 @@ impl Gen<'_> {
         (
             quote!(
                 #[doc = #doc]
+                #dead_stores
                 fn #name<const C: bool>(#base #site #mask #(, #params)*) -> #ret {
                     #code
                 }
             ),
-            sound,
+            hoisting,
         )
     }
 
