@@ -39,6 +39,19 @@ fn emit_source(stem: &str, source: &str) -> String {
     code
 }
 
+/// The fused function of `code` whose name ends with `suffix` (`"_two"`:
+/// the one of type `Two`), up to its end.
+fn fused_fn_of<'a>(code: &'a str, suffix: &str) -> &'a str {
+    code.split("\n    fn fused_")
+        .find(|f| {
+            f.split('<')
+                .next()
+                .is_some_and(|name| name.ends_with(suffix))
+        })
+        .and_then(|f| f.split("\n    }\n").next())
+        .unwrap_or_else(|| panic!("no fused function `*{suffix}` in:\n{code}"))
+}
+
 #[test]
 fn emit_every_example() {
     let files = examples();
@@ -232,15 +245,7 @@ fn calls_proved_by_is_tests_skip_the_kind_match() {
          self.b.g();\n        if self.c is Big { self.c.g(); }\n    }\n}\n\
          fuse run(root: N) {\n    root.f();\n    root.g();\n}\n",
     );
-    let two = code
-        .split("\n    fn fused_")
-        .find(|f| {
-            f.split('<')
-                .next()
-                .is_some_and(|name| name.ends_with("_two"))
-        })
-        .and_then(|f| f.split("\n    }\n").next())
-        .unwrap_or_else(|| panic!("no fused function of `Two` in:\n{code}"));
+    let two = fused_fn_of(&code, "_two");
     let calls: Vec<&str> = two
         .lines()
         .filter(|l| l.contains("(t, cx, child"))
@@ -283,12 +288,7 @@ fn child_ids_are_read_once_where_no_slot_is_written() {
          traversal h() { self.a = new Leaf { v: 3 }; }\n}\n\
          fuse run(root: N) {\n    root.f();\n    root.g();\n}\n",
     );
-    let fused = |ty: &str| {
-        code.split("\n    fn fused_")
-            .find(|f| f.split('<').next().is_some_and(|name| name.ends_with(ty)))
-            .and_then(|f| f.split("\n    }\n").next())
-            .unwrap_or_else(|| panic!("no fused function of `{ty}` in:\n{code}"))
-    };
+    let fused = |ty: &str| fused_fn_of(&code, ty);
     let two = fused("_two");
     assert!(two.contains("let a_id = t[this].a;"), "{two}");
     assert!(two.contains("t[a_id].v"), "{two}");
@@ -319,15 +319,7 @@ fn fused_participants_move_at_their_last_use_in_schedule_order() {
          traversal g(m: {i64: i64}) { self.a.g(m); self.b.g(m); }\n}\n\
          fuse run(root: N) {\n    root.f({1: 5});\n    root.g({2: 7});\n}\n",
     );
-    let two = code
-        .split("\n    fn fused_")
-        .find(|f| {
-            f.split('<')
-                .next()
-                .is_some_and(|name| name.ends_with("_two"))
-        })
-        .and_then(|f| f.split("\n    }\n").next())
-        .unwrap_or_else(|| panic!("no fused function of `Two` in:\n{code}"));
+    let two = fused_fn_of(&code, "_two");
     // The participants' parameters `m` are named `m_2` and `m_3`.
     for m in ["m_2", "m_3"] {
         assert_eq!(two.matches(&format!("= {m}.clone();")).count(), 1, "{two}");
