@@ -166,6 +166,11 @@ pub struct StmtAccess {
     /// For `for x in list { body }`: one iteration of the body, split by
     /// whether an access goes through the loop variable.
     pub per_element: Option<Box<LoopAccess>>,
+    /// For a call `x.f()` of a split traversal (`Program::splits`) on a
+    /// node variable `x` itself (a loop variable or alias): the statement's set with the call replaced by `x.f$head()`,
+    /// then by `x.f$tail()` (each the statement's own accesses plus that
+    /// part's summary under the receiver).
+    pub split: Option<Box<[AccessSet; 2]>>,
 }
 
 /// The accesses of one iteration of a `for x in self.list { body }` loop,

@@ -470,20 +470,16 @@ impl<'p> Analysis<'p> {
                     .get(&(caller, site.method))
                     .is_some_and(|&i| replaces[i])
         };
-        fn full(
+        // Own accesses plus those of the callees at `calls`.
+        fn with_callees(
             o: &Own,
+            calls: &[CallSite],
             caller: TypeId,
             callee: &dyn Fn(TypeId, &CallSite) -> Option<Rc<AccessSet>>,
-            ends: &dyn Fn(TypeId, &CallSite) -> bool,
-        ) -> StmtAccess {
-            let blocks = o
-                .blocks
-                .iter()
-                .map(|b| b.iter().map(|x| full(x, caller, callee, ends)).collect())
-                .collect();
+        ) -> AccessSet {
             let parts: Vec<Rc<AccessSet>> =
-                o.calls.iter().filter_map(|c| callee(caller, c)).collect();
-            let set = if parts.is_empty() {
+                calls.iter().filter_map(|c| callee(caller, c)).collect();
+            if parts.is_empty() {
                 o.set.clone()
             } else {
                 let all: Vec<&AccessSet> = std::iter::once(&o.set)
@@ -494,6 +490,41 @@ impl<'p> Analysis<'p> {
                 u.frame_writes = o.set.frame_writes.clone();
                 u.returns = o.set.returns;
                 u
+            }
+        }
+        fn full(
+            o: &Own,
+            caller: TypeId,
+            callee: &dyn Fn(TypeId, &CallSite) -> Option<Rc<AccessSet>>,
+            ends: &dyn Fn(TypeId, &CallSite) -> bool,
+            program: &Program,
+        ) -> StmtAccess {
+            let blocks = o
+                .blocks
+                .iter()
+                .map(|b| {
+                    b.iter()
+                        .map(|x| full(x, caller, callee, ends, program))
+                        .collect()
+                })
+                .collect();
+            let set = with_callees(o, &o.calls, caller, callee);
+            // The parts of a split call: the same statement calling the head,
+            // then the tail, instead.
+            let split = match o.calls.as_slice() {
+                [site] if o.blocks.is_empty() && site.on_var => {
+                    program.split_of(site.method).map(|s| {
+                        let part = |m: MethodId| {
+                            let site = CallSite {
+                                method: m,
+                                ..site.clone()
+                            };
+                            with_callees(o, std::slice::from_ref(&site), caller, callee)
+                        };
+                        Box::new([part(s.head), part(s.tail)])
+                    })
+                }
+                _ => None,
             };
             let mut set = set;
             set.returns |= o.calls.iter().any(|c| ends(caller, c));
@@ -556,6 +587,7 @@ impl<'p> Analysis<'p> {
                 set,
                 blocks,
                 per_element,
+                split,
             }
         }
         let functions = keys
@@ -569,7 +601,7 @@ impl<'p> Analysis<'p> {
                 relocations: relocations[i].clone(),
                 stmts: own[i]
                     .iter()
-                    .map(|o| full(o, ty, &callee, &self_call_replaces))
+                    .map(|o| full(o, ty, &callee, &self_call_replaces, program))
                     .collect(),
                 replaces: replaces[i],
             })

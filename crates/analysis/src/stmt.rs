@@ -68,6 +68,8 @@ pub(crate) struct CallSite {
     pub in_slot: bool,
     /// The traversal called.
     pub method: MethodId,
+    /// `x.f()` on a node variable itself (a loop variable or an alias).
+    pub on_var: bool,
 }
 
 /// The own accesses of one statement.
@@ -671,6 +673,7 @@ impl<'a> BodyCtx<'a> {
                     skip: root.skip,
                     ty: receiver.ty,
                     self_call: receiver.root == PathRoot::SelfNode && receiver.steps.is_empty(),
+                    on_var: matches!(receiver.root, PathRoot::Var(_)) && receiver.steps.is_empty(),
                     in_slot: matches!(
                         receiver.steps.iter().rev().find(|st| !matches!(st, PathStep::Cast(_))),
                         Some(PathStep::Child(f))

@@ -737,7 +737,7 @@ impl<'p> Gen<'p> {
         let method_fn = p
             .methods
             .iter()
-            .map(|m| top.fresh(&snake(&m.name)))
+            .map(|m| top.fresh(&snake(&rust_name(&m.name))))
             .collect();
         let body_fn = p
             .bodies
@@ -746,7 +746,7 @@ impl<'p> Gen<'p> {
                 top.fresh(&format!(
                     "{}_{}",
                     snake(&p.types[b.owner.index()].name),
-                    snake(&p.methods[b.method.index()].name)
+                    snake(&rust_name(&p.methods[b.method.index()].name))
                 ))
             })
             .collect();
@@ -1370,6 +1370,13 @@ pub(crate) fn vec_literal(items: impl IntoIterator<Item = TokenStream>) -> Token
 }
 
 /// Whether `ts` mentions the identifier `name` anywhere.
+/// A traversal name as Rust can spell it: the `$` of a split call's parts
+/// (`fold$head`, `treefuse_sema::SplitTraversal`) becomes `_` (the
+/// caller's `fresh` keeps it apart from a user's `fold_head`).
+fn rust_name(name: &str) -> String {
+    name.replace('$', "_")
+}
+
 pub(crate) fn mentions(ts: &TokenStream, name: &str) -> bool {
     ts.clone().into_iter().any(|tt| match tt {
         proc_macro2::TokenTree::Ident(i) => i == name,

@@ -850,6 +850,11 @@ impl Gen<'_> {
 
     /// One function per traversal body that some concrete type runs.
     pub fn bodies(&self) -> TokenStream {
+        self.bodies_where(|i| !self.p.is_synthetic(self.p.bodies[i].method))
+    }
+
+    /// The unfused bodies `keep` selects (by index).
+    fn bodies_where(&self, keep: impl Fn(usize) -> bool) -> TokenStream {
         let mut out = TokenStream::new();
         let mut used = vec![false; self.p.bodies.len()];
         for t in &self.p.types {
@@ -860,7 +865,7 @@ impl Gen<'_> {
             }
         }
         for (i, b) in self.p.bodies.iter().enumerate() {
-            if !used[i] {
+            if !used[i] || !keep(i) {
                 continue;
             }
             let stmts = b.body.clone().unwrap_or_default();
@@ -1052,8 +1057,41 @@ impl Gen<'_> {
 
     /// One dispatching function per traversal.
     pub fn dispatchers(&self) -> TokenStream {
+        self.dispatchers_where(|m| !self.p.is_synthetic(m))
+    }
+
+    /// The head and tail traversals of split calls
+    /// (`treefuse_sema::SplitTraversal`) that `code` (and, in turn, they)
+    /// call, with their bodies: the fused program runs them where it
+    /// split a call; nothing else does.
+    pub fn split_parts(&self, code: &TokenStream) -> TokenStream {
+        let mut out = TokenStream::new();
+        let mut done: Vec<MethodId> = Vec::new();
+        loop {
+            let called: Vec<MethodId> = (0..self.p.methods.len())
+                .map(|mi| MethodId(mi as u32))
+                .filter(|&m| self.p.is_synthetic(m) && !done.contains(&m))
+                .filter(|m| {
+                    let name = self.method_fn[m.index()].to_string();
+                    crate::gen::mentions(code, &name) || crate::gen::mentions(&out, &name)
+                })
+                .collect();
+            if called.is_empty() {
+                return out;
+            }
+            out.extend(self.dispatchers_where(|m| called.contains(&m)));
+            out.extend(self.bodies_where(|i| called.contains(&self.p.bodies[i].method)));
+            done.extend(called);
+        }
+    }
+
+    /// The dispatchers of the traversals `keep` selects.
+    fn dispatchers_where(&self, keep: impl Fn(MethodId) -> bool) -> TokenStream {
         let mut out = TokenStream::new();
         for (mi, m) in self.p.methods.iter().enumerate() {
+            if !keep(MethodId(mi as u32)) {
+                continue;
+            }
             let h = self.hier(m.declared_on);
             let (id, kind) = (&h.id, &h.kind);
             let xs: Vec<_> = (0..m.params.len()).map(|k| format_ident!("x{k}")).collect();

@@ -261,6 +261,8 @@ pub fn generate(
     code.extend(g.dispatchers());
     code.extend(g.fused_items());
     code.extend(g.entries());
+    let parts = g.split_parts(&code);
+    code.extend(parts);
     if g.copy_fn
         .iter()
         .any(|f| gen::mentions(&code, &f.to_string()))

@@ -172,6 +172,10 @@ struct Ev<'s> {
     /// `Some(U)` for `if x is U .. { .. }` without `else` (`x` the loop
     /// variable): it does nothing unless the element is a `U`.
     type_test: Option<TypeId>,
+    /// For the two vertices of a split call `x.f()` (run as `x.f$head()`
+    /// then `x.f$tail()`, `Program::splits`): `Some(true)` for the head,
+    /// `Some(false)` for the tail.
+    part: Option<bool>,
 }
 
 /// The per-element dependence graph of merged loops and the greedy
@@ -185,6 +189,9 @@ struct ElementGraph<'s> {
     group: Vec<usize>,
     /// Pairs of calls on the element left apart, with why.
     refused: BTreeMap<(usize, usize), String>,
+    /// The calls split into head and tail, as (member, body statement),
+    /// with the call whose fused call the head joined.
+    split: Vec<((usize, usize), usize)>,
 }
 
 /// Where each call group of a merged loop runs, per concrete element type
@@ -195,6 +202,20 @@ struct TypeSplit {
     /// Per type (parallel to `types`): group id -> the group id of the call
     /// step where that group's calls run for this type.
     site_of: Vec<BTreeMap<usize, usize>>,
+}
+
+impl TypeSplit {
+    /// The element types for which the calls `a` and `b` (vertices of the
+    /// element graph whose grouping is `group`) run at different call
+    /// steps.
+    fn apart(&self, group: &[usize], a: usize, b: usize) -> Vec<TypeId> {
+        self.types
+            .iter()
+            .enumerate()
+            .filter(|(t, _)| self.site_of[*t][&group[a]] != self.site_of[*t][&group[b]])
+            .map(|(_, &ty)| ty)
+            .collect()
+    }
 }
 
 impl Builder<'_, '_> {
@@ -218,6 +239,7 @@ impl Builder<'_, '_> {
             participants,
             steps: Vec::new(),
             blocked: Vec::new(),
+            split: Vec::new(),
             graph: DependenceGraph::default(),
             resume: Vec::new(),
         });
@@ -673,7 +695,104 @@ impl Builder<'_, '_> {
     /// read nothing the earlier ones write and the cut-offs allow), with
     /// why each refused pair was refused. Pure: [`Self::regroup_loops`]
     /// uses it to count the walks a candidate loop group makes.
+    ///
+    /// A call `x.f()` of a split traversal (`Program::splits`) that stays
+    /// apart from an earlier call through a path is tried as two calls,
+    /// `x.f$head()` and `x.f$tail()`: kept split when that lets its head
+    /// join an earlier fused call (minic's `s.fold()` after
+    /// `s.propagate(..)` and the reads of `(s as Let).init`), whole
+    /// otherwise, since a split adds the tail's visits.
     fn element_graph<'s>(&self, members: &[Member<'_, 's>]) -> ElementGraph<'s> {
+        let whole = self.element_graph_split(members, &BTreeSet::new());
+        let elem_ty = members.first().and_then(|m| m.1.lp).and_then(|f| {
+            match self.program.fields[f.index()].kind {
+                FieldKind::List(t) => Some(t),
+                _ => None,
+            }
+        });
+        // Only where no other call on the element may replace it: then the
+        // element's region is the element alone whenever a part runs, and
+        // the tail runs on the node the head ran on. (With a region of
+        // several nodes, a call statement runs on each node in turn, and
+        // running every head before every tail would interleave them.)
+        let replaced_by_other = |e: &Ev| {
+            whole.evs.iter().any(|o| {
+                (o.member, o.stmt) != (e.member, e.stmt)
+                    && o.call
+                        .zip(elem_ty)
+                        .is_some_and(|(m, t)| self.call_replaces(t, m))
+            })
+        };
+        let Some(elem_ty) = elem_ty else {
+            return whole;
+        };
+        // A whole call statement `x.f()` of a split traversal, with the
+        // access sets of its parts.
+        let splittable = |e: &Ev| {
+            e.part.is_none()
+                && e.call.is_some_and(|m| self.program.split_of(m).is_some())
+                && matches!(members[e.member].2[e.stmt].kind, StmtKind::Call { .. })
+                && members[e.member]
+                    .1
+                    .blocks
+                    .is_some_and(|b| b[e.stmt].split.is_some())
+                && !replaced_by_other(e)
+        };
+        if !whole
+            .refused
+            .keys()
+            .any(|&(_, b)| splittable(&whole.evs[b]))
+        {
+            return whole;
+        }
+        // The element types for which each refused pair stays apart (the
+        // type split may merge it for the others).
+        let n = whole.evs.len();
+        let order = schedule(&whole.succ, &whole.group).unwrap_or_else(|| (0..n).collect());
+        let types = self.type_split(&whole.evs, &whole.edges, &whole.group, &order, elem_ty);
+        let apart = |a: usize, b: usize| types.apart(&whole.group, a, b);
+        // Later calls refused through a path, whose statement has parts,
+        // and whose head does something on a type they stay apart for (a
+        // head that does nothing there saves no walk).
+        let candidates: BTreeSet<(usize, usize)> = whole
+            .refused
+            .keys()
+            .filter(|&&(a, b)| {
+                let e = &whole.evs[b];
+                splittable(e)
+                    && e.call
+                        .and_then(|m| self.program.split_of(m))
+                        .is_some_and(|s| apart(a, b).iter().any(|t| s.walks.contains(t)))
+            })
+            .map(|&(_, b)| (whole.evs[b].member, whole.evs[b].stmt))
+            .collect();
+        if candidates.is_empty() {
+            return whole;
+        }
+        let trial = self.element_graph_split(members, &candidates);
+        // Keep the splits whose head joined an earlier fused call.
+        let useful: BTreeSet<(usize, usize)> = trial.split.iter().map(|&(c, _)| c).collect();
+        if useful.is_empty() {
+            return whole;
+        }
+        if useful == candidates {
+            return trial;
+        }
+        let second = self.element_graph_split(members, &useful);
+        if second.split.is_empty() {
+            whole
+        } else {
+            second
+        }
+    }
+
+    /// [`Self::element_graph`] with the calls at `split` (member, body
+    /// statement) as head and tail.
+    fn element_graph_split<'s>(
+        &self,
+        members: &[Member<'_, 's>],
+        split: &BTreeSet<(usize, usize)>,
+    ) -> ElementGraph<'s> {
         let analysis = self.analysis;
         // Members whose loop variable is rebound to the node standing in the
         // element's place: their type tests may see another node than the
@@ -691,6 +810,28 @@ impl Builder<'_, '_> {
         for (m, (participant, vertex, body, var)) in members.iter().enumerate() {
             let Some(sets) = vertex.blocks else { continue };
             for (j, (stmt, set)) in body.iter().zip(sets).enumerate() {
+                let parts = split
+                    .contains(&(m, j))
+                    .then(|| {
+                        let s = self.program.split_of(element_call(stmt)?)?;
+                        Some((s, set.split.as_deref()?))
+                    })
+                    .flatten();
+                if let Some((s, [head, tail])) = parts {
+                    for (part, method, set) in [(true, s.head, head), (false, s.tail, tail)] {
+                        evs.push(Ev {
+                            member: m,
+                            participant: *participant,
+                            stmt: j,
+                            set,
+                            call: Some(method),
+                            inputs: input_reads(stmt, analysis),
+                            type_test: None,
+                            part: Some(part),
+                        });
+                    }
+                    continue;
+                }
                 evs.push(Ev {
                     member: m,
                     participant: *participant,
@@ -699,6 +840,7 @@ impl Builder<'_, '_> {
                     call: element_call(stmt),
                     inputs: input_reads(stmt, analysis),
                     type_test: element_type_test(stmt, *var).filter(|_| !rebound.contains(&m)),
+                    part: None,
                 });
             }
         }
@@ -712,7 +854,12 @@ impl Builder<'_, '_> {
                     .is_some_and(|(c, t)| self.call_replaces(t, c));
             for v in u + 1..n {
                 let same = evs[u].participant == evs[v].participant;
-                if (same && (evs[u].set.returns || evs[v].set.returns))
+                // A split call's head runs before its tail.
+                let parts_of_one = evs[u].part == Some(true)
+                    && evs[v].part == Some(false)
+                    && (evs[u].member, evs[u].stmt) == (evs[v].member, evs[v].stmt);
+                if parts_of_one
+                    || (same && (evs[u].set.returns || evs[v].set.returns))
                     || (replaces && rebound.contains(&evs[v].member))
                     || self
                         .conflicts
@@ -776,12 +923,17 @@ impl Builder<'_, '_> {
                 refused.entry((a, b)).or_insert(reason);
             }
         }
+        let split = (0..n)
+            .filter(|&h| evs[h].part == Some(true) && group[h] != h)
+            .map(|h| ((evs[h].member, evs[h].stmt), group[h]))
+            .collect();
         ElementGraph {
             evs,
             edges,
             succ,
             group,
             refused,
+            split,
         }
     }
 
@@ -796,66 +948,82 @@ impl Builder<'_, '_> {
         &mut self,
         members: &[Member],
         elem_ty: TypeId,
-    ) -> (Vec<LoopStep>, Vec<Blocked>) {
+    ) -> (Vec<LoopStep>, Vec<Blocked>, Vec<SplitCall>) {
         let ElementGraph {
             evs,
             edges,
             succ,
             group,
             refused,
+            split: split_calls,
         } = self.element_graph(members);
         let n = evs.len();
+        let order = schedule(&succ, &group).unwrap_or_else(|| (0..n).collect());
+        let split = self.type_split(&evs, &edges, &group, &order, elem_ty);
+        let apart_types = |a: usize, b: usize| split.apart(&group, a, b);
         let mut blocked = Vec::new();
         for ((a, b), reason) in refused {
-            if group[a] == group[b] {
+            let (ea, eb) = (&evs[a], &evs[b]);
+            // The head and tail of one split call are reported as a split.
+            if group[a] == group[b] || (ea.member, ea.stmt) == (eb.member, eb.stmt) {
                 continue;
             }
-            let (ea, eb) = (&evs[a], &evs[b]);
+            let reason = match (ea.part, eb.part) {
+                (Some(true), _) | (_, Some(true)) => format!("(the head of a split call) {reason}"),
+                (Some(false), _) | (_, Some(false)) => {
+                    format!("(the tail of a split call) {reason}")
+                }
+                _ => reason,
+            };
+            // Pairs kept apart only for some element types say so.
+            let apart = apart_types(a, b);
+            let reason = if apart.len() < split.types.len() {
+                format!(
+                    "calls on the loop element kept apart: {reason} (only where the element is {}; merged for its other types)",
+                    self.type_list(&apart)
+                )
+            } else {
+                format!("calls on the loop element kept apart: {reason}")
+            };
             blocked.push(Blocked {
                 first: (ea.participant, members[ea.member].1.stmt),
                 second: (eb.participant, members[eb.member].1.stmt),
                 first_span: members[ea.member].2[ea.stmt].span,
                 second_span: members[eb.member].2[eb.stmt].span,
-                reason: format!("calls on the loop element kept apart: {reason}"),
+                reason,
             });
         }
-        let order = schedule(&succ, &group).unwrap_or_else(|| (0..n).collect());
-        let split = self.type_split(&evs, &edges, &group, &order, elem_ty);
-        // Pairs kept apart only for some element types say so.
-        for b in blocked.iter_mut() {
-            let (Some(a), Some(c)) = (
-                evs.iter().position(|e| {
-                    (
-                        e.participant,
-                        members[e.member].1.stmt,
-                        members[e.member].2[e.stmt].span,
-                    ) == (b.first.0, b.first.1, b.first_span)
-                }),
-                evs.iter().position(|e| {
-                    (
-                        e.participant,
-                        members[e.member].1.stmt,
-                        members[e.member].2[e.stmt].span,
-                    ) == (b.second.0, b.second.1, b.second_span)
-                }),
-            ) else {
-                continue;
-            };
-            let apart: Vec<TypeId> = split
-                .types
-                .iter()
-                .enumerate()
-                .filter(|(t, _)| split.site_of[*t][&group[a]] != split.site_of[*t][&group[c]])
-                .map(|(_, &ty)| ty)
-                .collect();
-            if apart.len() < split.types.len() {
-                b.reason = format!(
-                    "{} (only where the element is {}; merged for its other types)",
-                    b.reason,
-                    self.type_list(&apart)
-                );
-            }
-        }
+        let splits = split_calls
+            .iter()
+            .filter_map(|&((m, j), joined)| {
+                let head = evs.iter().position(|e| {
+                    e.part == Some(true) && (e.member, e.stmt) == (m, j)
+                })?;
+                let tail = evs.iter().position(|e| {
+                    e.part == Some(false) && (e.member, e.stmt) == (m, j)
+                })?;
+                let apart = apart_types(head, tail);
+                let ej = &evs[joined];
+                Some(SplitCall {
+                    call: (evs[head].participant, members[m].1.stmt),
+                    span: members[m].2[j].span,
+                    joined: (ej.participant, members[ej.member].1.stmt),
+                    joined_span: members[ej.member].2[ej.stmt].span,
+                    types: apart.clone(),
+                    reason: format!(
+                        "a statement between the calls depends on the later call only through its tail (what it does after its last call on a child): its head joins the earlier call's walk, its tail runs after that statement{}",
+                        if apart.len() < split.types.len() {
+                            format!(
+                                " where the element is {}; for its other types the tail joins the head",
+                                self.type_list(&apart)
+                            )
+                        } else {
+                            String::new()
+                        }
+                    ),
+                })
+            })
+            .collect();
         let mut steps = Vec::new();
         let mut emitted = BTreeSet::new();
         for v in order {
@@ -922,7 +1090,7 @@ impl Builder<'_, '_> {
                 });
             }
         }
-        (steps, blocked)
+        (steps, blocked, splits)
     }
 
     /// `Let`, `Let` or `Assign`, `A`, `B` or `C`: type names for reports.
@@ -1424,6 +1592,7 @@ impl Builder<'_, '_> {
         // member is scheduled.
         let mut steps = Vec::new();
         let mut element_blocked = Vec::new();
+        let mut split_calls = Vec::new();
         let mut emitted = BTreeSet::new();
         for v in order {
             let vx = &vertices[v];
@@ -1462,8 +1631,9 @@ impl Builder<'_, '_> {
                         (0..n).filter(|&u| group[u] == group[v]).collect();
                     let members =
                         Self::loop_members(program, &vertices, &member_vertices, &participants);
-                    let (loop_steps, kept_apart) = self.element_schedule(&members, elem_ty);
+                    let (loop_steps, kept_apart, split) = self.element_schedule(&members, elem_ty);
                     element_blocked.extend(kept_apart);
+                    split_calls.extend(split);
                     let rebound = self.region_followers(&members).unwrap_or_default();
                     steps.push(Step::Loop(LoopGroup {
                         field,
@@ -1562,6 +1732,7 @@ impl Builder<'_, '_> {
         let f = &mut self.functions[id.index()];
         f.steps = steps;
         f.blocked = blocked;
+        f.split = split_calls;
         f.graph = graph;
         f.resume = resume;
     }

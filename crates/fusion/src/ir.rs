@@ -158,6 +158,9 @@ pub struct FusedFunction {
     pub steps: Vec<Step>,
     /// Why some calls on the same child were not merged.
     pub blocked: Vec<Blocked>,
+    /// Calls on a merged loop's element run as head and tail
+    /// (`Program::splits`).
+    pub split: Vec<SplitCall>,
     /// The dependence graph the schedule respects.
     pub graph: DependenceGraph,
     /// For each participant that may replace the node while participants
@@ -309,6 +312,28 @@ pub struct CallGroup {
     /// The callee per concrete type of the child; its participants are the
     /// calls' traversals in the same order.
     pub targets: Vec<(TypeId, FusedFnId)>,
+}
+
+/// A call `x.f()` on a merged loop's element run as `x.f$head()` and
+/// `x.f$tail()` (`treefuse_sema::SplitTraversal`): on every type, the head
+/// is `f`'s statements up to its last call on a child and never replaces
+/// the node, the tail is the rest; the head joins an earlier call's fused
+/// call on the element, the tail runs where the whole call would.
+#[derive(Clone, Debug)]
+pub struct SplitCall {
+    /// The loop (participant, statement) whose body makes the call.
+    pub call: (usize, usize),
+    /// Source of the call.
+    pub span: Span,
+    /// The loop of the call whose fused call the head joined.
+    pub joined: (usize, usize),
+    /// Source of that call.
+    pub joined_span: Span,
+    /// Element types for which head and tail run at different call steps
+    /// (for the others the tail joins the head again).
+    pub types: Vec<TypeId>,
+    /// Why, in words.
+    pub reason: String,
 }
 
 /// A pair of calls on the same child that stayed apart, and why.

@@ -3,7 +3,7 @@
 //! the same child were not merged. Also the dependence graphs as DOT.
 
 use crate::ir::*;
-use treefuse_sema::Program;
+use treefuse_sema::{Program, TypeId};
 use treefuse_syntax::{LineIndex, Span};
 
 struct Source<'s> {
@@ -259,6 +259,17 @@ pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> Str
                 targets.join(", ")
             ));
         }
+        for c in &f.split {
+            out.push_str(&format!(
+                "  split call: {} `{}` runs as head and tail{}, its head joining {} `{}`: {}\n",
+                src.at(c.span),
+                src.snippet(c.span),
+                split_types(program, &c.types),
+                src.at(c.joined_span),
+                src.snippet(c.joined_span),
+                c.reason
+            ));
+        }
         for b in &f.blocked {
             out.push_str(&format!(
                 "  not merged: {} `{}` and {} `{}`: {}\n",
@@ -322,6 +333,12 @@ pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> ser
                 "resume": f.resume.iter().map(|r| serde_json::json!({
                     "participant": r.participant,
                     "targets": r.targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+                "split": f.split.iter().map(|c| serde_json::json!({
+                    "call": {"participant": c.call.0, "index": c.call.1, "at": src.at(c.span), "code": src.snippet(c.span)},
+                    "joined": {"participant": c.joined.0, "index": c.joined.1, "at": src.at(c.joined_span), "code": src.snippet(c.joined_span)},
+                    "types": c.types.iter().map(|t| program.type_name(*t)).collect::<Vec<_>>(),
+                    "reason": c.reason,
                 })).collect::<Vec<_>>(),
                 "blocked": f.blocked.iter().map(|b| serde_json::json!({
                     "first": {"at": src.at(b.first_span), "code": src.snippet(b.first_span)},
@@ -394,6 +411,19 @@ pub fn dot(program: &Program, fused: &FusedProgram, source: &str) -> String {
                     esc(&src.snippet(stmt_span(program, f, p, s)))
                 ));
             }
+            for (k, c) in f
+                .split
+                .iter()
+                .filter(|c| l.loops.contains(&c.call))
+                .enumerate()
+            {
+                out.push_str(&format!(
+                    "    f{i}_{v}_split{k} [shape=note, label=\"split call: {} as head and tail{}\\n{}\"];\n    f{i}_{v} -> f{i}_{v}_split{k} [style=dashed];\n",
+                    esc(&src.snippet(c.span)),
+                    esc(&split_types(program, &c.types)),
+                    esc(&c.reason)
+                ));
+            }
             for (k, (call, span, guard)) in type_guards(program, f, l).into_iter().enumerate() {
                 let types: Vec<&str> = guard.types.iter().map(|t| program.type_name(*t)).collect();
                 out.push_str(&format!(
@@ -440,6 +470,19 @@ pub fn dot(program: &Program, fused: &FusedProgram, source: &str) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+/// ` (where the element is of type `A` or `B`)`: the types for which a
+/// split call's head and tail run apart.
+fn split_types(program: &Program, types: &[TypeId]) -> String {
+    if types.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = types
+        .iter()
+        .map(|t| format!("`{}`", program.type_name(*t)))
+        .collect();
+    format!(" (apart where the element is {})", names.join(" or "))
 }
 
 /// The member loops of `l` whose loop variable is rebound

@@ -53,6 +53,11 @@
 //! (`Gen::typed_loops`): random bodies almost never produce that shape,
 //! so type-guarded participation would otherwise go unfuzzed (12 of the
 //! 201 programs of seeds 7000..=7200 get a type guard).
+//!
+//! One program in five (`SPLIT_LOOPS_ONE_IN`) ends with another such part
+//! (types `Sp*`, `fuse spmain`, `Gen::split_loops`): a pass reading the
+//! root of an element's child after calling the element, followed by a
+//! parameterless post-order pass, the shape of split calls.
 
 use rand::Rng;
 use rand::SeedableRng;
@@ -60,6 +65,9 @@ use rand_chacha::ChaCha8Rng;
 
 /// One in how many programs end with [`Gen::typed_loops`].
 const TYPED_LOOPS_ONE_IN: u32 = 4;
+
+/// One in how many programs end with [`Gen::split_loops`].
+const SPLIT_LOOPS_ONE_IN: u32 = 5;
 
 /// Knobs of the generator.
 #[derive(Clone, Debug)]
@@ -922,6 +930,106 @@ impl Gen {
         }
         if self.chance(TYPED_LOOPS_ONE_IN) {
             out.push_str(&self.typed_loops());
+        }
+        if self.chance(SPLIT_LOOPS_ONE_IN) {
+            out.push_str(&self.split_loops());
+        }
+        out
+    }
+
+    /// A self-contained part of the program (types `Sp*`, global `spg`,
+    /// `fuse spmain`) with the shape of split calls (`SplitCall` in
+    /// `treefuse-fusion`): a pass `spp` calls each statement of a list and
+    /// then reads (or replaces) the root of a `SpLet`'s initializer, and a
+    /// parameterless pass `spf` that folds post-order (children first, the
+    /// node replaced last) runs next, so the fuser may run `spf`'s head with
+    /// `spp` and its tail after the read. Each piece varies: what `spp` does
+    /// on a variable (replace it, count it), the fold's order and failures,
+    /// what `SpLet.spf` does around its call, the read (of the root, below
+    /// it, a replacement of the root, an unguarded cast that may fail) and
+    /// the order of the passes.
+    fn split_loops(&mut self) -> String {
+        let var_p = self.pick(&[
+            "if self.v > 100 { self = new SpLit { v: self.v - 100 }; }",
+            "if self.v > 100 { self = new SpLit { v: self.v - 100 }; }",
+            "spg = spg + self.v;",
+            "",
+        ]);
+        let fold_add = "self = new SpLit { v: (self.l as SpLit).v + (self.r as SpLit).v };";
+        let add_f = self.pick(&[
+            format!("self.l.spf(); self.r.spf(); if self.l is SpLit && self.r is SpLit {{ {fold_add} }}"),
+            format!("self.l.spf(); self.r.spf(); if self.l is SpLit && self.r is SpLit {{ {fold_add} }}"),
+            "self.l.spf(); self.r.spf(); if self.l is SpLit && self.r is SpLit { self = new SpLit { v: 100 / (self.l as SpLit).v }; }".to_string(),
+            format!("if self.l is SpLit && self.r is SpLit {{ {fold_add} }} self.l.spf(); self.r.spf();"),
+            "self.l.spf(); self.r.spf(); spg = spg + 1; if self.l is SpLit { self = self.r; }".to_string(),
+            "self.l.spf(); self.r.spf();".to_string(),
+        ]);
+        let let_f = self.pick(&[
+            "self.init.spf();",
+            "self.init.spf();",
+            "self.init.spf(); spg = spg * 2;",
+            "spg = spg + 1; self.init.spf();",
+        ]);
+        let read = self.pick(&[
+            "if s is SpLet && (s as SpLet).init is SpLit { spg = spg * 10 + ((s as SpLet).init as SpLit).v; }",
+            "if s is SpLet && (s as SpLet).init is SpLit { spg = spg * 10 + ((s as SpLet).init as SpLit).v; }",
+            "if s is SpLet && (s as SpLet).init is SpLit { spg = spg * 10 + ((s as SpLet).init as SpLit).v; }",
+            "if s is SpLet && (s as SpLet).init is SpAdd && ((s as SpLet).init as SpAdd).l is SpLit { spg = spg + 1; }",
+            "if s is SpLet && (s as SpLet).init is SpVar { (s as SpLet).init = new SpLit { v: 9 }; }",
+            "if s is SpLet { spg = spg + 100 / ((s as SpLet).init as SpLit).v; }",
+            "spg = spg + 1;",
+        ]);
+        let calls = self.pick(&[
+            "root.spp(); root.spf();",
+            "root.spp(); root.spf();",
+            "root.spp(); root.spf();",
+            "root.spf(); root.spp(); root.spf();",
+            "root.spp(); spg = spg + 1; root.spf();",
+        ]);
+        let lines = [
+            "global spg: i64 = 0;".to_string(),
+            "abstract tree SpE {".into(),
+            "    traversal spp() {}".into(),
+            "    traversal spf() {}".into(),
+            "}".into(),
+            "tree SpLit : SpE {".into(),
+            "    v: i64;".into(),
+            "}".into(),
+            "tree SpVar : SpE {".into(),
+            "    v: i64;".into(),
+            format!("    traversal spp() {{ {var_p} }}"),
+            "}".into(),
+            "tree SpAdd : SpE {".into(),
+            "    child l: SpE;".into(),
+            "    child r: SpE;".into(),
+            "    traversal spp() { self.l.spp(); self.r.spp(); }".into(),
+            format!("    traversal spf() {{ {add_f} }}"),
+            "}".into(),
+            "abstract tree SpS {".into(),
+            "    traversal spp() {}".into(),
+            "    traversal spf() {}".into(),
+            "}".into(),
+            "tree SpLet : SpS {".into(),
+            "    child init: SpE;".into(),
+            "    traversal spp() { self.init.spp(); }".into(),
+            format!("    traversal spf() {{ {let_f} }}"),
+            "}".into(),
+            "tree SpPrint : SpS {".into(),
+            "    child e: SpE;".into(),
+            "    traversal spp() { self.e.spp(); }".into(),
+            "    traversal spf() { self.e.spf(); }".into(),
+            "}".into(),
+            "tree SpBlock : SpS {".into(),
+            "    child stmts: [SpS];".into(),
+            format!("    traversal spp() {{ for s in self.stmts {{ s.spp(); {read} }} }}"),
+            "    traversal spf() { for s in self.stmts { s.spf(); } }".into(),
+            "}".into(),
+            format!("fuse spmain(root: SpBlock) {{ {calls} }}"),
+        ];
+        let mut out = String::new();
+        for l in lines {
+            out.push_str(&l);
+            out.push('\n');
         }
         out
     }

@@ -25,6 +25,7 @@ pub fn check(file: &ast::SourceFile) -> Result<Program, Vec<Diagnostic>> {
     cx.run(file);
     cx.diags.sort_by_key(|d| d.span.start);
     if cx.diags.iter().all(|d| d.is_warning) {
+        crate::split::add_split_traversals(&mut cx.program);
         cx.program.warnings = cx.diags;
         Ok(cx.program)
     } else {

@@ -15,6 +15,7 @@ mod lower;
 pub mod model;
 mod names;
 pub mod ops;
+mod split;
 pub mod value;
 pub mod visit;
 

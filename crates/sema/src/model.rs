@@ -93,6 +93,26 @@ pub struct Program {
     pub enums: Vec<EnumDef>,
     /// Warnings of the checker (unreachable `match` patterns).
     pub warnings: Vec<treefuse_syntax::Diagnostic>,
+    /// Traversals split into a head and a tail for the fuser (`split.rs`);
+    /// their parts are synthetic methods at the end of `methods`.
+    pub splits: Vec<SplitTraversal>,
+}
+
+/// A parameterless traversal `whole` and its synthetic parts: on every
+/// type, running `head` then `tail` on a node runs exactly the statements
+/// of `whole`, in order; `head` never replaces or leaves the node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitTraversal {
+    /// The traversal written in the source.
+    pub whole: MethodId,
+    /// `whole$head`: its statements up to the last call on a child.
+    pub head: MethodId,
+    /// `whole$tail`: the rest.
+    pub tail: MethodId,
+    /// The concrete types on which the head runs a statement (directly, or
+    /// in a head it calls): splitting a call on a node of another type
+    /// only adds the tail's visit.
+    pub walks: Vec<TypeId>,
 }
 
 /// An enum type.
@@ -740,12 +760,29 @@ impl Program {
         self.fuses.iter().find(|f| f.name == name)
     }
 
+    /// The head and tail of `method`, if it is split ([`SplitTraversal`]).
+    pub fn split_of(&self, method: MethodId) -> Option<&SplitTraversal> {
+        self.splits.iter().find(|s| s.whole == method)
+    }
+
+    /// Whether `method` is the head or tail of a split traversal: no
+    /// source can call it and the unfused engines never run it.
+    pub fn is_synthetic(&self, method: MethodId) -> bool {
+        self.splits
+            .iter()
+            .any(|s| s.head == method || s.tail == method)
+    }
+
     /// The traversal visible on `ty` under `name`.
     pub fn method_named(&self, ty: TypeId, name: &str) -> Option<MethodId> {
         self.methods
             .iter()
             .enumerate()
-            .find(|(_, m)| m.name == name && self.is_subtype(ty, m.declared_on))
+            .find(|(i, m)| {
+                m.name == name
+                    && self.is_subtype(ty, m.declared_on)
+                    && !self.is_synthetic(MethodId(*i as u32))
+            })
             .map(|(i, _)| MethodId(i as u32))
     }
 

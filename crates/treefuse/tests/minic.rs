@@ -64,7 +64,7 @@ fn the_hand_checked_program_gives_the_expected_tree_in_every_engine() {
         let (got, visits) = run(&program, &input, Engine::Fused(&fused));
         assert_eq!(got, expected, "fused run of program.json with {options:?}");
         if options == FusionOptions::default() {
-            assert_eq!(visits, 628, "fused node visits on program.json");
+            assert_eq!(visits, 595, "fused node visits on program.json");
         }
     }
 }
