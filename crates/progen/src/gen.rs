@@ -967,17 +967,18 @@ impl Gen {
         let let_f = self.pick(&[
             "self.init.spf();",
             "self.init.spf();",
+            "self.init.spf();",
             "self.init.spf(); spg = spg * 2;",
             "spg = spg + 1; self.init.spf();",
         ]);
         let read = self.pick(&[
-            "if s is SpLet && (s as SpLet).init is SpLit { spg = spg * 10 + ((s as SpLet).init as SpLit).v; }",
-            "if s is SpLet && (s as SpLet).init is SpLit { spg = spg * 10 + ((s as SpLet).init as SpLit).v; }",
-            "if s is SpLet && (s as SpLet).init is SpLit { spg = spg * 10 + ((s as SpLet).init as SpLit).v; }",
-            "if s is SpLet && (s as SpLet).init is SpAdd && ((s as SpLet).init as SpAdd).l is SpLit { spg = spg + 1; }",
+            "if s is SpLet && (s as SpLet).init is SpLit { self.seen = self.seen * 10 + ((s as SpLet).init as SpLit).v; }",
+            "if s is SpLet && (s as SpLet).init is SpLit { self.seen = self.seen * 10 + ((s as SpLet).init as SpLit).v; }",
+            "if s is SpLet && (s as SpLet).init is SpLit { self.seen = self.seen * 10 + ((s as SpLet).init as SpLit).v; }",
+            "if s is SpLet && (s as SpLet).init is SpAdd && ((s as SpLet).init as SpAdd).l is SpLit { self.seen = self.seen + 1; }",
             "if s is SpLet && (s as SpLet).init is SpVar { (s as SpLet).init = new SpLit { v: 9 }; }",
-            "if s is SpLet { spg = spg + 100 / ((s as SpLet).init as SpLit).v; }",
-            "spg = spg + 1;",
+            "if s is SpLet { self.seen = self.seen + 100 / ((s as SpLet).init as SpLit).v; }",
+            "self.seen = self.seen + 1;",
         ]);
         let calls = self.pick(&[
             "root.spp(); root.spf();",
@@ -1021,6 +1022,7 @@ impl Gen {
             "}".into(),
             "tree SpBlock : SpS {".into(),
             "    child stmts: [SpS];".into(),
+            "    seen: i64;".into(),
             format!("    traversal spp() {{ for s in self.stmts {{ s.spp(); {read} }} }}"),
             "    traversal spf() { for s in self.stmts { s.spf(); } }".into(),
             "}".into(),
