@@ -1246,3 +1246,36 @@ fn split_call_variants_fused_equal_unfused() {
     }
     assert_eq!(split, vec![(0, 0), (0, 2), (3, 0), (3, 2)]);
 }
+
+/// The parts of a split call are ordinary calls for the analysis: a head
+/// that does nothing on some type of its receiver still reads the slot it
+/// is called on, so a statement that may replace that slot conflicts with
+/// it both ways and stays ordered against it.
+#[test]
+fn a_split_call_head_conflicts_with_a_write_of_its_slot() {
+    let program = example("examples/fusion-rules/split.tf");
+    let m = &program.model;
+    let analysis = treefuse_analysis::Analysis::new(m);
+    let ty = |name: &str| m.type_named(name).unwrap();
+    let expr_fold = m.method_named(ty("Lit"), "fold").unwrap();
+    let expr_split = m.split_of(expr_fold).unwrap();
+    // `Expr.fold`'s head does something on an `Add` only.
+    assert_eq!(expr_split.walks, vec![ty("Add")]);
+    // `Let`'s head is `self.init.fold$head()`; `Let.prop` may replace `init`.
+    let stmt_fold = m.method_named(ty("Let"), "fold").unwrap();
+    let head = analysis
+        .summary(ty("Let"), m.split_of(stmt_fold).unwrap().head)
+        .unwrap();
+    let prop = analysis
+        .summary(ty("Let"), m.method_named(ty("Let"), "prop").unwrap())
+        .unwrap();
+    assert!(analysis.conflict(prop, head, false).is_some());
+    assert!(analysis.conflict(head, prop, false).is_some());
+    // A call of the head on `self.init` whose static type is `Lit`, where
+    // the head does nothing, still reads the slot `init`.
+    let init = m.field_named(ty("Let"), "init").unwrap();
+    let lit_head = analysis
+        .call_access(&[analysis.labels().field(init)], ty("Lit"), expr_split.head)
+        .unwrap();
+    assert!(analysis.conflict(prop, &lit_head, false).is_some());
+}
