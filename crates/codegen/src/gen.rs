@@ -393,32 +393,19 @@ impl Rewrites {
             self_calls: Vec<MethodId>,
         }
         fn scan(stmts: &[Stmt], f: &mut Found) {
-            for s in stmts {
-                match &s.kind {
-                    StmtKind::ReplaceSelf { .. } => f.replace = true,
-                    StmtKind::SpliceSelf { .. } => {
-                        f.replace = true;
-                        f.site = true;
-                    }
-                    StmtKind::Call {
-                        receiver, method, ..
-                    } if receiver.root == PathRoot::SelfNode && receiver.steps.is_empty() => {
-                        f.self_calls.push(*method)
-                    }
-                    StmtKind::If {
-                        then_branch,
-                        else_branch,
-                        ..
-                    } => {
-                        scan(then_branch, f);
-                        scan(else_branch, f);
-                    }
-                    StmtKind::ForChildren { body, .. }
-                    | StmtKind::ForArray { body, .. }
-                    | StmtKind::ForRange { body, .. } => scan(body, f),
-                    _ => {}
+            visit::for_each_stmt(stmts, &mut |s| match &s.kind {
+                StmtKind::ReplaceSelf { .. } => f.replace = true,
+                StmtKind::SpliceSelf { .. } => {
+                    f.replace = true;
+                    f.site = true;
                 }
-            }
+                StmtKind::Call {
+                    receiver, method, ..
+                } if receiver.root == PathRoot::SelfNode && receiver.steps.is_empty() => {
+                    f.self_calls.push(*method)
+                }
+                _ => {}
+            });
             visit::walk_stmt_exprs(stmts, &mut |e| {
                 if matches!(e.kind, ExprKind::InList) {
                     f.site = true;

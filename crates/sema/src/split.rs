@@ -318,25 +318,11 @@ fn call_runs(stmts: &[FuseStmt], out: &mut Vec<Vec<usize>>) {
 
 /// Every traversal `stmts` call, on any receiver.
 fn calls(stmts: &[Stmt], out: &mut BTreeSet<MethodId>) {
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Call { method, .. } => {
-                out.insert(*method);
-            }
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                calls(then_branch, out);
-                calls(else_branch, out);
-            }
-            StmtKind::ForChildren { body, .. }
-            | StmtKind::ForArray { body, .. }
-            | StmtKind::ForRange { body, .. } => calls(body, out),
-            _ => {}
+    crate::visit::for_each_stmt(stmts, &mut |s| {
+        if let StmtKind::Call { method, .. } = &s.kind {
+            out.insert(*method);
         }
-    }
+    });
 }
 
 /// The loops `for x in ..L` in `stmts`: the traversals each calls on `x`

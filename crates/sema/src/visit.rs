@@ -84,6 +84,28 @@ pub fn walk_stmt_exprs<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
     }
 }
 
+/// Calls `f` on every statement of `stmts`, nested ones (in `if` branches
+/// and loop bodies) included, each before the statements nested in it.
+pub fn for_each_stmt<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Stmt)) {
+    for s in stmts {
+        f(s);
+        match &s.kind {
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                for_each_stmt(then_branch, f);
+                for_each_stmt(else_branch, f);
+            }
+            StmtKind::ForChildren { body, .. }
+            | StmtKind::ForArray { body, .. }
+            | StmtKind::ForRange { body, .. } => for_each_stmt(body, f),
+            _ => {}
+        }
+    }
+}
+
 /// Whether `pred` holds for some statement of `stmts`, nested ones
 /// (in `if` branches and loop bodies) included.
 pub fn any_stmt(stmts: &[Stmt], pred: &impl Fn(&Stmt) -> bool) -> bool {
