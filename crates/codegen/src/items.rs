@@ -1193,20 +1193,11 @@ impl Gen<'_> {
             let xs: Vec<_> = (0..ptys.len()).map(|k| format_ident!("x{k}")).collect();
             let tys: Vec<_> = ptys.iter().map(|t| self.data_type(t)).collect();
             let takes_mask = self.disp_takes_mask(targets);
-            let (mask_param, mask_arg) = if takes_mask {
-                (quote!(, mask: u64), quote!(, mask))
-            } else {
-                (quote!(), quote!())
-            };
+            let mask_arg = if takes_mask { quote!(, mask) } else { quote!() };
             let replaces = self.disp_replaces(targets);
             let needs_site = self.disp_site(targets);
-            let (site_param, site_arg) = if needs_site {
-                (quote!(, site: Site), quote!(, site))
-            } else {
-                (quote!(), quote!())
-            };
-            let (mask_param, mask_arg) =
-                (quote!(#site_param #mask_param), quote!(#site_arg #mask_arg));
+            let site_arg = self.site_arg(needs_site, quote!(site));
+            let mask_arg = quote!(#site_arg #mask_arg);
             let ret = self.result_type(replaces, id);
             let again = quote!(#name(t, cx, n #mask_arg #(, #xs)*));
             let arm = |ty: TypeId, f: FusedFnId| {
@@ -1284,12 +1275,21 @@ impl Gen<'_> {
                     )
                 }
             };
+            // Every caller passes the target list's `site` and `mask`; a
+            // dispatcher for one proved type may not need them.
+            let code = quote!(#prologue #body);
+            let site_param = self.site_param(needs_site, &code);
+            let mask_param = match (takes_mask, uses_var(&code, "mask")) {
+                (false, _) => quote!(),
+                (true, true) => quote!(, mask: u64),
+                (true, false) => quote!(, _mask: u64),
+            };
             out.push((
                 name.clone(),
                 quote!(
                     #[doc = #doc]
                     #[allow(clippy::too_many_arguments)]
-                    fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #mask_param #(, #xs: #tys)*) -> #ret {
+                    fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #site_param #mask_param #(, #xs: #tys)*) -> #ret {
                         #prologue
                         #body
                     }
