@@ -266,6 +266,38 @@ fn calls_proved_by_is_tests_skip_the_kind_match() {
     );
 }
 
+/// A dispatcher for one proved type takes the `site` its callers pass for
+/// the whole target list, and names it `_site` when that type's fused
+/// function does not need it (`Odd` asks `in_list()`, `Leaf` does not):
+/// the generated module must compile under `deny(warnings)`.
+#[test]
+fn proven_type_dispatchers_mark_an_unused_site() {
+    let code = emit_source(
+        "proved_site",
+        "abstract tree N {\n    v: i64 = 0;\n    traversal f();\n    traversal g();\n}\n\
+         tree Leaf : N {\n    traversal f() { self.v = 1; }\n    traversal g() { self.v = self.v + 1; }\n}\n\
+         tree Odd : N {\n    traversal f() { if in_list() { self.v = 2; } }\n    traversal g() { self.v = 3; }\n}\n\
+         tree Two : N {\n    child a: N;\n    \
+         traversal f() { if self.a is Leaf { self.a.f(); } }\n    \
+         traversal g() { if self.a is Leaf { self.a.g(); } }\n}\n\
+         fuse run(root: N) {\n    root.f();\n    root.g();\n}\n",
+    );
+    let start = code
+        .match_indices("fn fused_call_")
+        .map(|(i, _)| i)
+        .find(|&i| {
+            code[i..]
+                .split('<')
+                .next()
+                .is_some_and(|n| n.ends_with("_leaf"))
+        })
+        .unwrap_or_else(|| panic!("no proven-type dispatcher:\n{code}"));
+    let signature = &code[start..start + code[start..].find(") ->").expect("a signature")];
+    assert!(signature.contains("_site: Site"), "{signature}");
+    // The dispatcher for the whole list uses its `site` (for `Odd`).
+    assert!(code.contains("site: Site"), "{code}");
+}
+
 /// A fused function reads the receiver's child ids once at its start,
 /// keeps them equal to the slots through its own assignments to them
 /// (`self.a = new ..`), and reads the slots where used when something else
