@@ -557,7 +557,7 @@ pub(crate) fn check_replacement_types(program: &Program, diags: &mut Vec<Diagnos
         let owner = body.owner;
         let Some(stmts) = &body.body else { continue };
         let mut found: Vec<(Span, TypeId, bool)> = Vec::new();
-        visit_stmts(stmts, &mut |s| match &s.kind {
+        crate::visit::for_each_stmt(stmts, &mut |s| match &s.kind {
             StmtKind::ReplaceSelf { with } => found.push(subtree_type(with)),
             StmtKind::SpliceSelf { items } => {
                 for item in items {
@@ -590,26 +590,6 @@ fn subtree_type(t: &Subtree) -> (Span, TypeId, bool) {
     match t {
         Subtree::New(n) => (n.span, n.ty, false),
         Subtree::Move(p) | Subtree::Copy(p) => (p.span, p.ty, false),
-    }
-}
-
-fn visit_stmts<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Stmt)) {
-    for s in stmts {
-        f(s);
-        match &s.kind {
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                visit_stmts(then_branch, f);
-                visit_stmts(else_branch, f);
-            }
-            StmtKind::ForChildren { body, .. }
-            | StmtKind::ForArray { body, .. }
-            | StmtKind::ForRange { body, .. } => visit_stmts(body, f),
-            _ => {}
-        }
     }
 }
 
