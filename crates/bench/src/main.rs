@@ -3,8 +3,9 @@
 //! measured (CASE_STUDIES.md): wall clock around the pass sequence only,
 //! tree construction excluded, node visits from the counted variants,
 //! instructions and simulated cache misses from cachegrind. The render tree
-//! also runs a hand-fused Rust version (`hand_render.rs`) on the same tree
-//! layout, the bar generated fusion is measured against.
+//! and the AST also run a hand-fused Rust version (`hand_render.rs`,
+//! `hand_ast.rs`) on the same tree layout, the bar generated fusion is
+//! measured against.
 //!
 //! For each input the tree is built once; every iteration clones it
 //! (outside the timed region) and runs the engines one after the other, in
@@ -41,6 +42,7 @@ mod ast {
     include!(concat!(env!("OUT_DIR"), "/ast.rs"));
 }
 
+mod hand_ast;
 mod hand_render;
 
 /// Seed of every generated input.
@@ -60,7 +62,7 @@ enum Engine {
     Unfused,
     /// Generated code from the fused IR.
     Fused,
-    /// Hand-fused Rust (render tree only).
+    /// Hand-fused Rust (`hand_render.rs`, `hand_ast.rs`).
     Hand,
 }
 
@@ -236,7 +238,7 @@ fn prepare(case: Case) -> Result<Box<dyn Bench>, String> {
                 tree,
                 unfused: ast::run_optimize_unfused,
                 fused: ast::run_optimize_fused,
-                hand: None,
+                hand: Some(|t, g| hand_ast::run(t, g).map_err(|e| e.to_string())),
                 unfused_counted: ast::run_optimize_unfused_counted,
                 fused_counted: ast::run_optimize_fused_counted,
                 reserve: case
@@ -291,6 +293,12 @@ fn ratio(a: f64, b: f64) -> f64 {
 impl Row {
     fn speedup(&self) -> f64 {
         ratio(self.unfused.as_secs_f64(), self.fused.as_secs_f64())
+    }
+
+    /// Unfused time over hand-fused time.
+    fn hand_speedup(&self) -> Option<f64> {
+        self.hand
+            .map(|h| ratio(self.unfused.as_secs_f64(), h.as_secs_f64()))
     }
 
     /// Generated fused time over hand-fused time (1.10 = 10% slower).
@@ -508,10 +516,11 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
     let _ = writeln!(s, "# treefuse-bench results ({mode} mode)\n");
     let _ = writeln!(
         s,
-        "Generated unfused vs generated fused code (and, for the render tree, the \
-         hand-fused Rust of `crates/bench/src/hand_render.rs` on the same tree layout), \
-         measured alternately in one process; median over the iterations; tree \
-         construction and cloning excluded. Speedup = unfused time / fused time; \
+        "Generated unfused vs generated fused code vs hand-fused Rust on the same tree \
+         layout (`crates/bench/src/hand_render.rs` for the render tree, \
+         `crates/bench/src/hand_ast.rs` for the AST), measured alternately in one process; \
+         median over the iterations; tree construction and cloning excluded. Speedup = \
+         unfused time / fused time; hand speedup = unfused time / hand-fused time; \
          fused/hand = fused time / hand-fused time. Throughput = unfused node visits per \
          second. Bytes/node = size of the tree's arena nodes over their number (the \
          node structs; heap data of strings and lists not counted). Instructions and LL misses are cachegrind counts of the engine alone \
@@ -536,23 +545,24 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
     }
     let _ = writeln!(
         s,
-        "| input | iters | unfused | fused | speedup | hand-fused | fused/hand | unfused visits | fused visits | visits | instructions | LL misses | bytes/node | unfused throughput (visits/s) |"
+        "| input | iters | unfused | fused | speedup | hand-fused | hand speedup | fused/hand | unfused visits | fused visits | visits | instructions | LL misses | bytes/node | unfused throughput (visits/s) |"
     );
     let _ = writeln!(
         s,
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for r in rows {
         let [_, _, _, instr, ll] = r.normalized();
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {:.2}x | {} | {} | {} | {} | {:.3} | {} | {} | {:.1} | {:.3e} |",
+            "| {} | {} | {} | {} | {:.2}x | {} | {} | {} | {} | {} | {:.3} | {} | {} | {:.1} | {:.3e} |",
             r.case.label(),
             r.iters,
             fmt_time(r.unfused),
             fmt_time(r.fused),
             r.speedup(),
             r.hand.map_or_else(|| "–".to_string(), fmt_time),
+            fmt_opt(r.hand_speedup(), 2, "x"),
             fmt_opt(r.fused_over_hand(), 2, ""),
             r.unfused_visits,
             r.fused_visits,
