@@ -168,6 +168,9 @@ impl Pass<'_> {
     /// `env[base..]`.
     #[inline]
     fn lookup(&self, base: usize, var: i64) -> Option<i64> {
+        if base == self.env.len() {
+            return None;
+        }
         self.env[base..]
             .iter()
             .find(|&&(v, _)| v == var)
@@ -297,44 +300,38 @@ impl Pass<'_> {
     fn binary(&mut self, b: ASTNodeId, base: usize) -> Option<i64> {
         let node = &self.t[b];
         let (lhs, rhs, op) = (node.lhs(), node.rhs(), node.operator());
-        let l = self.operand(lhs, base);
-        let r = self.operand(rhs, base);
-        if let Some(c) = l.replaced {
-            *self.t[b].lhs_mut() = c;
-        }
-        if let Some(c) = r.replaced {
-            *self.t[b].rhs_mut() = c;
-        }
-        Some(apply_op(op, l.value?, r.value?))
+        let l = match self.operand(lhs, base) {
+            Operand::Constant(v) => Some(v),
+            Operand::Replace(v) => {
+                let c = self.push_constant(v);
+                *self.t[b].lhs_mut() = c;
+                Some(v)
+            }
+            Operand::Other => None,
+        };
+        let r = match self.operand(rhs, base) {
+            Operand::Constant(v) => Some(v),
+            Operand::Replace(v) => {
+                let c = self.push_constant(v);
+                *self.t[b].rhs_mut() = c;
+                Some(v)
+            }
+            Operand::Other => None,
+        };
+        Some(apply_op(op, l?, r?))
     }
 
     /// Substitutes and folds operand `e` of a `BinaryExpr`.
+    #[inline(always)]
     fn operand(&mut self, e: ASTNodeId, base: usize) -> Operand {
         let node = &self.t[e];
         let value = match node.kind {
-            ASTNodeKind::ConstantExpr => {
-                return Operand {
-                    value: Some(node.value()),
-                    replaced: None,
-                }
-            }
+            ASTNodeKind::ConstantExpr => return Operand::Constant(node.value()),
             ASTNodeKind::VarRefExpr => self.lookup(base, node.var_id()),
             ASTNodeKind::BinaryExpr => self.binary(e, base),
             _ => None,
         };
-        match value {
-            Some(v) => {
-                let c = self.push_constant(v);
-                Operand {
-                    value: Some(v),
-                    replaced: Some(c),
-                }
-            }
-            None => Operand {
-                value: None,
-                replaced: None,
-            },
-        }
+        value.map_or(Operand::Other, Operand::Replace)
     }
 
     /// Walks `IfStmt` `s` reached by the constants `env[base..]`.
@@ -380,11 +377,15 @@ impl Pass<'_> {
     }
 }
 
-/// What walking an operand left: its value if it is a constant now, and
-/// the new `ConstantExpr` that replaces it if it was not one before.
-struct Operand {
-    value: Option<i64>,
-    replaced: Option<ASTNodeId>,
+/// What walking an operand of a `BinaryExpr` left.
+enum Operand {
+    /// It was a `ConstantExpr` of this value.
+    Constant(i64),
+    /// It is to be replaced by a new `ConstantExpr` of this value (a
+    /// variable with a known value, or a `BinaryExpr` that folds).
+    Replace(i64),
+    /// Anything else.
+    Other,
 }
 
 #[cfg(test)]
