@@ -49,20 +49,75 @@ fn stmt_span(program: &Program, f: &FusedFunction, participant: usize, stmt: usi
         .map_or(Span::default(), |s| s.span)
 }
 
-/// The type-guarded calls of merged loop `l` of `f`: (index of the fused
-/// call among the loop's calls, source of the call, guard).
+/// Which part of a split traversal (`Program::splits`) call `k` of a call
+/// step with `targets` runs: the callees' participants are the step's calls
+/// in order, so the first callee's `k`-th participant says (every callee
+/// runs the same part).
+fn split_part(
+    program: &Program,
+    fused: &FusedProgram,
+    targets: &[(TypeId, FusedFnId)],
+    k: usize,
+) -> Option<&'static str> {
+    let &(_, callee) = targets.first()?;
+    let method = fused
+        .functions
+        .get(callee.index())?
+        .participants
+        .get(k)?
+        .method;
+    program.splits.iter().find_map(|s| {
+        if s.head == method {
+            Some("head")
+        } else if s.tail == method {
+            Some("tail")
+        } else {
+            None
+        }
+    })
+}
+
+/// One type-guarded call of a merged loop's element (see [`type_guards`]).
+struct GuardedCall<'f> {
+    /// Index of the fused call among the loop's calls.
+    step: usize,
+    /// Source of the call.
+    span: Span,
+    /// `Some("head")` / `Some("tail")` when the call runs only that part of
+    /// a split traversal.
+    part: Option<&'static str>,
+    guard: &'f TypeGuard,
+}
+
+impl GuardedCall<'_> {
+    /// What the call runs, for the reports: "`s.fold()`" or "the tail of
+    /// `s.fold()`".
+    fn what(&self, src: &Source) -> String {
+        match self.part {
+            Some(part) => format!("the {part} of `{}`", src.snippet(self.span)),
+            None => format!("`{}`", src.snippet(self.span)),
+        }
+    }
+}
+
+/// The type-guarded calls of merged loop `l` of `f`.
 fn type_guards<'f>(
     program: &Program,
+    fused: &FusedProgram,
     f: &FusedFunction,
     l: &'f LoopGroup,
-) -> Vec<(usize, Span, &'f TypeGuard)> {
+) -> Vec<GuardedCall<'f>> {
     let mut out = Vec::new();
     let calls = l.steps.iter().filter_map(|s| match s {
-        LoopStep::Call { calls, guards, .. } => Some((calls, guards)),
+        LoopStep::Call {
+            calls,
+            guards,
+            targets,
+        } => Some((calls, guards, targets)),
         LoopStep::Stmt { .. } => None,
     });
-    for (c, (calls, guards)) in calls.enumerate() {
-        for (&(member, stmt), guard) in calls.iter().zip(guards) {
+    for (c, (calls, guards, targets)) in calls.enumerate() {
+        for (k, (&(member, stmt), guard)) in calls.iter().zip(guards).enumerate() {
             let Some(guard) = guard else { continue };
             let span = l
                 .loops
@@ -78,7 +133,12 @@ fn type_guards<'f>(
                     _ => None,
                 })
                 .map_or(Span::default(), |s| s.span);
-            out.push((c, span, guard));
+            out.push(GuardedCall {
+                step: c,
+                span,
+                part: split_part(program, fused, targets, k),
+                guard,
+            });
         }
     }
     out
@@ -203,19 +263,19 @@ pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> Str
                             src.snippet(stmt_span(program, f, p, s))
                         ));
                     }
-                    for (call, span, guard) in type_guards(program, f, l) {
+                    for g in type_guards(program, fused, f, l) {
                         out.push_str(&format!(
-                            "    type guard: fused call {} on the element runs {} `{}` only where the element is {}: {}\n",
-                            call + 1,
-                            src.at(span),
-                            src.snippet(span),
-                            guard
+                            "    type guard: fused call {} on the element runs {} {} only where the element is {}: {}\n",
+                            g.step + 1,
+                            src.at(g.span),
+                            g.what(&src),
+                            g.guard
                                 .types
                                 .iter()
                                 .map(|t| format!("`{}`", program.type_name(*t)))
                                 .collect::<Vec<_>>()
                                 .join(", "),
-                            guard.reason
+                            g.guard.reason
                         ));
                     }
                 }
@@ -310,9 +370,16 @@ pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> ser
                         "steps": l.steps.iter().map(|s| match s {
                             LoopStep::Stmt { member, stmt } => serde_json::json!({"stmt": {"loop": member, "index": stmt}}),
                             LoopStep::Call { calls, targets, guards } => serde_json::json!({"call": {
-                                "calls": calls.iter().enumerate().map(|(k, (m, s))| match guards.get(k).and_then(Option::as_ref) {
-                                    None => serde_json::json!({"loop": m, "index": s}),
-                                    Some(g) => serde_json::json!({"loop": m, "index": s, "only_types": g.types.iter().map(|t| program.type_name(*t)).collect::<Vec<_>>(), "why": g.reason}),
+                                "calls": calls.iter().enumerate().map(|(k, (m, s))| {
+                                    let mut call = serde_json::json!({"loop": m, "index": s});
+                                    if let Some(part) = split_part(program, fused, targets, k) {
+                                        call["part"] = part.into();
+                                    }
+                                    if let Some(g) = guards.get(k).and_then(Option::as_ref) {
+                                        call["only_types"] = g.types.iter().map(|t| program.type_name(*t)).collect::<Vec<_>>().into();
+                                        call["why"] = g.reason.clone().into();
+                                    }
+                                    call
                                 }).collect::<Vec<_>>(),
                                 "targets": targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
                             }}),
@@ -424,14 +491,19 @@ pub fn dot(program: &Program, fused: &FusedProgram, source: &str) -> String {
                     esc(&c.reason)
                 ));
             }
-            for (k, (call, span, guard)) in type_guards(program, f, l).into_iter().enumerate() {
-                let types: Vec<&str> = guard.types.iter().map(|t| program.type_name(*t)).collect();
+            for (k, g) in type_guards(program, fused, f, l).into_iter().enumerate() {
+                let types: Vec<&str> = g
+                    .guard
+                    .types
+                    .iter()
+                    .map(|t| program.type_name(*t))
+                    .collect();
                 out.push_str(&format!(
                     "    f{i}_{v}_guard{k} [shape=note, label=\"fused call {}: {} only for {}\\n{}\"];\n    f{i}_{v} -> f{i}_{v}_guard{k} [style=dashed];\n",
-                    call + 1,
-                    esc(&src.snippet(span)),
+                    g.step + 1,
+                    esc(&g.what(&src)),
                     esc(&types.join(", ")),
-                    esc(&guard.reason)
+                    esc(&g.guard.reason)
                 ));
             }
         }

@@ -1175,8 +1175,15 @@ fn split_calls_run_the_head_with_the_earlier_call() {
         !report.contains("`s.fold()` and 67:46 `s.fold()`"),
         "{report}"
     );
+    // A type guard on a part names the part.
+    assert!(
+        report.contains("runs 67:46 the tail of `s.fold()` only where the element is `Let`"),
+        "{report}"
+    );
     let (json, dot) = json_and_dot(&program, &fused);
     assert!(json.contains("\"split\":[{\"call\""), "{json}");
+    assert!(json.contains("\"part\":\"head\""), "{json}");
+    assert!(json.contains("\"part\":\"tail\""), "{json}");
     assert!(
         dot.contains("split call: s.fold() as head and tail"),
         "{dot}"
