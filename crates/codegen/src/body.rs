@@ -487,6 +487,59 @@ impl Gen<'_> {
         }
     }
 
+    /// Records that the code copies lent parameter `e` out of its
+    /// reference (see `Gen::settle_lending`).
+    fn note_copied(&self, e: &Expr, fr: &Frame, cost: Copied) {
+        if !self.is_lent_local(e, fr) {
+            return;
+        }
+        if let (ExprKind::Local(l), Some(lender)) = (&e.kind, fr.lender) {
+            let mut copied = self.lent_copied.borrow_mut();
+            let key = (lender, l.index());
+            let now = match copied.get(&key) {
+                // A second place that copies it.
+                Some(_) => Copied::Often,
+                None => cost,
+            };
+            copied.insert(key, now);
+        }
+    }
+
+    /// Whether argument `i` of a call with these lent flags is lent.
+    pub fn is_lent(lent: &[bool], i: usize) -> bool {
+        lent.get(i).copied().unwrap_or(false)
+    }
+
+    /// A lent argument that is a whole local: the reference to pass
+    /// (`&x`, or a lent `x` itself), which stays valid through the call
+    /// (the callee cannot reach the caller's locals). `None` for other
+    /// expressions: the caller holds their value and lends that.
+    pub fn lend_local(&self, a: &Expr, fr: &Frame) -> Option<TokenStream> {
+        matches!(a.kind, ExprKind::Local(_)).then(|| self.as_ref_arg(a, fr))
+    }
+
+    /// Keeps the arguments of one call from moving a local that a lent
+    /// argument of the same call borrows (`f(&x, x)` would not compile):
+    /// those reads copy instead.
+    pub fn keep_lent_locals(&self, args: &[Expr], lent: &[bool], fr: &Frame) {
+        let borrowed: std::collections::HashSet<LocalId> = args
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Self::is_lent(lent, *i))
+            .filter_map(|(_, a)| local_root(a))
+            .collect();
+        if borrowed.is_empty() {
+            return;
+        }
+        for a in args {
+            visit::walk_expr(a, &mut |x| {
+                if matches!(x.kind, ExprKind::Local(l) if borrowed.contains(&l)) {
+                    fr.moves.borrow_mut().remove(&(x as *const Expr));
+                }
+            });
+        }
+    }
+
     /// Whether `e` reads a whole local whose value it may take: a last use
     /// (see [`crate::moves`]) of a local held by value.
     fn moves_out(&self, e: &Expr, fr: &Frame) -> bool {
@@ -500,9 +553,19 @@ impl Gen<'_> {
         if let Some(p) = self.place(e, fr) {
             return if is_copy(&e.ty) {
                 E::atom(p)
-            } else if self.is_lent_local(e, fr) && matches!(e.ty, DataType::Array(_)) {
-                // A lent array parameter (`&[T]`): copy it out.
-                E::atom(quote!(#p.to_vec()))
+            } else if self.is_lent_local(e, fr) {
+                let cost = if fr.loop_depth.get() > 0 {
+                    Copied::Often
+                } else {
+                    Copied::Once
+                };
+                self.note_copied(e, fr, cost);
+                if matches!(e.ty, DataType::Array(_)) {
+                    // A lent array parameter (`&[T]`): copy it out.
+                    E::atom(quote!(#p.to_vec()))
+                } else {
+                    E::atom(quote!(#p.clone()))
+                }
             } else if self.moves_out(e, fr) {
                 E::atom(p)
             } else {
@@ -561,6 +624,7 @@ impl Gen<'_> {
             ExprKind::Builtin(f, args) => self.builtin(*f, args, &e.ty, e.span, fr),
             ExprKind::Call(f, args) => {
                 let pf = &self.p.pure_fns[f.index()];
+                self.keep_lent_locals(args, &self.pure_lent[f.index()], fr);
                 let args: Vec<_> = args
                     .iter()
                     .zip(&self.pure_lent[f.index()])
@@ -627,7 +691,11 @@ impl Gen<'_> {
     fn match_expr(&self, x: &Expr, arms: &[MatchArm], fr: &Frame) -> E {
         let scrutinee = if x.ty == DataType::Str {
             let s = self.by_ref(x, fr).at(UNARY);
-            quote!(&*#s)
+            if self.is_lent_local(x, fr) {
+                quote!(&**#s)
+            } else {
+                quote!(&*#s)
+            }
         } else {
             self.expr(x, fr).ts
         };
@@ -853,6 +921,9 @@ impl Gen<'_> {
                 }))
             }
             Builtin::MapInsert => {
+                // A lent map would have been updated in place had it been
+                // the callee's own: count it as copied (`settle_lending`).
+                self.note_copied(&args[0], fr, Copied::Often);
                 let m = self.by_ref(&args[0], fr).at(ATOM);
                 let (k, v) = (arg(1).ts, arg(2).ts);
                 E::atom(quote!(#m.update(#k, #v)))
@@ -867,6 +938,7 @@ impl Gen<'_> {
                 }))
             }
             Builtin::MapRemove => {
+                self.note_copied(&args[0], fr, Copied::Often);
                 let m = self.by_ref(&args[0], fr).at(ATOM);
                 let k = self.as_ref_arg(&args[1], fr);
                 E::atom(quote!(#m.without(#k)))
@@ -916,6 +988,21 @@ impl Gen<'_> {
     /// One statement. `top` marks a top-level statement of a participant
     /// whose locals were declared up front.
     pub fn stmt(&self, s: &Stmt, fr: &Frame, ret: &Ret, top: bool) -> TokenStream {
+        let is_loop = matches!(
+            s.kind,
+            StmtKind::ForChildren { .. } | StmtKind::ForArray { .. } | StmtKind::ForRange { .. }
+        );
+        if is_loop {
+            fr.loop_depth.set(fr.loop_depth.get() + 1);
+        }
+        let code = self.stmt_code(s, fr, ret, top);
+        if is_loop {
+            fr.loop_depth.set(fr.loop_depth.get() - 1);
+        }
+        code
+    }
+
+    fn stmt_code(&self, s: &Stmt, fr: &Frame, ret: &Ret, top: bool) -> TokenStream {
         let ctx = &fr.context;
         match &s.kind {
             StmtKind::ReplaceSelf { .. }
@@ -944,7 +1031,22 @@ impl Gen<'_> {
                     }
                 };
                 let mut vals = Vec::new();
+                let lent = &self.method_lent[method.index()];
+                self.keep_lent_locals(args, lent, fr);
                 for (i, a) in args.iter().enumerate() {
+                    if Self::is_lent(lent, i) {
+                        // A reference: every node of a region gets it.
+                        match self.lend_local(a, fr) {
+                            Some(r) => vals.push((r, true)),
+                            None => {
+                                let v = self.expr(a, fr).ts;
+                                let name = format_ident!("arg{i}");
+                                pre.extend(quote!(let #name = #v;));
+                                vals.push((quote!(&#name), true));
+                            }
+                        }
+                        continue;
+                    }
                     let v = self.expr(a, fr).ts;
                     if Self::simple(a) && open.is_none() {
                         vals.push((v, true));

@@ -121,7 +121,15 @@ impl Gen<'_> {
                 let site = self.site_arg(self.rw.method_site[c.method.index()], quote!(Site::Root));
                 let args: Vec<_> = c.args.iter().map(|a| self.expr(a, &fr).ts).collect();
                 let names: Vec<_> = (0..args.len()).map(|j| format_ident!("arg{j}")).collect();
-                let call = on_root(quote!(#f(t, cx, root #site #(, #names)*)), replaces);
+                let lent = &self.method_lent[c.method.index()];
+                let passed = names.iter().enumerate().map(|(j, n)| {
+                    if Self::is_lent(lent, j) {
+                        quote!(&#n)
+                    } else {
+                        quote!(#n)
+                    }
+                });
+                let call = on_root(quote!(#f(t, cx, root #site #(, #passed)*)), replaces);
                 if args.is_empty() {
                     call
                 } else {
@@ -139,11 +147,16 @@ impl Gen<'_> {
                     let mut pre = TokenStream::new();
                     let mut args = Vec::new();
                     for (k, &ci) in chunk.calls.iter().enumerate() {
+                        let lent = &self.method_lent[fuse.calls[ci].method.index()];
                         for (j, a) in fuse.calls[ci].args.iter().enumerate() {
                             let v = self.expr(a, &fr).ts;
                             let n = format_ident!("arg{k}_{j}");
                             pre.extend(quote!(let #n = #v;));
-                            args.push(quote!(#n));
+                            if Self::is_lent(lent, j) {
+                                args.push(quote!(&#n));
+                            } else {
+                                args.push(quote!(#n));
+                            }
                         }
                     }
                     let Some(disp) = self.fused_disp.get(&chunk.targets) else {

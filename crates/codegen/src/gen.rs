@@ -254,10 +254,16 @@ pub(crate) struct Frame {
     pub nodes: Vec<Ident>,
     pub types: Vec<DataType>,
     pub mutable: HashSet<usize>,
-    /// Locals held by reference: array parameters of pure functions that
-    /// the body never assigns (`&[T]`, so callers lend instead of copying)
-    /// and `for` variables over the elements of such arrays (`&T`).
+    /// Locals held by reference: parameters the callers lend (`&T`, `&[T]`
+    /// for arrays: `Gen::pure_lent`, `Gen::method_lent`) and `for`
+    /// variables over the elements of arrays iterated in place (`&T`).
     pub borrowed: RefCell<HashSet<usize>>,
+    /// The function whose lent parameters this frame's first locals are:
+    /// a copy of one out of its reference is recorded in
+    /// `Gen::lent_copied` (see `Gen::settle_lending`).
+    pub lender: Option<Lender>,
+    /// How many loops (`for`) enclose the code being generated.
+    pub loop_depth: std::cell::Cell<u32>,
     /// Locals and node variables bound by top-level statements that were
     /// declared up front (participants that can be inactive).
     pub hoisted: bool,
@@ -335,8 +341,16 @@ pub(crate) struct Gen<'p> {
     /// Per pure function: may it fail (else it returns a plain value and
     /// its callers use no `?`)?
     pub pure_fallible: Vec<bool>,
-    /// Per pure function, per parameter: lent as a reference (`lent_params`).
+    /// Per pure function, per parameter: lent as a reference (`lent_params`,
+    /// then `Gen::settle_lending`).
     pub pure_lent: Vec<Vec<bool>>,
+    /// Per traversal, per parameter: lent as a reference by every caller,
+    /// unfused and fused (`method_lent_params`, then `Gen::settle_lending`).
+    pub method_lent: Vec<Vec<bool>>,
+    /// Lent parameters whose generated code copied the value out of the
+    /// reference (`Body::expr`), collected while `settle_lending` generates
+    /// the code once more.
+    pub lent_copied: RefCell<std::collections::HashMap<(Lender, usize), Copied>>,
     pub method_fn: Vec<Ident>,
     pub body_fn: Vec<Ident>,
     pub fused_fn: Vec<Ident>,
@@ -720,6 +734,7 @@ impl<'p> Gen<'p> {
             .map(|f| top.fresh(&snake(&f.name)))
             .collect();
         let pure_lent = p.pure_fns.iter().map(lent_params).collect();
+        let method_lent = method_lent_params(p);
         let pure_fallible = treefuse_analysis::pure_fns_may_fail(p);
         let method_fn = p
             .methods
@@ -772,6 +787,8 @@ impl<'p> Gen<'p> {
             entry_fn,
             pure,
             pure_lent,
+            method_lent,
+            lent_copied: RefCell::default(),
             pure_fallible,
             method_fn,
             body_fn,
@@ -788,7 +805,62 @@ impl<'p> Gen<'p> {
         };
         g.plan_fused();
         g.drop_unused_checks();
+        g.settle_lending();
         g
+    }
+
+    /// Keeps lent only the parameters whose code copies the value out of
+    /// the reference rarely enough to pay. Generates the pure functions and
+    /// the unfused bodies, unlends what they copy too often, and repeats
+    /// until nothing changes (a parameter passed on to one that is no
+    /// longer lent is copied there: the sets only shrink).
+    ///
+    /// A pure function's parameter must never be copied: its callers
+    /// typically hand over a map they then replace (`e = kill(e, id)`),
+    /// which the callee updates in place only if it owns it. A traversal's
+    /// parameter may be copied at one place outside loops (`Block.propagate`
+    /// starts with `let known = env;`): that copy is the one its caller
+    /// made before, moved into the callee, while the calls that pass the
+    /// value on without copying (one per statement, per child) no longer
+    /// copy. Array parameters of pure functions stay lent (`&[T]`, copied
+    /// with `to_vec` where needed), as before.
+    ///
+    /// Value semantics hold by construction: a lent parameter is a shared
+    /// `&T` (the generated types have no interior mutability) that the
+    /// callee never assigns, and the caller cannot change the value while
+    /// the call holds the borrow, so neither side sees the other's later
+    /// changes.
+    fn settle_lending(&mut self) {
+        loop {
+            self.lent_copied.borrow_mut().clear();
+            let _ = self.pure_fns();
+            let _ = self.bodies();
+            let copied = std::mem::take(&mut *self.lent_copied.borrow_mut());
+            let mut changed = false;
+            for ((lender, i), how) in copied {
+                let (slot, keep) = match lender {
+                    Lender::Pure(f) => (
+                        self.pure_lent[f].get_mut(i),
+                        matches!(
+                            self.p.pure_fns[f].frame.locals.get(i),
+                            Some((_, DataType::Array(_)))
+                        ),
+                    ),
+                    Lender::Body { method, .. } => {
+                        (self.method_lent[method].get_mut(i), how == Copied::Once)
+                    }
+                };
+                if let Some(lent) = slot {
+                    if *lent && !keep {
+                        *lent = false;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
     }
 
     // ------------------------------------------------------------ types
@@ -1374,8 +1446,30 @@ pub(crate) fn mentions(ts: &TokenStream, name: &str) -> bool {
 
 // ---------------------------------------------------------------- usage
 
-/// Which parameters of pure function `f` are taken by reference: arrays
-/// its body never assigns (host functions take everything by value).
+/// How a function's code copies a lent parameter out of its reference.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Copied {
+    /// At one place, outside loops: once per call at most.
+    Once,
+    /// At several places, inside a loop, or where a value of its own would
+    /// have been updated in place (`insert`, `remove`).
+    Often,
+}
+
+/// A function whose parameters may be lent (see `Frame::lender`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Lender {
+    Pure(usize),
+    /// A body of a traversal: each body may copy a parameter once.
+    Body {
+        method: usize,
+        body: usize,
+    },
+}
+
+/// Which parameters of pure function `f` may be taken by reference: those
+/// not `Copy` that its body never assigns (host functions take everything
+/// by value). `Gen::settle_lending` then keeps those it never copies.
 pub(crate) fn lent_params(f: &PureFn) -> Vec<bool> {
     let mut u = Usage::default();
     match &f.body {
@@ -1384,11 +1478,32 @@ pub(crate) fn lent_params(f: &PureFn) -> Vec<bool> {
         PureBody::Block(b) => usage(b, &mut u),
     }
     (0..f.frame.num_params)
-        .map(|i| {
-            matches!(f.frame.locals[i].1, DataType::Array(_))
-                && !u.assigned.contains(&LocalId(i as u32))
-        })
+        .map(|i| !is_copy(&f.frame.locals[i].1) && !u.assigned.contains(&LocalId(i as u32)))
         .collect()
+}
+
+/// Which parameters of each traversal may be taken by reference: those
+/// not `Copy` that no body of the traversal assigns. `Gen::settle_lending`
+/// then keeps those no body copies.
+pub(crate) fn method_lent_params(p: &Program) -> Vec<Vec<bool>> {
+    let mut lent: Vec<Vec<bool>> = p
+        .methods
+        .iter()
+        .map(|m| m.params.iter().map(|t| !is_copy(t)).collect())
+        .collect();
+    for b in &p.bodies {
+        let mut u = Usage::default();
+        usage(b.body.as_deref().unwrap_or(&[]), &mut u);
+        let Some(ps) = lent.get_mut(b.method.index()) else {
+            continue;
+        };
+        for (i, l) in ps.iter_mut().enumerate() {
+            if u.assigned.contains(&LocalId(i as u32)) {
+                *l = false;
+            }
+        }
+    }
+    lent
 }
 
 /// What `stmts` use, up to the first statement that always returns (the
@@ -1594,6 +1709,8 @@ impl Gen<'_> {
             types: layout.locals.iter().map(|(_, t)| t.clone()).collect(),
             mutable: u.assigned.iter().map(|l| l.index()).collect(),
             borrowed: RefCell::default(),
+            lender: None,
+            loop_depth: Default::default(),
             hoisted,
             facts: RefCell::default(),
             moves: RefCell::default(),

@@ -730,12 +730,8 @@ impl Gen<'_> {
                     .map(|s| s.as_str())
                     .collect::<Vec<_>>(),
             );
-            let fr = self.frame(format!("pure fn {}", f.name), &f.frame, &u, &mut ns, false);
-            for (param, &lent) in self.pure_lent[i].iter().enumerate() {
-                if lent {
-                    fr.borrowed.borrow_mut().insert(param);
-                }
-            }
+            let mut fr = self.frame(format!("pure fn {}", f.name), &f.frame, &u, &mut ns, false);
+            self.lend(&mut fr, Lender::Pure(i), &self.pure_lent[i]);
             *fr.moves.borrow_mut() = crate::moves::last_uses(&body);
             let params = self.params(&fr, &f.frame);
             let ret = self.data_type(&f.ret);
@@ -774,17 +770,38 @@ impl Gen<'_> {
         out
     }
 
+    /// Marks the parameters of `fr` that `lender`'s callers lend as held
+    /// by reference.
+    pub(crate) fn lend(&self, fr: &mut Frame, lender: Lender, lent: &[bool]) {
+        fr.lender = Some(lender);
+        for (param, &lent) in lent.iter().enumerate() {
+            if lent {
+                fr.borrowed.borrow_mut().insert(param);
+            }
+        }
+    }
+
+    /// The Rust type of a parameter of type `ty`: `&T` if lent (`&[T]`
+    /// for an array).
+    pub(crate) fn param_type(&self, ty: &DataType, lent: bool) -> TokenStream {
+        match ty {
+            DataType::Array(el) if lent => {
+                let el = self.data_type(el);
+                quote!(&[#el])
+            }
+            _ if lent => {
+                let t = self.data_type(ty);
+                quote!(&#t)
+            }
+            _ => self.data_type(ty),
+        }
+    }
+
     fn params(&self, fr: &Frame, layout: &FrameLayout) -> Vec<TokenStream> {
         (0..layout.num_params)
             .map(|i| {
                 let n = &fr.locals[i];
-                let t = match &layout.locals[i].1 {
-                    DataType::Array(el) if fr.borrowed.borrow().contains(&i) => {
-                        let el = self.data_type(el);
-                        quote!(&[#el])
-                    }
-                    ty => self.data_type(ty),
-                };
+                let t = self.param_type(&layout.locals[i].1, fr.borrowed.borrow().contains(&i));
                 if fr.mutable.contains(&i) {
                     quote!(mut #n: #t)
                 } else {
@@ -880,6 +897,12 @@ impl Gen<'_> {
             let ctx = self.p.body_name(BodyId(i as u32));
             let mut fr = self.frame(ctx.clone(), &b.frame, &u, &mut ns, false);
             fr.owner = Some(b.owner);
+            let m = b.method.index();
+            self.lend(
+                &mut fr,
+                Lender::Body { method: m, body: i },
+                &self.method_lent[m],
+            );
             *fr.moves.borrow_mut() = crate::moves::last_uses(&stmts);
             let params = self.params(&fr, &b.frame);
             let replaces = self.rw.body_replaces[i];
@@ -1095,7 +1118,12 @@ impl Gen<'_> {
             let h = self.hier(m.declared_on);
             let (id, kind) = (&h.id, &h.kind);
             let xs: Vec<_> = (0..m.params.len()).map(|k| format_ident!("x{k}")).collect();
-            let tys: Vec<_> = m.params.iter().map(|t| self.data_type(t)).collect();
+            let tys: Vec<_> = m
+                .params
+                .iter()
+                .zip(&self.method_lent[mi])
+                .map(|(t, &lent)| self.param_type(t, lent))
+                .collect();
             // Group the concrete types by the body they run.
             let mut arms: Vec<(Vec<TypeId>, BodyId)> = Vec::new();
             let mut missing = false;
@@ -1161,11 +1189,20 @@ impl Gen<'_> {
 
     // ------------------------------------------------------------ fused
 
-    fn fused_params(&self, f: FusedFnId) -> Vec<DataType> {
+    /// The Rust types of a fused function's parameters: its participants'
+    /// in order, lent as their traversals are.
+    fn fused_params(&self, f: FusedFnId) -> Vec<TokenStream> {
         self.fused.functions[f.index()]
             .participants
             .iter()
-            .flat_map(|p| self.p.methods[p.method.index()].params.clone())
+            .flat_map(|p| {
+                let m = p.method.index();
+                self.p.methods[m]
+                    .params
+                    .iter()
+                    .zip(&self.method_lent[m])
+                    .map(|(t, &lent)| self.param_type(t, lent))
+            })
             .collect()
     }
 
@@ -1189,9 +1226,8 @@ impl Gen<'_> {
             };
             let h = self.hier(*first_ty);
             let (id, kind) = (&h.id, &h.kind);
-            let ptys = self.fused_params(*first);
-            let xs: Vec<_> = (0..ptys.len()).map(|k| format_ident!("x{k}")).collect();
-            let tys: Vec<_> = ptys.iter().map(|t| self.data_type(t)).collect();
+            let tys = self.fused_params(*first);
+            let xs: Vec<_> = (0..tys.len()).map(|k| format_ident!("x{k}")).collect();
             let takes_mask = self.disp_takes_mask(targets);
             let mask_arg = if takes_mask { quote!(, mask) } else { quote!() };
             let replaces = self.disp_replaces(targets);
@@ -1533,6 +1569,15 @@ impl Gen<'_> {
                     flagged[p],
                 );
                 fr.owner = Some(f.ty);
+                let m = part.method.index();
+                self.lend(
+                    &mut fr,
+                    Lender::Body {
+                        method: m,
+                        body: part.body.index(),
+                    },
+                    &self.method_lent[m],
+                );
                 // Participants after one that may postpone them are resumed
                 // with their parameters (`Gen::resume`): those stay.
                 let resumable = f.resume.iter().any(|r| r.participant < p);
@@ -1957,7 +2002,8 @@ impl Gen<'_> {
             let layout = &self.p.bodies[part.body.index()].frame;
             for i in 0..layout.num_params {
                 let n = &frames[j].locals[i];
-                if is_copy(&layout.locals[i].1) {
+                // (A lent parameter is a reference: passed on as it is.)
+                if is_copy(&layout.locals[i].1) || frames[j].borrowed.borrow().contains(&i) {
                     args.push(quote!(#n));
                 } else {
                     args.push(quote!(#n.clone()));
@@ -2047,10 +2093,13 @@ impl Gen<'_> {
                 } => (Some(cond), then_branch.first()),
                 _ => (None, Some(*s)),
             };
-            let call_args: &[Expr] = match call.map(|c| &c.kind) {
-                Some(StmtKind::Call { args, .. }) => args,
-                _ => &[],
+            let (call_args, lent): (&[Expr], &[bool]) = match call.map(|c| &c.kind) {
+                Some(StmtKind::Call { args, method, .. }) => {
+                    (args, &self.method_lent[method.index()])
+                }
+                _ => (&[], &[]),
             };
+            self.keep_lent_locals(call_args, lent, fr);
             let mut conds = Vec::new();
             if flagged[*p] {
                 let flag = format_ident!("active_{p}");
@@ -2066,13 +2115,43 @@ impl Gen<'_> {
             let names: Vec<_> = (0..call_args.len())
                 .map(|j| format_ident!("arg{k}_{j}"))
                 .collect();
-            copies.extend(call_args.iter().map(|a| is_copy(&a.ty)));
+            // Lent arguments are references, which every node of a region
+            // gets: a local is lent where it is, even by a call that may
+            // not take part (the borrow costs nothing and cannot fail),
+            // anything else from a value the caller holds.
+            copies.extend(
+                call_args
+                    .iter()
+                    .enumerate()
+                    .map(|(j, a)| is_copy(&a.ty) || Self::is_lent(lent, j)),
+            );
+            let mut passed: Vec<TokenStream> = names.iter().map(|n| quote!(#n)).collect();
+            for (j, a) in call_args.iter().enumerate() {
+                if !Self::is_lent(lent, j) {
+                    continue;
+                }
+                if let Some(r) = self.lend_local(a, fr) {
+                    let n = &names[j];
+                    pre.extend(quote!(let #n = #r;));
+                } else {
+                    let n = &names[j];
+                    passed[j] = quote!(&#n);
+                }
+            }
+            let lent_local =
+                |j: usize, a: &Expr| Self::is_lent(lent, j) && matches!(a.kind, ExprKind::Local(_));
             if conds.is_empty() {
                 for (j, a) in call_args.iter().enumerate() {
+                    if lent_local(j, a) {
+                        continue;
+                    }
                     let v = self.expr(a, fr).ts;
                     let n = &names[j];
                     // A region call takes the value at its last node.
-                    if matches!(deliver, Deliver::Region(_)) && !is_copy(&a.ty) {
+                    if matches!(deliver, Deliver::Region(_))
+                        && !is_copy(&a.ty)
+                        && !Self::is_lent(lent, j)
+                    {
                         pre.extend(quote!(let mut #n = #v;));
                     } else {
                         pre.extend(quote!(let #n = #v;));
@@ -2082,6 +2161,9 @@ impl Gen<'_> {
                 let bit = 1u64 << k;
                 let mut sets = TokenStream::new();
                 for (j, a) in call_args.iter().enumerate() {
+                    if lent_local(j, a) {
+                        continue;
+                    }
                     let v = self.expr(a, fr).ts;
                     let n = &names[j];
                     let ty = self.data_type(&a.ty);
@@ -2091,7 +2173,7 @@ impl Gen<'_> {
                 }
                 pre.extend(quote!(if #(#conds)&&* { #sets m |= #bit; }));
             }
-            args.extend(names.into_iter().map(|n| quote!(#n)));
+            args.extend(passed);
         }
         // A child whose type the members' guards proved is run without
         // the dispatcher's match on its kind.

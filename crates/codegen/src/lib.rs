@@ -42,10 +42,26 @@
 //!   and a dispatch for every access to a base-type field, a much larger
 //!   change of every access path for the remaining factor of about two.
 //!   `Tree::node_count` and `Tree::node_bytes` report the arenas' size.
-//!   Records are structs, arrays `Vec<T>` (cloned on copy; read-only array
-//!   parameters of pure functions are lent as `&[T]`, and loops over an
+//!   Records are structs, arrays `Vec<T>` (cloned on copy; loops over an
 //!   array the loop body does not assign iterate it in place), strings
 //!   `Arc<str>`.
+//! - **Lent parameters.** A parameter that is not `Copy` and that no body
+//!   assigns is taken by reference (`&OrdMap<K, V>`, `&Rec`, `&Arc<str>`,
+//!   `&[T]` for arrays) when that pays (`Gen::settle_lending`): a pure
+//!   function's if its code never copies it out of the reference (so
+//!   `kill_all(known, &t[s].assigned)` no longer clones the tree's map,
+//!   while `kill(e, id)`, which removes from its own copy, still takes `e`
+//!   by value and updates it in place), a traversal's if each body copies
+//!   it at most once, outside loops (`Block.propagate` clones `env` into
+//!   the `known` it grows; each statement's `propagate(&known)` no longer
+//!   clones). Every caller, unfused bodies, fused functions (one argument
+//!   slot per participant, passed on as it is to resumed participants and
+//!   to every node of a region) and entry points, lends a local where it
+//!   stands and holds any other value (a tree field: the call takes
+//!   `&mut Tree`; a temporary) in a local it lends. A shared reference to
+//!   a value without interior mutability that the callee never assigns
+//!   keeps value semantics: neither side can see a later change of the
+//!   other's.
 //! - **Typed construction.** Every concrete type has a struct named as
 //!   the type (`TextBox`, `Add`; the names of the tree types come first,
 //!   so a generated name that a type takes, say `Tree`, gets a suffix

@@ -338,14 +338,15 @@ fn child_ids_are_read_once_where_no_slot_is_written() {
 
 /// A fused participant moves a parameter into its last call in the order
 /// the schedule runs its statements (`self.b.f(m)` after `self.a.f(m)`),
-/// though no write orders the two reads, and clones it before.
+/// though no write orders the two reads, and clones it before. (The leaves
+/// update their own copy of `m` in place, so `m` is not lent.)
 #[test]
 fn fused_participants_move_at_their_last_use_in_schedule_order() {
     let code = emit_source(
         "moves",
         "abstract tree N {\n    v: i64 = 0;\n    traversal f(m: {i64: i64});\n    traversal g(m: {i64: i64});\n}\n\
-         tree Leaf : N {\n    traversal f(m: {i64: i64}) { self.v = get(m, 1, 0); }\n    \
-         traversal g(m: {i64: i64}) { self.v = self.v + get(m, 2, 0); }\n}\n\
+         tree Leaf : N {\n    traversal f(m: {i64: i64}) { self.v = get(insert(m, 3, 3), 1, 0); }\n    \
+         traversal g(m: {i64: i64}) { self.v = self.v + get(insert(m, 3, 3), 2, 0); }\n}\n\
          tree Two : N {\n    child a: N;\n    child b: N;\n    \
          traversal f(m: {i64: i64}) { self.a.f(m); self.b.f(m); }\n    \
          traversal g(m: {i64: i64}) { self.a.g(m); self.b.g(m); }\n}\n\
@@ -357,4 +358,95 @@ fn fused_participants_move_at_their_last_use_in_schedule_order() {
         assert_eq!(two.matches(&format!("= {m}.clone();")).count(), 1, "{two}");
         assert_eq!(two.matches(&format!("= {m};")).count(), 1, "{two}");
     }
+}
+
+/// The unfused body `fn NAME<const C: bool>(..)` of `code`, up to its end.
+fn body_fn_of<'a>(code: &'a str, name: &str) -> &'a str {
+    code.split(&format!("\n    fn {name}<"))
+        .nth(1)
+        .and_then(|f| f.split("\n    }\n").next())
+        .unwrap_or_else(|| panic!("no function `{name}` in:\n{code}"))
+}
+
+/// Read-only map parameters of pure functions are lent (`&OrdMap`), also
+/// from a tree field (a pure function does not take the tree); a map
+/// parameter the function takes over and updates is not (its caller's
+/// move lets it update in place).
+#[test]
+fn pure_functions_borrow_maps_they_only_read() {
+    let code = emit_source(
+        "lendpure",
+        "pure fn kill_all(env: {i64: i64}, ids: {i64: bool}) -> {i64: i64} {\n    \
+         let e = env;\n    for id in keys(ids) { e = remove(e, id); }\n    return e;\n}\n\
+         tree N {\n    s: {i64: bool};\n    m: {i64: i64};\n    \
+         traversal f() { self.m = kill_all(self.m, self.s); }\n}\n\
+         fuse run(root: N) {\n    root.f();\n}\n",
+    );
+    assert!(
+        code.contains("env: imbl::OrdMap<i64, i64>,\n        ids: &imbl::OrdMap<i64, bool>,"),
+        "{code}"
+    );
+    assert!(
+        code.contains("kill_all(t[this].m.clone(), &t[this].s)"),
+        "{code}"
+    );
+}
+
+/// A traversal parameter that no body assigns is lent by every caller:
+/// the unfused bodies and the fused functions take `&OrdMap`, pass their
+/// reference on to the calls on the children (one argument slot per
+/// participant) and clone nothing; the entry lends the value it built.
+#[test]
+fn traversal_parameters_are_lent_through_fused_calls() {
+    let code = emit_source(
+        "lendfused",
+        "abstract tree N {\n    v: i64 = 0;\n    traversal f(m: {i64: i64});\n    traversal g(m: {i64: i64});\n}\n\
+         tree Leaf : N {\n    traversal f(m: {i64: i64}) { self.v = get(m, 1, 0); }\n    \
+         traversal g(m: {i64: i64}) { self.v = self.v + get(m, 2, 0); }\n}\n\
+         tree Two : N {\n    child a: N;\n    child b: N;\n    \
+         traversal f(m: {i64: i64}) { self.a.f(m); self.b.f(m); }\n    \
+         traversal g(m: {i64: i64}) { self.a.g(m); self.b.g(m); }\n}\n\
+         fuse run(root: N) {\n    root.f({1: 5});\n    root.g({2: 7});\n}\n",
+    );
+    let two = fused_fn_of(&code, "_two");
+    assert!(two.contains("m_2: &imbl::OrdMap<i64, i64>,"), "{two}");
+    assert!(two.contains("let arg0_0 = m_2;"), "{two}");
+    assert!(!two.contains(".clone()"), "{two}");
+    let unfused = body_fn_of(&code, "two_f");
+    // (Its parameter is named `m_2`: `m` names no local there.)
+    assert!(
+        unfused.contains("m_2: &imbl::OrdMap<i64, i64>,"),
+        "{unfused}"
+    );
+    assert_eq!(
+        unfused.matches("f(t, cx, n, m_2)?;").count(),
+        2,
+        "{unfused}"
+    );
+    assert!(!unfused.contains(".clone()"), "{unfused}");
+    assert!(code.contains(", &arg0_0"), "{code}");
+}
+
+/// A lent parameter that the body copies into a local it then modifies
+/// is copied there, once (the copy the caller made before); one the body
+/// assigns is not lent at all.
+#[test]
+fn lent_parameters_are_copied_where_they_become_owned() {
+    let code = emit_source(
+        "lendcopy",
+        "abstract tree N {\n    v: i64 = 0;\n    traversal f(m: {i64: i64});\n    traversal g(m: {i64: i64});\n}\n\
+         tree Leaf : N {\n    traversal f(m: {i64: i64}) { self.v = get(m, 1, 0); }\n    \
+         traversal g(m: {i64: i64}) { self.v = get(m, 1, 0); }\n}\n\
+         tree Two : N {\n    child a: N;\n    child b: N;\n    \
+         traversal f(m: {i64: i64}) { let k = m; k[1] = 5; self.a.f(k); self.b.f(k); }\n    \
+         traversal g(m: {i64: i64}) { m[1] = 6; self.a.g(m); self.b.g(m); }\n}\n\
+         fuse run(root: N) {\n    root.f({});\n    root.g({});\n}\n",
+    );
+    let f = body_fn_of(&code, "two_f");
+    assert!(f.contains("m_2: &imbl::OrdMap<i64, i64>,"), "{f}");
+    assert_eq!(f.matches(".clone()").count(), 1, "{f}");
+    assert!(f.contains("= m_2.clone();"), "{f}");
+    assert_eq!(f.matches("f(t, cx, n, &k_2)?;").count(), 2, "{f}");
+    let g = body_fn_of(&code, "two_g");
+    assert!(g.contains("mut m_2: imbl::OrdMap<i64, i64>,"), "{g}");
 }
