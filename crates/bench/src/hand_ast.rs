@@ -570,6 +570,43 @@ mod tests {
     }
 
     #[test]
+    fn hand_fused_ast_runs_deep_trees() {
+        // x1 = 3; x2 = ((x1 + x1) + x1) + ... 100,000 deep, folded to one
+        // constant; and 20,000 nested `if`s. (Built as prefix, core and
+        // suffix: nesting `format!` calls would take quadratic time.)
+        let depth = 100_000;
+        let sum = format!(
+            "{}{}{}",
+            r#"{"type":"BinaryExpr","operator":0,"lhs":"#.repeat(depth),
+            var(1),
+            format!(r#","rhs":{}}}"#, var(1)).repeat(depth)
+        );
+        let deep_expr = function(&[assign(1, &constant(3)), assign(2, &sum)]);
+        let depth = 20_000;
+        let nested = format!(
+            "{}{}{}",
+            format!(
+                r#"{{"type":"IfStmt","condition":{},"then_part":{{"type":"StmtListEnd","stmt":"#,
+                add(&var(1), &var(5))
+            )
+            .repeat(depth),
+            assign(4, &var(1)),
+            format!(r#"}},"else_part":{}}}"#, stmts(&[incr(1)])).repeat(depth)
+        );
+        let deep_ifs = function(&[assign(1, &constant(3)), nested]);
+        for (json, what) in [(deep_expr, "deep expression"), (deep_ifs, "deep ifs")] {
+            let out = std::thread::scope(|s| {
+                // A test thread's default stack, as in a user's thread.
+                s.spawn(|| agree(&program(&json), what)).join()
+            });
+            assert!(
+                matches!(out, Ok(Some(_))),
+                "{what}: no runtime error expected"
+            );
+        }
+    }
+
+    #[test]
     fn a_constant_reaches_into_an_if_and_stops_after_it() {
         // x1 = 2; if (x1 + x2) { x3 = x1 } else { x1 = 5; x4 = x1 }; x5 = x1
         let out = output_of(&[
