@@ -143,8 +143,6 @@ struct Vertex<'s> {
     set: &'s AccessSet,
     /// `Some((field, method))` for a top-level call `self.field.method(..)`.
     call: Option<(FieldId, MethodId)>,
-    /// Whether the call's arguments and guard read only the frame.
-    frame_only: bool,
     /// `Some(list field)` for a loop `for x in self.list { .. }` whose body
     /// makes traversing calls only directly on `x` (possibly guarded).
     lp: Option<FieldId>,
@@ -1426,7 +1424,6 @@ impl Builder<'_, '_> {
                     span: stmt.span,
                     set: &access.set,
                     call,
-                    frame_only: inputs_read_only_the_frame(stmt),
                     lp: child_loop(stmt, access),
                     per_element: access.per_element.as_deref(),
                     blocks: access.blocks.first(),
@@ -1661,7 +1658,16 @@ impl Builder<'_, '_> {
                 {
                     continue;
                 }
-                let reason = explain(&vertices, &edges, &group, a, b, self);
+                let reason = explain(
+                    &vertices,
+                    &edges,
+                    &inputs,
+                    &group,
+                    a,
+                    b,
+                    &participants,
+                    self,
+                );
                 blocked.push(Blocked::between(&vertices[a], &vertices[b], reason));
             }
         }
@@ -2045,21 +2051,25 @@ fn schedule(succ: &[Vec<usize>], group: &[usize]) -> Option<Vec<usize>> {
     (done == reps.len()).then_some(order)
 }
 
-/// Why calls `a` and `b` (vertex indices) ended up in different groups.
+/// Why calls `a` and `b` (vertex indices) ended up in different groups:
+/// the reason the grouping itself applied (cut-offs; a member's arguments
+/// or guard reading what an earlier member writes, `inputs` as in the
+/// grouping), else the dependence path that would make the merge cyclic.
+#[allow(clippy::too_many_arguments)]
 fn explain(
     vertices: &[Vertex],
     edges: &[(usize, usize, String)],
+    inputs: &[Option<AccessSet>],
     group: &[usize],
     a: usize,
     b: usize,
+    participants: &[Participant],
     builder: &Builder,
 ) -> String {
-    let in_union: Vec<usize> = (0..vertices.len())
-        .filter(|&v| group[v] == group[a] || group[v] == group[b])
-        .collect();
-    let mut methods: Vec<MethodId> = in_union
-        .iter()
-        .filter_map(|&v| vertices[v].call.map(|c| c.1))
+    let in_union = |v: usize| group[v] == group[a] || group[v] == group[b];
+    let mut methods: Vec<MethodId> = (0..vertices.len())
+        .filter(|&v| in_union(v))
+        .filter_map(|v| vertices[v].call.map(|c| c.1))
         .collect();
     methods.sort();
     if !builder.within_cutoffs(&methods) {
@@ -2068,17 +2078,27 @@ fn explain(
             builder.options.max_group, builder.options.max_repeat
         );
     }
-    if let Some((u, v, why)) = edges.iter().find(|(u, v, _)| {
-        (group[*u] == group[a] && group[*v] == group[b])
-            || (group[*u] == group[b] && group[*v] == group[a])
-    }) {
-        let later = if group[*v] == group[b] { b } else { a };
-        if !vertices[later].frame_only {
-            return format!(
-                "the later call's arguments or guard read what the earlier one may write ({}#{} -> {}#{}: {why}); they must be evaluated after it runs",
-                vertices[*u].participant, vertices[*u].stmt, vertices[*v].participant, vertices[*v].stmt
-            );
+    // The grouping's own test: within the merged call every member's
+    // inputs are evaluated before any member runs. Name the edge only
+    // when that test is what fails; an edge through the calls' bodies
+    // alone is what merging handles (the callee orders them).
+    for (u, v, _) in edges {
+        let crosses = (group[*u] == group[a] && group[*v] == group[b])
+            || (group[*u] == group[b] && group[*v] == group[a]);
+        if !crosses {
+            continue;
         }
+        let conflict = match &inputs[*v] {
+            Some(reads) => match builder.conflicts.conflict(vertices[*u].set, reads, false) {
+                Some(c) => builder.conflict_text(&c, participants, vertices[*u].participant),
+                None => continue,
+            },
+            None => "its inputs read the tree in a way the analysis does not model".into(),
+        };
+        return format!(
+            "the later call's arguments or guard read what the earlier one may write ({}#{} -> {}#{}: {conflict}); they must be evaluated after it runs",
+            vertices[*u].participant, vertices[*u].stmt, vertices[*v].participant, vertices[*v].stmt
+        );
     }
     explain_path(vertices, edges, group, a, b)
         .unwrap_or_else(|| "not merged (a conflicting grouping was chosen first)".into())

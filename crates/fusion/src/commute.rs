@@ -53,11 +53,18 @@ pub(crate) struct ConflictTest<'a, 'p> {
     indexed: RefCell<HashMap<usize, Rc<IndexedNfa>>>,
     /// The same indexes by content (fingerprint, then `==`): many sets the
     /// analysis owns are equal copies, indexed once.
-    by_content: RefCell<HashMap<u64, Vec<(Nfa, Rc<IndexedNfa>)>>>,
+    by_content: RefCell<IndexesByContent>,
     /// Witnesses of intersections by the two indexes' addresses (kept
     /// alive in `by_content`), so by the automata's contents.
-    witnesses: RefCell<HashMap<(usize, usize), Option<Vec<Symbol>>>>,
+    witnesses: RefCell<WitnessMemo>,
 }
+
+/// Indexed automata by a fingerprint of their contents (see
+/// `ConflictTest::by_content`).
+type IndexesByContent = HashMap<u64, Vec<(Nfa, Rc<IndexedNfa>)>>;
+
+/// Intersection witnesses by the two indexes' addresses.
+type WitnessMemo = HashMap<(usize, usize), Option<Vec<Symbol>>>;
 
 /// Which conflicts on a global are not dependences.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
