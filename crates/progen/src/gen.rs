@@ -1942,7 +1942,7 @@ impl Gen {
                         }
                     }
                     out.push("}".to_string());
-                    cx.child_calls += arms as u32;
+                    cx.child_calls += arms;
                     return Some(out);
                 }
                 let m = self.pick(&ms);
