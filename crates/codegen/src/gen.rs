@@ -318,6 +318,9 @@ pub(crate) struct Gen<'p> {
     /// While a fused function is generated: its receiver's child fields
     /// read once at its start into locals (see `Gen::fused_fn`).
     pub self_children: RefCell<Option<Vec<HoistedChild>>>,
+    /// The child slots fused calls return (`forward.rs`); empty until
+    /// [`Gen::fused_items`] plans them.
+    pub forwarding: RefCell<crate::forward::Forwarding>,
     pub p: &'p Program,
     pub fused: &'p FusedProgram,
     pub opts: &'p CodegenOptions,
@@ -797,6 +800,7 @@ impl<'p> Gen<'p> {
             fused_disp: BTreeMap::new(),
             fused_disp_known: BTreeMap::new(),
             self_children: RefCell::new(None),
+            forwarding: RefCell::default(),
             off: Vec::new(),
             top,
             rw,

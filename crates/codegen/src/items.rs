@@ -1234,7 +1234,13 @@ impl Gen<'_> {
             let needs_site = self.disp_site(targets);
             let site_arg = self.site_arg(needs_site, quote!(site));
             let mask_arg = quote!(#site_arg #mask_arg);
-            let ret = self.result_type(replaces, id);
+            let ret = match self.forwarding.borrow().by_targets.get(targets) {
+                Some(fw) => {
+                    let ty = &fw.ty;
+                    quote!(Result<#ty, Fail>)
+                }
+                None => self.result_type(replaces, id),
+            };
             let again = quote!(#name(t, cx, n #mask_arg #(, #xs)*));
             let arm = |ty: TypeId, f: FusedFnId| {
                 let fname = &self.fused_fn[f.index()];
@@ -1338,6 +1344,7 @@ impl Gen<'_> {
     /// The fused functions and their dispatchers, each marked
     /// `#[inline(always)]` or `#[inline]` as [`crate::inlining`] decides.
     pub fn fused_items(&self) -> TokenStream {
+        self.plan_forwarding();
         let mut items: Vec<(proc_macro2::Ident, TokenStream)> = self
             .fused
             .functions
@@ -1402,7 +1409,7 @@ impl Gen<'_> {
     /// its start into locals (`next_id`), which those assignments update
     /// with the slot, so a read after a call costs one bounds check
     /// instead of two; otherwise it reads `t[this].next` where used.
-    fn fused_fn(&self, fi: usize, f: &treefuse_fusion::FusedFunction) -> TokenStream {
+    pub(crate) fn fused_fn(&self, fi: usize, f: &treefuse_fusion::FusedFunction) -> TokenStream {
         // A call on `self` (`self.helper()`, `(self as T).helper()`, or
         // through an alias of `self`) runs a traversal that may assign the
         // receiver's slots behind the locals' back.
@@ -1626,6 +1633,9 @@ impl Gen<'_> {
             })
             .collect();
         let mut code = TokenStream::new();
+        // Calls whose value is bound (`let RET = {..};`): RET, the child
+        // slot and the returned slot.
+        let mut forwarded: Vec<(proc_macro2::Ident, FieldId, String)> = Vec::new();
         // Hoisted declarations of participants that can be inactive.
         for p in 0..np {
             if !flagged[p] {
@@ -1683,14 +1693,26 @@ impl Gen<'_> {
                 }
                 Step::Group(g) => {
                     for (members, targets) in self.call_sites(fi, step) {
+                        let fw = self.forwarding.borrow().by_targets.get(targets).cloned();
                         let call = self.fused_call(
                             &members,
                             &flagged,
                             &frames,
                             (targets, &[]),
                             &Deliver::Child(g.field),
+                            fw.as_ref().map(|fw| &fw.slot),
                         );
-                        code.extend(quote!({ #call }));
+                        match fw {
+                            // The call's value, for the reads that follow
+                            // (`forward.rs`).
+                            Some(fw) => {
+                                let field = &self.field[g.field.index()];
+                                let ret = ns.fresh(&format!("{field}_{}", fw.slot));
+                                code.extend(quote!(let #ret = { #call };));
+                                forwarded.push((ret, g.field, fw.slot.to_string()));
+                            }
+                            None => code.extend(quote!({ #call })),
+                        }
                     }
                 }
                 Step::Loop(l) => {
@@ -1821,6 +1843,7 @@ impl Gen<'_> {
                                     &frames,
                                     (targets, guards),
                                     &deliver,
+                                    None,
                                 );
                                 inner.extend(quote!({ #call }));
                             }
@@ -1867,6 +1890,7 @@ impl Gen<'_> {
             code.extend(self.resume(f, r, &frames));
         }
         let children = self.self_children.borrow_mut().take().unwrap_or_default();
+        let code = self.forward_reads(code, &forwarded, &children);
         // A local only assigned would be dead: such slots are generated
         // again without one.
         let written_unread: Vec<FieldId> = children
@@ -1874,7 +1898,11 @@ impl Gen<'_> {
             .filter(|h| h.written && !h.read)
             .map(|h| h.field)
             .collect();
-        let used: Vec<&HoistedChild> = children.iter().filter(|h| h.read).collect();
+        // Reads replaced by forwarded values may leave a local unread.
+        let used: Vec<&HoistedChild> = children
+            .iter()
+            .filter(|h| h.read && (h.written || uses_var(&code, &h.local.to_string())))
+            .collect();
         let slots: Vec<(String, String)> = used
             .iter()
             .map(|h| (self.field[h.field.index()].to_string(), h.local.to_string()))
@@ -1902,10 +1930,14 @@ impl Gen<'_> {
         };
         let mut code = quote!(#(#child_reads)* #code);
         let replaces = self.rw.fused_replaces[fi];
-        code.extend(if replaces {
-            quote!(Ok(replaced))
-        } else {
-            quote!(Ok(()))
+        let returned = self.forwarding.borrow().by_fn.get(&fi).cloned();
+        code.extend(match (&returned, replaces) {
+            (_, true) => quote!(Ok(replaced)),
+            (Some(fw), false) => {
+                let slot = &fw.slot;
+                quote!(Ok(t[this].#slot))
+            }
+            (None, false) => quote!(Ok(())),
         });
         // Flags.
         let mut flags = TokenStream::new();
@@ -1940,7 +1972,13 @@ impl Gen<'_> {
         let id = &self.hier(f.ty).id;
         let base = self.base_params(&code, id);
         let site = self.site_param(self.rw.fused_site[fi], &code);
-        let ret = self.result_type(replaces, id);
+        let ret = match returned {
+            Some(fw) => {
+                let ty = fw.ty;
+                quote!(Result<#ty, Fail>)
+            }
+            None => self.result_type(replaces, id),
+        };
         let mask = if self.fn_takes_mask(FusedFnId(fi as u32)) {
             if uses_var(&code, "mask") {
                 quote!(, mask: u64)
@@ -2061,6 +2099,7 @@ impl Gen<'_> {
             &[Option<treefuse_fusion::TypeGuard>],
         ),
         deliver: &Deliver,
+        value: Option<&proc_macro2::Ident>,
     ) -> TokenStream {
         let mut pre = TokenStream::new();
         let mut args = Vec::new();
@@ -2209,6 +2248,8 @@ impl Gen<'_> {
                             t[this].#name = x;
                         }
                     )
+                } else if value.is_some() {
+                    quote!(#disp(t, cx, child #site #mask #(, #args)*)?)
                 } else {
                     quote!(#disp(t, cx, child #site #mask #(, #args)*)?;)
                 };
@@ -2233,6 +2274,14 @@ impl Gen<'_> {
                 (TokenStream::new(), call)
             }
         };
+        // A skipped call's value is the slot as it is.
+        let skipped = match (value, deliver) {
+            (Some(slot), Deliver::Child(field)) => {
+                let name = &self.field[field.index()];
+                quote!(else { t[t[this].#name].#slot })
+            }
+            _ => quote!(),
+        };
         if any_cond {
             quote!(
                 let mut m: u64 = #always;
@@ -2240,7 +2289,7 @@ impl Gen<'_> {
                 if m != 0 {
                     #child_def
                     #call
-                }
+                } #skipped
             )
         } else {
             quote!(

@@ -213,6 +213,7 @@
 
 mod body;
 mod entry;
+mod forward;
 mod gen;
 mod inlining;
 mod interop;

@@ -450,3 +450,49 @@ fn lent_parameters_are_copied_where_they_become_owned() {
     let g = body_fn_of(&code, "two_g");
     assert!(g.contains("mut m_2: imbl::OrdMap<i64, i64>,"), "{g}");
 }
+
+/// A fused call on a child returns the child slot its caller reads next
+/// (`self.next.total`): the callee ends with `Ok(t[this].total)`, the
+/// caller binds the value and reads it instead of the child's arena, but
+/// not after its own write to that slot (`Reset`) nor where an alias of
+/// the child may write it (`Aliased`).
+#[test]
+fn child_slots_read_after_a_fused_call_are_returned_by_it() {
+    let code = emit_source(
+        "forwarded",
+        "abstract tree L {\n    v: i64 = 0;\n    total: i64 = 0;\n    traversal sum();\n    traversal dbl();\n}\n\
+         tree Cons : L {\n    child next: L;\n    \
+         traversal sum() { self.next.sum(); self.total = self.v + self.next.total; }\n    \
+         traversal dbl() { self.next.dbl(); self.v = self.v * 2; }\n}\n\
+         tree Reset : L {\n    child next: L;\n    \
+         traversal sum() { self.next.sum(); self.next.total = 1; self.total = self.next.total; }\n    \
+         traversal dbl() { self.next.dbl(); }\n}\n\
+         tree Aliased : L {\n    child next: L;\n    \
+         traversal sum() { let n = self.next; self.next.sum(); n.total = 2; self.total = self.next.total; }\n    \
+         traversal dbl() { self.next.dbl(); }\n}\n\
+         tree Nil : L {\n    traversal sum() { self.total = self.v; }\n    \
+         traversal dbl() { self.v = self.v * 2; }\n}\n\
+         fuse run(root: L) {\n    root.sum();\n    root.dbl();\n}\n",
+    );
+    // An alias may write the slot under another name: no forwarding.
+    let aliased = fused_fn_of(&code, "_aliased");
+    assert!(aliased.contains("= t[next_id].total;"), "{aliased}");
+    let cons = fused_fn_of(&code, "_cons");
+    assert!(cons.contains("-> Result<i64, Fail>"), "{cons}");
+    assert!(cons.contains("let next_total = {"), "{cons}");
+    assert!(cons.contains("Ok(t[this].total)"), "{cons}");
+    assert!(
+        !cons.contains(".total\n") && !cons.contains("t[next_id]"),
+        "{cons}"
+    );
+    let reset = fused_fn_of(&code, "_reset");
+    assert!(reset.contains("t[next_id].total = 1i64;"), "{reset}");
+    assert!(
+        reset.contains("t[this].total = t[next_id].total;"),
+        "{reset}"
+    );
+    assert!(
+        fused_fn_of(&code, "_nil").contains("Ok(t[this].total)"),
+        "{code}"
+    );
+}
