@@ -321,9 +321,14 @@ fn child_ids_are_read_once_where_no_slot_is_written() {
          fuse run(root: N) {\n    root.f();\n    root.g();\n}\n",
     );
     let fused = |ty: &str| fused_fn_of(&code, ty);
+    // `Two` reads `self.a.v` only right after the calls on `a`: the calls
+    // return it (`forward.rs`) and the id is not needed.
     let two = fused("_two");
-    assert!(two.contains("let a_id = t[this].a;"), "{two}");
-    assert!(two.contains("t[a_id].v"), "{two}");
+    assert!(two.contains("t[this].v = a_v;"), "{two}");
+    assert!(
+        !two.contains("t[t[this].a].v") && !two.contains("a_id"),
+        "{two}"
+    );
     let swap = fused("_swap");
     assert!(swap.contains("let mut a_id = t[this].a;"), "{swap}");
     assert!(
@@ -454,8 +459,8 @@ fn lent_parameters_are_copied_where_they_become_owned() {
 /// A fused call on a child returns the child slot its caller reads next
 /// (`self.next.total`): the callee ends with `Ok(t[this].total)`, the
 /// caller binds the value and reads it instead of the child's arena, but
-/// not after its own write to that slot (`Reset`) nor where an alias of
-/// the child may write it (`Aliased`).
+/// not where the child's slot is written after the call (`Reset`, through
+/// a local) or an alias of the child may write it (`Aliased`).
 #[test]
 fn child_slots_read_after_a_fused_call_are_returned_by_it() {
     let code = emit_source(
@@ -485,8 +490,10 @@ fn child_slots_read_after_a_fused_call_are_returned_by_it() {
         !cons.contains(".total\n") && !cons.contains("t[next_id]"),
         "{cons}"
     );
+    // `self.next.total = 1` goes through a local (`let n = next_id;`),
+    // which may write the slot under another name: nothing is forwarded.
     let reset = fused_fn_of(&code, "_reset");
-    assert!(reset.contains("t[next_id].total = 1i64;"), "{reset}");
+    assert!(reset.contains("let _ = {"), "{reset}");
     assert!(
         reset.contains("t[this].total = t[next_id].total;"),
         "{reset}"
