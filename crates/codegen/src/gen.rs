@@ -511,8 +511,30 @@ impl Rewrites {
 /// Names the generated code itself uses inside functions.
 pub(crate) fn reserved_locals() -> Vec<String> {
     let mut v: Vec<String> = [
-        "t", "cx", "this", "mask", "m", "n", "v", "p", "items", "item", "child", "root", "r",
-        "globals", "tree", "site", "replaced", "k", "x", "xs", "nodes", "before", "other",
+        "t",
+        "cx",
+        "this",
+        "mask",
+        "m",
+        "n",
+        "v",
+        "p",
+        "items",
+        "item",
+        "child",
+        "root",
+        "r",
+        "globals",
+        "tree",
+        "site",
+        "replaced",
+        "k",
+        "x",
+        "xs",
+        "nodes",
+        "before",
+        "other",
+        "start_kind",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -1245,6 +1267,7 @@ impl<'p> Gen<'p> {
     /// [`Self::call_sites`] (empty where no call is type-guarded).
     pub fn type_guards(step: &treefuse_fusion::Step) -> Vec<&[Option<treefuse_fusion::TypeGuard>]> {
         match step {
+            treefuse_fusion::Step::Group(g) => vec![g.guards.as_slice()],
             treefuse_fusion::Step::Loop(l) => l
                 .steps
                 .iter()

@@ -1633,6 +1633,18 @@ impl Gen<'_> {
             })
             .collect();
         let mut code = TokenStream::new();
+        // The kind of the child whose type at the start decides the type
+        // guards of the calls on it (`FusedFunction::typed_child`).
+        if let Some(field) = f.typed_child {
+            let child = match self.hoisted_child(field, false) {
+                Some(local) => quote!(#local),
+                None => {
+                    let name = &self.field[field.index()];
+                    quote!(t[this].#name)
+                }
+            };
+            code.extend(quote!(let start_kind = t[#child].kind;));
+        }
         // Calls whose value is bound (`let RET = {..};`): RET, the child
         // slot and the returned slot.
         let mut forwarded: Vec<(proc_macro2::Ident, FieldId, String)> = Vec::new();
@@ -1698,7 +1710,7 @@ impl Gen<'_> {
                             &members,
                             &flagged,
                             &frames,
-                            (targets, &[]),
+                            (targets, &g.guards),
                             &Deliver::Child(g.field),
                             fw.as_ref().map(|fw| &fw.slot),
                         );
@@ -2120,8 +2132,14 @@ impl Gen<'_> {
             .map(|(k, _)| 1u64 << k)
             .sum();
         // Type-guarded calls take part by the type of the element as the
-        // loop found it (`item`); the others are not even evaluated.
-        if let Some(admit) = self.type_guard_mask(targets, guards) {
+        // loop found it (`item`), or of the child as it stood when the
+        // function started (`start_kind`); the others are not even
+        // evaluated.
+        let subject = match deliver {
+            Deliver::Child(_) => quote!(start_kind),
+            _ => quote!(t[item].kind),
+        };
+        if let Some(admit) = self.type_guard_mask(targets, guards, &subject) {
             pre.extend(quote!(let admit: u64 = #admit;));
         }
         for (k, (p, s)) in members.iter().enumerate() {
@@ -2303,12 +2321,14 @@ impl Gen<'_> {
 
 impl Gen<'_> {
     /// For a call step with type-guarded calls: an expression giving the
-    /// calls (as mask bits) that take part for the concrete type of the
-    /// loop's element `item`; `None` without guards.
+    /// calls (as mask bits) that take part for the concrete type `subject`
+    /// (the kind of the loop's element `item`, or `start_kind`); `None`
+    /// without guards.
     fn type_guard_mask(
         &self,
         targets: &[(TypeId, FusedFnId)],
         guards: &[Option<treefuse_fusion::TypeGuard>],
+        subject: &TokenStream,
     ) -> Option<TokenStream> {
         let (first, _) = targets.first()?;
         if guards.is_empty() {
@@ -2323,7 +2343,7 @@ impl Gen<'_> {
                 quote!(#kind::#v => !#left_out,)
             })
         });
-        Some(quote!(match t[item].kind { #(#arms)* _ => u64::MAX }))
+        Some(quote!(match #subject { #(#arms)* _ => u64::MAX }))
     }
 }
 

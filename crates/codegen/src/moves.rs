@@ -84,19 +84,47 @@ pub(crate) fn last_uses_reordered(body: &[Stmt], kept: &HashSet<LocalId>) -> Has
 /// instead of assuming any reordering. The bodies of loops in `merged`
 /// (top-level indices) are interleaved with other loops' bodies element
 /// by element, so reads inside them keep the rule of
-/// [`last_uses_reordered`]; `kept` are locals that must not move. Falls
-/// back to [`last_uses_reordered`] when `order` is not a permutation of
-/// the body's statements.
+/// [`last_uses_reordered`]; `kept` are locals that must not move. A
+/// statement emitted at more than one place (a type-guarded call, made at
+/// one fused call or another by the type of its receiver) counts where it
+/// comes last, and its own reads never move. Falls back to
+/// [`last_uses_reordered`] when `order` does not cover the body's
+/// statements.
 pub(crate) fn last_uses_scheduled(
     body: &[Stmt],
     order: &[usize],
     merged: &HashSet<usize>,
     kept: &HashSet<LocalId>,
 ) -> HashSet<*const Expr> {
+    let mut seen = HashSet::new();
+    let mut twice = HashSet::new();
+    let mut order: Vec<usize> = order
+        .iter()
+        .rev()
+        .copied()
+        .filter(|&i| {
+            if seen.insert(i) {
+                return true;
+            }
+            twice.insert(i);
+            false
+        })
+        .collect();
+    order.reverse();
+    let mut read_twice: HashSet<*const Expr> = HashSet::new();
+    for &i in &twice {
+        if let Some(s) = body.get(i) {
+            let mut reads = Vec::new();
+            reads_by_statement(std::slice::from_ref(s), &mut reads);
+            read_twice.extend(reads.into_iter().map(|r| r.1));
+        }
+    }
     let mut sorted = order.to_vec();
     sorted.sort_unstable();
     if !sorted.iter().copied().eq(0..body.len()) {
-        return last_uses_reordered(body, kept);
+        let mut out = last_uses_reordered(body, kept);
+        out.retain(|e| !read_twice.contains(e));
+        return out;
     }
     let conservative = last_uses_reordered(body, kept);
     let mut inside_merged: HashSet<*const Expr> = HashSet::new();
@@ -119,7 +147,9 @@ pub(crate) fn last_uses_scheduled(
             let Some(&(local, _, _)) = reads.iter().find(|r| r.1 == *e) else {
                 return false;
             };
-            !kept.contains(&local) && (!inside_merged.contains(e) || conservative.contains(e))
+            !kept.contains(&local)
+                && !read_twice.contains(e)
+                && (!inside_merged.contains(e) || conservative.contains(e))
         })
         .collect()
 }

@@ -216,6 +216,29 @@ impl TypeSplit {
     }
 }
 
+/// A dependence graph as [`Builder::split_by_type`] sees it: the calls on
+/// one node (a merged loop's element, or a child of the fused function's
+/// node) that may move between call steps by that node's concrete type,
+/// and everything else at a fixed place.
+struct SplitGraph<'a, 's> {
+    /// Per vertex: the traversal it calls on the node, if it is such a call.
+    calls: Vec<Option<MethodId>>,
+    /// Per vertex: its accesses.
+    sets: Vec<&'s AccessSet>,
+    /// Per vertex: what a call's arguments and guard read (`None`: unknown).
+    inputs: Vec<Option<&'a AccessSet>>,
+    /// Dependence edges.
+    edges: &'a [(usize, usize)],
+    /// Per type, per vertex: whether the vertex does nothing for that type
+    /// (its dependences vanish).
+    dead: Vec<Vec<bool>>,
+    /// Per vertex that is not a call on the node: the position of its step
+    /// in the schedule (members of one fused call or merged loop share it).
+    pos: Vec<usize>,
+    /// Per vertex: whether it is a call that may replace the node.
+    replaces: Vec<bool>,
+}
+
 impl Builder<'_, '_> {
     /// The fused function for `methods` on concrete type `ty`, created on
     /// first request.
@@ -240,6 +263,7 @@ impl Builder<'_, '_> {
             split: Vec::new(),
             graph: DependenceGraph::default(),
             resume: Vec::new(),
+            typed_child: None,
         });
         self.index.insert((ty, methods), id);
         self.work.push(id);
@@ -1041,43 +1065,13 @@ impl Builder<'_, '_> {
                 }
                 let methods: Vec<MethodId> = members.iter().filter_map(|&u| evs[u].call).collect();
                 let targets = self.targets(elem_ty, &methods);
-                let guards: Vec<Option<TypeGuard>> = members
-                    .iter()
-                    .map(|&u| {
-                        let types: Vec<TypeId> = split
-                            .types
-                            .iter()
-                            .enumerate()
-                            .filter(|(t, _)| split.site_of[*t][&group[u]] == group[v])
-                            .map(|(_, &ty)| ty)
-                            .collect();
-                        (types.len() < split.types.len()).then(|| {
-                            let others: Vec<TypeId> = split
-                                .types
-                                .iter()
-                                .copied()
-                                .filter(|t| !types.contains(t))
-                                .collect();
-                            let reason = if group[u] == group[v] {
-                                format!(
-                                    "where the element is {}, it joins an earlier fused call on the element",
-                                    self.type_list(&others)
-                                )
-                            } else {
-                                format!(
-                                    "where the element is {}, a statement of the loop body between the calls depends on both, so it runs later, at its own call; for the other types that statement is under an `is` test that fails",
-                                    self.type_list(&others)
-                                )
-                            };
-                            TypeGuard { types, reason }
-                        })
-                    })
-                    .collect();
-                let guards = if guards.iter().all(Option::is_none) {
-                    Vec::new()
-                } else {
-                    guards
-                };
+                let guards = self.step_guards(
+                    &split,
+                    &group,
+                    &members,
+                    group[v],
+                    ("the element", "the element", "a statement of the loop body"),
+                );
                 steps.push(LoopStep::Call {
                     calls: members
                         .iter()
@@ -1089,6 +1083,58 @@ impl Builder<'_, '_> {
             }
         }
         (steps, blocked, splits)
+    }
+
+    /// The type guards of the calls `members` (vertices of a graph whose
+    /// grouping is `group`) of the call step of group `site`, parallel to
+    /// `members`; empty if none is guarded. `subject` is what the types are
+    /// of, `callee` what the calls are made on, `between` what keeps a
+    /// call apart, in words.
+    fn step_guards(
+        &self,
+        split: &TypeSplit,
+        group: &[usize],
+        members: &[usize],
+        site: usize,
+        (subject, callee, between): (&str, &str, &str),
+    ) -> Vec<Option<TypeGuard>> {
+        let guards: Vec<Option<TypeGuard>> = members
+            .iter()
+            .map(|&u| {
+                let types: Vec<TypeId> = split
+                    .types
+                    .iter()
+                    .enumerate()
+                    .filter(|(t, _)| split.site_of[*t][&group[u]] == site)
+                    .map(|(_, &ty)| ty)
+                    .collect();
+                (types.len() < split.types.len()).then(|| {
+                    let others: Vec<TypeId> = split
+                        .types
+                        .iter()
+                        .copied()
+                        .filter(|t| !types.contains(t))
+                        .collect();
+                    let reason = if group[u] == site {
+                        format!(
+                            "where {subject} is {}, it joins an earlier fused call on {callee}",
+                            self.type_list(&others)
+                        )
+                    } else {
+                        format!(
+                            "where {subject} is {}, {between} between the calls depends on both, so it runs later, at its own call; for the other types that statement is under an `is` test that fails",
+                            self.type_list(&others)
+                        )
+                    };
+                    TypeGuard { types, reason }
+                })
+            })
+            .collect();
+        if guards.iter().all(Option::is_none) {
+            Vec::new()
+        } else {
+            guards
+        }
     }
 
     /// `Let`, `Let` or `Assign`, `A`, `B` or `C`: type names for reports.
@@ -1135,17 +1181,6 @@ impl Builder<'_, '_> {
         for (i, &v) in order.iter().enumerate() {
             pos[v] = i;
         }
-        // Call groups (by group id) in schedule order, with their positions.
-        let mut sites: Vec<usize> = Vec::new();
-        let mut site_pos: BTreeMap<usize, usize> = BTreeMap::new();
-        for (i, &v) in order.iter().enumerate() {
-            if evs[v].call.is_some() && !site_pos.contains_key(&group[v]) {
-                site_pos.insert(group[v], i);
-                sites.push(group[v]);
-            }
-        }
-        let identity: BTreeMap<usize, usize> = sites.iter().map(|&g| (g, g)).collect();
-        let mut site_of: Vec<BTreeMap<usize, usize>> = vec![identity; types.len()];
         let dead: Vec<Vec<bool>> = types
             .iter()
             .map(|&t| {
@@ -1157,26 +1192,68 @@ impl Builder<'_, '_> {
                     .collect()
             })
             .collect();
+        let graph = SplitGraph {
+            calls: evs.iter().map(|e| e.call).collect(),
+            sets: evs.iter().map(|e| e.set).collect(),
+            inputs: evs.iter().map(|e| e.inputs.as_ref()).collect(),
+            edges,
+            dead,
+            pos,
+            replaces: evs
+                .iter()
+                .map(|e| e.call.is_some_and(|m| self.call_replaces(elem_ty, m)))
+                .collect(),
+        };
+        self.split_by_type(&graph, types, group, order)
+    }
+
+    /// The greedy core of [`Self::type_split`] and
+    /// [`Self::child_type_split`]: for each concrete type (index into
+    /// `types`) of the node the calls of `graph` are made on, moves later
+    /// call groups into earlier call steps where that type's run keeps
+    /// every dependence live for it (`graph.dead` drops the others).
+    fn split_by_type(
+        &self,
+        graph: &SplitGraph,
+        types: Vec<TypeId>,
+        group: &[usize],
+        order: &[usize],
+    ) -> TypeSplit {
+        let n = graph.calls.len();
+        // Call groups (by group id) in schedule order, with their positions.
+        let mut sites: Vec<usize> = Vec::new();
+        let mut site_pos: BTreeMap<usize, usize> = BTreeMap::new();
+        for (i, &v) in order.iter().enumerate() {
+            if graph.calls[v].is_some() && !site_pos.contains_key(&group[v]) {
+                site_pos.insert(group[v], i);
+                sites.push(group[v]);
+            }
+        }
+        let identity: BTreeMap<usize, usize> = sites.iter().map(|&g| (g, g)).collect();
+        let mut site_of: Vec<BTreeMap<usize, usize>> = vec![identity; types.len()];
+        let dead = &graph.dead;
         let at = |s: &BTreeMap<usize, usize>, v: usize| {
-            if evs[v].call.is_some() {
+            if graph.calls[v].is_some() {
                 site_pos[&s[&group[v]]]
             } else {
-                pos[v]
+                graph.pos[v]
             }
         };
-        // Whether type `t`'s iteration keeps its live dependences.
+        // Whether type `t`'s run keeps its live dependences.
         let keeps_order = |t: usize, s: &BTreeMap<usize, usize>| {
-            edges.iter().all(|&(u, v)| {
+            graph.edges.iter().all(|&(u, v)| {
                 if dead[t][u] || dead[t][v] {
                     return true;
                 }
                 let (pu, pv) = (at(s, u), at(s, v));
-                if pu == pv {
+                if pu == pv && graph.calls[u].is_none() && graph.calls[v].is_none() {
+                    // Two members of one step that does not move (a fused
+                    // call on another child, merged loops): grouped before.
+                    true
+                } else if pu == pv {
                     // One fused call: `v`'s arguments are evaluated first.
-                    evs[v]
-                        .inputs
-                        .as_ref()
-                        .is_some_and(|r| self.conflicts.conflict(evs[u].set, r, false).is_none())
+                    graph.inputs[v]
+                        .is_some_and(|r| self.conflicts.conflict(graph.sets[u], r, false).is_none())
                 } else {
                     pu < pv
                 }
@@ -1187,11 +1264,12 @@ impl Builder<'_, '_> {
         let steps_ok = |site_of: &[BTreeMap<usize, usize>]| {
             let at_site = |g: usize, t: usize| site_of[t][&g];
             for &k in &sites {
-                let methods: Vec<MethodId> = (0..evs.len())
+                let methods: Vec<MethodId> = (0..n)
                     .filter(|&u| {
-                        evs[u].call.is_some() && (0..types.len()).any(|t| at_site(group[u], t) == k)
+                        graph.calls[u].is_some()
+                            && (0..types.len()).any(|t| at_site(group[u], t) == k)
                     })
-                    .filter_map(|u| evs[u].call)
+                    .filter_map(|u| graph.calls[u])
                     .collect();
                 if !self.within_cutoffs(&methods) {
                     return false;
@@ -1203,12 +1281,9 @@ impl Builder<'_, '_> {
                 if !varies {
                     continue;
                 }
-                let replaced_before = (0..evs.len()).any(|u| {
-                    evs[u].call.is_some_and(|m| {
-                        self.call_replaces(elem_ty, m)
-                            && (0..types.len())
-                                .any(|t| site_pos[&at_site(group[u], t)] < site_pos[&k])
-                    })
+                let replaced_before = (0..n).any(|u| {
+                    graph.replaces[u]
+                        && (0..types.len()).any(|t| site_pos[&at_site(group[u], t)] < site_pos[&k])
                 });
                 if replaced_before {
                     return false;
@@ -1234,6 +1309,252 @@ impl Builder<'_, '_> {
             }
         }
         TypeSplit { types, site_of }
+    }
+
+    /// Type-guarded participation in fused calls on a child of the fused
+    /// function's node: for the first child field (in statement order)
+    /// where it moves a call, where each group of calls on that field runs
+    /// per concrete type of the node standing in it when the function
+    /// starts.
+    ///
+    /// For a start type `T`, [`Self::dead_for_child_type`] finds the
+    /// statements `if .. self.c is U .. { .. }` (no `else`) whose guard is
+    /// false whenever the unfused run reaches them: it follows the types
+    /// the slot may hold through every participant's statements in unfused
+    /// order. Those do nothing for `T`, so their dependences vanish, and a
+    /// later call group joins an earlier one where `T`'s run keeps every
+    /// live dependence ([`Self::split_by_type`]). Only on fields where no
+    /// call on the child may replace it: calls on `c` then never write the
+    /// slot, statements that do keep their order (they do not move), so a
+    /// dead statement's guard, which reads only the slot, sees the node it
+    /// sees unfused.
+    #[allow(clippy::too_many_arguments)]
+    fn child_type_split(
+        &self,
+        participants: &[Participant],
+        vertices: &[Vertex],
+        edges: &[(usize, usize)],
+        inputs: &[Option<AccessSet>],
+        group: &[usize],
+        order: &[usize],
+    ) -> Option<(FieldId, TypeSplit)> {
+        let mut fields: Vec<FieldId> = Vec::new();
+        for v in vertices {
+            if let Some((f, _)) = v.call {
+                if !fields.contains(&f) {
+                    fields.push(f);
+                }
+            }
+        }
+        let mut first: BTreeMap<usize, usize> = BTreeMap::new();
+        for (i, &v) in order.iter().enumerate() {
+            first.entry(group[v]).or_insert(i);
+        }
+        for field in fields {
+            let on_field = |v: &Vertex| v.call.filter(|c| c.0 == field).map(|c| c.1);
+            let groups: BTreeSet<usize> = (0..vertices.len())
+                .filter(|&v| on_field(&vertices[v]).is_some())
+                .map(|v| group[v])
+                .collect();
+            let FieldKind::Child(child_ty) = self.program.fields[field.index()].kind else {
+                continue;
+            };
+            let types = self.program.types[child_ty.index()]
+                .concrete_subtypes
+                .clone();
+            if groups.len() < 2 || types.len() < 2 {
+                continue;
+            }
+            if vertices
+                .iter()
+                .any(|v| on_field(v).is_some_and(|m| self.call_replaces(child_ty, m)))
+            {
+                continue;
+            }
+            let dead: Vec<Vec<bool>> = types
+                .iter()
+                .map(|&t| self.dead_for_child_type(participants, vertices, field, t, &types))
+                .collect();
+            if dead.iter().all(|d| d.iter().all(|x| !x)) {
+                continue;
+            }
+            let graph = SplitGraph {
+                calls: vertices.iter().map(on_field).collect(),
+                sets: vertices.iter().map(|v| v.set).collect(),
+                inputs: inputs.iter().map(Option::as_ref).collect(),
+                edges,
+                dead,
+                pos: (0..vertices.len()).map(|v| first[&group[v]]).collect(),
+                replaces: vec![false; vertices.len()],
+            };
+            let split = self.split_by_type(&graph, types, group, order);
+            if split
+                .site_of
+                .iter()
+                .any(|s| s.iter().any(|(g, site)| g != site))
+            {
+                return Some((field, split));
+            }
+        }
+        None
+    }
+
+    /// Per vertex: whether it is a statement `if cond { .. }` (no `else`,
+    /// not a call on a child) that does nothing when the node in child
+    /// `field` is a `start` as the fused function starts: `cond` is false
+    /// by its tests of `self.field` alone (evaluated left to right, so what
+    /// follows a false `&&` operand is never evaluated) on every type the
+    /// slot may hold when the unfused run reaches it. The types flow through
+    /// the participants' statements in unfused order: `self.field = new X
+    /// {..}` (alone or as the last slot write of an `if`'s statements) sets
+    /// them, any other statement that may write the slot, or replace the
+    /// node, makes them unknown, and a participant's `return`s join their
+    /// types into what the next participant starts with.
+    fn dead_for_child_type(
+        &self,
+        participants: &[Participant],
+        vertices: &[Vertex],
+        field: FieldId,
+        start: TypeId,
+        types: &[TypeId],
+    ) -> Vec<bool> {
+        let slot = [self.analysis.labels().field(field)];
+        let all: BTreeSet<TypeId> = types.iter().copied().collect();
+        let mut state: BTreeSet<TypeId> = BTreeSet::from([start]);
+        let mut exits: BTreeSet<TypeId> = BTreeSet::new();
+        let mut current = None;
+        let mut dead = vec![false; vertices.len()];
+        for (i, v) in vertices.iter().enumerate() {
+            if current != Some(v.participant) {
+                state.append(&mut exits);
+                current = Some(v.participant);
+            }
+            let Some(stmt) = self.program.bodies[participants[v.participant].body.index()]
+                .body
+                .as_deref()
+                .and_then(|b| b.get(v.stmt))
+            else {
+                continue;
+            };
+            if v.call.is_none() {
+                if let StmtKind::If {
+                    cond, else_branch, ..
+                } = &stmt.kind
+                {
+                    if else_branch.is_empty() && self.child_test(cond, field, &state) == Some(false)
+                    {
+                        dead[i] = true;
+                        continue;
+                    }
+                }
+            }
+            let before = state.clone();
+            if v.replaces {
+                state = all.clone();
+            } else if v.set.writes.accepts(&slot) {
+                state = self
+                    .slot_replaced_with(stmt, field, &state)
+                    .unwrap_or_else(|| all.clone());
+            }
+            if v.set.returns {
+                exits.extend(before);
+                exits.extend(state.iter().copied());
+            }
+        }
+        dead
+    }
+
+    /// The value of `e` when the node in child `field` has one of the
+    /// types in `state`, if its tests of that child alone decide it (`&&`
+    /// and `||` short-circuit left to right, so an undecided left operand
+    /// leaves the whole undecided).
+    fn child_test(&self, e: &Expr, field: FieldId, state: &BTreeSet<TypeId>) -> Option<bool> {
+        use treefuse_sema::ops::{BinaryOp, UnaryOp};
+        match &e.kind {
+            ExprKind::Binary(BinaryOp::And, l, r) => match self.child_test(l, field, state)? {
+                false => Some(false),
+                true => self.child_test(r, field, state),
+            },
+            ExprKind::Binary(BinaryOp::Or, l, r) => match self.child_test(l, field, state)? {
+                true => Some(true),
+                false => self.child_test(r, field, state),
+            },
+            ExprKind::Unary(UnaryOp::Not, x) => self.child_test(x, field, state).map(|b| !b),
+            ExprKind::Is(path, u)
+                if path.root == PathRoot::SelfNode
+                    && matches!(path.steps[..], [PathStep::Child(f)] if f == field) =>
+            {
+                let inside = state
+                    .iter()
+                    .filter(|&&t| self.program.is_subtype(t, *u))
+                    .count();
+                match inside {
+                    0 => Some(false),
+                    k if k == state.len() => Some(true),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The types child `field` may hold after `stmt`, which may write its
+    /// slot, when it held one of `state` before; `None` if unknown.
+    /// Recognized: `self.field = new X {..}`, and `if cond { .. }` (no
+    /// `else`) whose statements are `let`s, data assignments and such
+    /// replacements, the last of which decides.
+    fn slot_replaced_with(
+        &self,
+        stmt: &Stmt,
+        field: FieldId,
+        state: &BTreeSet<TypeId>,
+    ) -> Option<BTreeSet<TypeId>> {
+        let replaced = |s: &Stmt| match &s.kind {
+            StmtKind::Replace { slot, tree }
+                if slot.field == field
+                    && slot.parent.root == PathRoot::SelfNode
+                    && slot
+                        .parent
+                        .steps
+                        .iter()
+                        .all(|p| matches!(p, PathStep::Cast(_))) =>
+            {
+                Some(tree.ty)
+            }
+            _ => None,
+        };
+        if let Some(t) = replaced(stmt) {
+            return Some(BTreeSet::from([t]));
+        }
+        let StmtKind::If {
+            cond,
+            then_branch,
+            else_branch,
+        } = &stmt.kind
+        else {
+            return None;
+        };
+        if !else_branch.is_empty() {
+            return None;
+        }
+        let mut last = None;
+        for s in then_branch {
+            match (&s.kind, replaced(s)) {
+                (_, Some(t)) => last = Some(t),
+                (StmtKind::Let { .. } | StmtKind::Assign { .. }, None) => {}
+                _ => return None,
+            }
+        }
+        let last = last?;
+        Some(match self.child_test(cond, field, state) {
+            Some(true) => BTreeSet::from([last]),
+            Some(false) => state.clone(),
+            None => {
+                let mut s = state.clone();
+                s.insert(last);
+                s
+            }
+        })
     }
 
     fn entry(&mut self, fuse: &Fuse) -> FusedEntry {
@@ -1585,8 +1906,18 @@ impl Builder<'_, '_> {
         }
         self.regroup_loops(&vertices, &succ, &participants, &loops, &mut group);
         let order = schedule(&succ, &group).unwrap_or_else(|| (0..n).collect());
+        let edge_pairs: Vec<(usize, usize)> = edges.iter().map(|(u, v, _)| (*u, *v)).collect();
+        let child_split = self.child_type_split(
+            &participants,
+            &vertices,
+            &edge_pairs,
+            &inputs,
+            &group,
+            &order,
+        );
         // Steps in schedule order; a group appears once, where its first
-        // member is scheduled.
+        // member is scheduled (with a type split on its field: the calls of
+        // every group that runs there for some type).
         let mut steps = Vec::new();
         let mut element_blocked = Vec::new();
         let mut split_calls = Vec::new();
@@ -1596,7 +1927,37 @@ impl Builder<'_, '_> {
             match vx.call {
                 Some((field, _)) if !emitted.contains(&group[v]) => {
                     emitted.insert(group[v]);
-                    let members: Vec<usize> = (0..n).filter(|&u| group[u] == group[v]).collect();
+                    let split = child_split
+                        .as_ref()
+                        .filter(|(f, _)| *f == field)
+                        .map(|(_, s)| s);
+                    let members: Vec<usize> = match split {
+                        Some(split) => (0..n)
+                            .filter(|&u| {
+                                vertices[u].call.is_some_and(|c| c.0 == field)
+                                    && split.site_of.iter().any(|s| s[&group[u]] == group[v])
+                            })
+                            .collect(),
+                        None => (0..n).filter(|&u| group[u] == group[v]).collect(),
+                    };
+                    if members.is_empty() {
+                        continue;
+                    }
+                    let field_name = format!("`self.{}`", program.fields[field.index()].name);
+                    let guards = match split {
+                        Some(split) => self.step_guards(
+                            split,
+                            &group,
+                            &members,
+                            group[v],
+                            (
+                                &format!("{field_name} as the function starts"),
+                                &field_name,
+                                "a statement",
+                            ),
+                        ),
+                        None => Vec::new(),
+                    };
                     let methods: Vec<MethodId> = members
                         .iter()
                         .filter_map(|&u| vertices[u].call.map(|c| c.1))
@@ -1613,6 +1974,7 @@ impl Builder<'_, '_> {
                             .map(|&u| (vertices[u].participant, vertices[u].stmt))
                             .collect(),
                         targets,
+                        guards,
                     }));
                 }
                 Some(_) => {}
@@ -1658,7 +2020,7 @@ impl Builder<'_, '_> {
                 {
                     continue;
                 }
-                let reason = explain(
+                let mut reason = explain(
                     &vertices,
                     &edges,
                     &inputs,
@@ -1668,6 +2030,23 @@ impl Builder<'_, '_> {
                     &participants,
                     self,
                 );
+                // Pairs a type split on their field merges for some types
+                // of the child say so; pairs it merges for all are merged.
+                if let Some((field, split)) = &child_split {
+                    if vertices[a].call.is_some_and(|c| c.0 == *field) {
+                        let apart = split.apart(&group, a, b);
+                        if apart.is_empty() {
+                            continue;
+                        }
+                        if apart.len() < split.types.len() {
+                            reason = format!(
+                                "{reason} (only where `self.{}` is {} as the function starts; merged for its other types)",
+                                program.fields[field.index()].name,
+                                self.type_list(&apart)
+                            );
+                        }
+                    }
+                }
                 blocked.push(Blocked::between(&vertices[a], &vertices[b], reason));
             }
         }
@@ -1741,6 +2120,7 @@ impl Builder<'_, '_> {
         f.split = split_calls;
         f.graph = graph;
         f.resume = resume;
+        f.typed_child = child_split.map(|(field, _)| field);
     }
 }
 

@@ -171,6 +171,14 @@ pub struct FusedFunction {
     /// then run, with the arguments they were given, as one fused call on
     /// each node that now stands where this one stood.
     pub resume: Vec<Resume>,
+    /// The child field whose node, as it stands when the function starts,
+    /// decides by its concrete type which calls of the groups on that
+    /// field take part where ([`CallGroup::guards`]). A statement
+    /// `if self.c is U { .. }` does nothing while the node in `c` is not a
+    /// `U`; which statements those are follows from the node's type at the
+    /// start and the statements that may replace it
+    /// (`Builder::child_type_split`). `None` when no group has guards.
+    pub typed_child: Option<FieldId>,
 }
 
 /// Where the participants after a replacing participant run.
@@ -267,8 +275,9 @@ pub enum LoopStep {
     },
 }
 
-/// The concrete types of a loop element for which a call takes part in
-/// a fused call on the element.
+/// The concrete types of a loop element (or, in a [`CallGroup`], of the
+/// child as it stood when the fused function started) for which a call
+/// takes part in a fused call on it.
 ///
 /// Statements of the loop body between two calls on the element that
 /// depend on both keep the calls apart, but a statement under `if x is T`
@@ -282,6 +291,10 @@ pub enum LoopStep {
 /// simply inactive in it, and a step where no call takes part makes no
 /// visit. Guards are only used where no earlier call of the iteration may
 /// replace the element, so the node called is the element the loop found.
+///
+/// On a child slot the node can change between group steps (`self.c = new
+/// ..`), so there the type that decides is that of the node standing in
+/// the slot when the fused function started ([`FusedFunction::typed_child`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TypeGuard {
     /// Concrete types of the element for which the call takes part here.
@@ -312,6 +325,13 @@ pub struct CallGroup {
     /// The callee per concrete type of the child; its participants are the
     /// calls' traversals in the same order.
     pub targets: Vec<(TypeId, FusedFnId)>,
+    /// Type-guarded participation, parallel to `calls` (or empty: every
+    /// call takes part whatever the child's type): a call with a guard
+    /// takes part here only when the node that stood in `field` when the
+    /// fused function started was of one of the guard's types
+    /// ([`FusedFunction::typed_child`]); for the other types it runs at
+    /// another group step on the same child.
+    pub guards: Vec<Option<TypeGuard>>,
 }
 
 /// A call `x.f()` on a merged loop's element run as `x.f$head()` and

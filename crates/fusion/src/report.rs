@@ -299,6 +299,18 @@ pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> Str
                         calls.join("; "),
                         targets.join(", ")
                     ));
+                    for ((p, s), guard) in g.calls.iter().zip(&g.guards) {
+                        let Some(guard) = guard else { continue };
+                        let span = stmt_span(program, f, *p, *s);
+                        out.push_str(&format!(
+                            "    type guard: runs {} `{}` here only where `self.{}` is {} as the function starts: {}\n",
+                            src.at(span),
+                            src.snippet(span),
+                            program.fields[g.field.index()].name,
+                            type_names(program, &guard.types),
+                            guard.reason
+                        ));
+                    }
                 }
             }
         }
@@ -387,7 +399,14 @@ pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> ser
                     }}),
                     Step::Group(g) => serde_json::json!({"group": {
                         "field": program.fields[g.field.index()].name,
-                        "calls": g.calls.iter().map(|(p, s)| serde_json::json!({"participant": p, "index": s})).collect::<Vec<_>>(),
+                        "calls": g.calls.iter().enumerate().map(|(k, (p, s))| {
+                            let mut call = serde_json::json!({"participant": p, "index": s});
+                            if let Some(g) = g.guards.get(k).and_then(Option::as_ref) {
+                                call["only_types"] = g.types.iter().map(|t| program.type_name(*t)).collect::<Vec<_>>().into();
+                                call["why"] = g.reason.clone().into();
+                            }
+                            call
+                        }).collect::<Vec<_>>(),
                         "targets": g.targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
                     }}),
                 })
@@ -457,6 +476,27 @@ pub fn dot(program: &Program, fused: &FusedProgram, source: &str) -> String {
                 "    f{i}_{u} -> f{i}_{v} [label=\"{}\"];\n",
                 esc(why)
             ));
+        }
+        // Type guards of calls on a child, as notes on the call.
+        for step in &f.steps {
+            let Step::Group(g) = step else { continue };
+            for ((p, s), guard) in g.calls.iter().zip(&g.guards) {
+                let Some(guard) = guard else { continue };
+                let Some(v) = f
+                    .graph
+                    .vertices
+                    .iter()
+                    .position(|&(vp, vs, _)| (vp, vs) == (*p, *s))
+                else {
+                    continue;
+                };
+                out.push_str(&format!(
+                    "    f{i}_{v}_guard [shape=note, label=\"here only where self.{} is {} as the function starts\\n{}\"];\n    f{i}_{v} -> f{i}_{v}_guard [style=dashed];\n",
+                    esc(&program.fields[g.field.index()].name),
+                    esc(&type_names(program, &guard.types)),
+                    esc(&guard.reason)
+                ));
+            }
         }
         // Type guards of merged loops' element calls, as notes on the loop.
         for step in &f.steps {
@@ -564,4 +604,13 @@ fn rebound_loops(l: &LoopGroup) -> Vec<(usize, usize)> {
         .iter()
         .filter_map(|&m| l.loops.get(m).copied())
         .collect()
+}
+
+/// "`A`, `B`": type names for reports.
+fn type_names(program: &Program, types: &[TypeId]) -> String {
+    types
+        .iter()
+        .map(|t| format!("`{}`", program.type_name(*t)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

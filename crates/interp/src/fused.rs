@@ -31,6 +31,9 @@ struct Plan<'p> {
 /// A fused function's schedule with its statements resolved.
 struct FnPlan<'p> {
     steps: Vec<PlanStep<'p>>,
+    /// Slot of [`FusedFunction::typed_child`]: the child whose type, read
+    /// when the function starts, decides the groups' type guards.
+    typed_child: Option<u32>,
 }
 
 /// A [`Step`], resolved. Statements the model lacks (none, for a fused
@@ -53,6 +56,10 @@ struct GroupPlan<'p> {
     /// participant order.
     calls: Vec<(usize, Option<&'p Stmt>)>,
     targets: Dispatch,
+    /// Type guards: per concrete type (by index) of the child as it stood
+    /// when the function started, the calls that take part (mask over
+    /// `calls`); empty when every call takes part for every type.
+    admit: Vec<u64>,
 }
 
 /// A [`treefuse_fusion::LoopGroup`], resolved.
@@ -136,6 +143,7 @@ impl<'p> Plan<'p> {
                             slot: program.fields[group.field.index()].slot,
                             calls: group.calls.iter().map(|&(p, i)| (p, stmt(p, i))).collect(),
                             targets: Dispatch::new(&group.targets),
+                            admit: admit_table(&group.targets, &group.guards),
                         })),
                         Step::Loop(group) => {
                             let members: Vec<_> = group
@@ -190,7 +198,10 @@ impl<'p> Plan<'p> {
                         }
                     })
                     .collect();
-                FnPlan { steps }
+                FnPlan {
+                    steps,
+                    typed_child: function.typed_child.map(|f| program.fields[f.index()].slot),
+                }
             })
             .collect();
         Plan { functions }
@@ -279,7 +290,13 @@ impl<'p> Interpreter<'p> {
                 mask,
                 postponed: None,
             };
-            for step in &plan.functions[id.index()].steps {
+            let function = &plan.functions[id.index()];
+            // The type of the typed child as the function starts (0 when
+            // no group has type guards: unused).
+            let typed = function
+                .typed_child
+                .map_or(0, |slot| tree.type_of(tree.child(node, slot)).index());
+            for step in &function.steps {
                 match step {
                     PlanStep::Stmt { participant, stmt } => {
                         let p = *participant;
@@ -293,7 +310,16 @@ impl<'p> Interpreter<'p> {
                         self.fused_loop(tree, fused, plan, group, node, &mut frames, &mut run)?
                     }
                     PlanStep::Group(group) => {
-                        self.fused_group(tree, fused, plan, group, node, &mut frames, run.mask)?
+                        let admitted = group.admit.get(typed).copied().unwrap_or(u64::MAX);
+                        self.fused_group(
+                            tree,
+                            fused,
+                            plan,
+                            group,
+                            node,
+                            &mut frames,
+                            (run.mask, admitted),
+                        )?
                     }
                 }
             }
@@ -439,7 +465,7 @@ impl<'p> Interpreter<'p> {
         group: &GroupPlan<'p>,
         node: NodeId,
         frames: &mut [Frame],
-        active: u64,
+        (active, admitted): (u64, u64),
     ) -> Result<(), RuntimeError> {
         let child = tree.child(node, group.slot);
         let site = Site::Child(node, group.slot);
@@ -449,7 +475,7 @@ impl<'p> Interpreter<'p> {
             &group.calls,
             &group.targets,
             frames,
-            (active, u64::MAX),
+            (active, admitted),
             child,
             site,
             "no fused function for the child's type",
@@ -772,7 +798,8 @@ fn postpone_after(
     active
 }
 
-/// The per-type table of [`LoopPlanStep::Call::admit`].
+/// The per-type table of [`LoopPlanStep::Call::admit`] and
+/// [`GroupPlan::admit`].
 fn admit_table(
     targets: &[(TypeId, FusedFnId)],
     guards: &[Option<treefuse_fusion::TypeGuard>],

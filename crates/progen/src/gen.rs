@@ -58,6 +58,11 @@
 //! (types `Sp*`, `fuse spmain`, `Gen::split_loops`): a pass reading the
 //! root of an element's child after calling the element, followed by a
 //! parameterless post-order pass, the shape of split calls.
+//!
+//! One program in three (`TYPED_CHILD_ONE_IN`) ends with a third such part
+//! (types `Tc*`, `fuse tcmain`, `Gen::typed_child`): calls on a child
+//! under type tests with a statement between them that tests the child's
+//! type and may replace it, the shape of type-guarded calls on a child.
 
 use rand::Rng;
 use rand::SeedableRng;
@@ -68,6 +73,9 @@ const TYPED_LOOPS_ONE_IN: u32 = 4;
 
 /// One in how many programs end with [`Gen::split_loops`].
 const SPLIT_LOOPS_ONE_IN: u32 = 5;
+
+/// One in how many programs end with [`Gen::typed_child`].
+const TYPED_CHILD_ONE_IN: u32 = 3;
 
 /// Knobs of the generator.
 #[derive(Clone, Debug)]
@@ -933,6 +941,116 @@ impl Gen {
         }
         if self.chance(SPLIT_LOOPS_ONE_IN) {
             out.push_str(&self.split_loops());
+        }
+        if self.chance(TYPED_CHILD_ONE_IN) {
+            out.push_str(&self.typed_child());
+        }
+        out
+    }
+
+    /// A self-contained part of the program (types `Tc*`, global `tcg`,
+    /// `fuse tcmain`) with the shape of type-guarded calls on a child
+    /// (`FusedFunction::typed_child` in `treefuse-fusion`): two passes call
+    /// the child `s` of a `TcList` under type tests, and between the
+    /// calls, in unfused order, a statement tests the type of `s` and may
+    /// replace it (`if self.s is TcQ { self.s = new .. }`), the shape of
+    /// the AST case study's desugaring passes. Each piece varies: the
+    /// calls' guards and arguments, whether a call may replace the child
+    /// (which rules the split out) or fail, what the statement between
+    /// tests, whether it replaces `s` (by a node of the type the later call
+    /// tests, or not), returns or writes a global, the list's recursion and
+    /// the order of the passes.
+    fn typed_child(&mut self) -> String {
+        let a_p = self.pick(&[
+            "self.v = self.v + k;",
+            "self.v = self.v + k;",
+            "self.v = self.v * 2 + k;",
+            "self.v = self.v + 12 / (k - 1);",
+            "self = new TcQ { w: self.v + k };",
+        ]);
+        let b_p = self.pick(&[
+            "self.v = self.v * 3 + d;",
+            "self.v = self.v * 3 + d;",
+            "self.v = 100 / (self.v - 2);",
+            "tcg = tcg + self.v;",
+        ]);
+        let b_q = self.pick(&["self.w = self.w * 2 + d;", "self.w = self.w + tcg;", ""]);
+        let call_a = self.pick(&[
+            "if self.s is TcIf { self.s.tca(k); }",
+            "if self.s is TcIf { self.s.tca(k); }",
+            "if self.s is TcIf || self.s is TcP { self.s.tca(k); }",
+            "if self.s is TcQ { self.s.tca(k + self.sum); }",
+            "self.s.tca(k);",
+        ]);
+        let between = self.pick(&[
+            "if self.s is TcQ { self.s = new TcP { v: (self.s as TcQ).w }; }",
+            "if self.s is TcQ { self.s = new TcP { v: (self.s as TcQ).w }; }",
+            "if self.s is TcQ { let z: i64 = (self.s as TcQ).w; self.s = new TcIf { a: new TcP { v: z }, b: new TcQ { w: 1 } }; }",
+            "if self.s is TcP && (self.s as TcP).v > 2 { self.s = new TcQ { w: 3 }; }",
+            "if !(self.s is TcIf) { self.s = new TcP { v: 1 }; }",
+            "if self.s is TcQ || self.s is TcP { tcg = tcg + 1; self.s = new TcQ { w: tcg }; }",
+            "if self.s is TcP { self.sum = self.sum + (self.s as TcP).v; }",
+            "if self.s is TcR { return; }",
+            "if self.s is TcP { tcg = tcg + 10 / (self.s as TcP).v; }",
+            "self.s = new TcP { v: 2 };",
+        ]);
+        let call_b = self.pick(&[
+            "if self.s is TcIf { self.s.tcb(d); }",
+            "if self.s is TcIf { self.s.tcb(d); }",
+            "if self.s is TcIf || self.s is TcQ { self.s.tcb(d); }",
+            "if self.s is TcP { self.s.tcb(d + self.sum); }",
+            "self.s.tcb(d);",
+        ]);
+        let before_b = self.pick(&[
+            "",
+            "",
+            "if self.s is TcQ { self.s = new TcIf { a: new TcQ { w: d }, b: new TcP { v: d } }; }",
+            "self.sum = self.sum + d;",
+        ]);
+        let next_a = self.pick(&["self.next.tca(k);", "self.next.tca(k + 1);", ""]);
+        let next_b = self.pick(&["self.next.tcb(d);", "self.next.tcb(d);", ""]);
+        let calls = self.pick(&[
+            "root.tca(1); root.tcb(2);",
+            "root.tca(1); root.tcb(2);",
+            "root.tcb(1); root.tca(2);",
+            "root.tca(2); root.tcb(3); root.tca(1);",
+        ]);
+        let lines = [
+            "global tcg: i64 = 0;".to_string(),
+            "abstract tree TcS {".into(),
+            "    traversal tca(k: i64) {}".into(),
+            "    traversal tcb(d: i64) {}".into(),
+            "}".into(),
+            "tree TcP : TcS {".into(),
+            "    v: i64;".into(),
+            format!("    traversal tca(k: i64) {{ {a_p} }}"),
+            format!("    traversal tcb(d: i64) {{ {b_p} }}"),
+            "}".into(),
+            "tree TcQ : TcS {".into(),
+            "    w: i64;".into(),
+            "    traversal tca(k: i64) { self.w = self.w + k; }".into(),
+            format!("    traversal tcb(d: i64) {{ {b_q} }}"),
+            "}".into(),
+            "tree TcR : TcQ {}".into(),
+            "tree TcIf : TcS {".into(),
+            "    child a: TcS;".into(),
+            "    child b: TcS;".into(),
+            "    traversal tca(k: i64) { self.a.tca(k); self.b.tca(k); }".into(),
+            "    traversal tcb(d: i64) { self.b.tcb(d); self.a.tcb(d); }".into(),
+            "}".into(),
+            "tree TcList : TcS {".into(),
+            "    child s: TcS;".into(),
+            "    child next: TcS;".into(),
+            "    sum: i64;".into(),
+            format!("    traversal tca(k: i64) {{ {call_a} {between} {next_a} }}"),
+            format!("    traversal tcb(d: i64) {{ {before_b} {call_b} {next_b} }}"),
+            "}".into(),
+            format!("fuse tcmain(root: TcList) {{ {calls} }}"),
+        ];
+        let mut out = String::new();
+        for l in lines {
+            out.push_str(&l);
+            out.push('\n');
         }
         out
     }
