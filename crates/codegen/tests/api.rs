@@ -503,3 +503,37 @@ fn child_slots_read_after_a_fused_call_are_returned_by_it() {
         "{code}"
     );
 }
+
+/// Type-guarded calls on a child (`FusedFunction::typed_child`): the fused
+/// function reads the child's kind once at its start and masks the calls
+/// of each group on it by that kind, not by the node standing there when
+/// the group runs (a statement between may have replaced it).
+#[test]
+fn calls_on_a_child_are_masked_by_its_kind_at_the_start() {
+    let source = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/fusion-rules/typed-child.tf"
+    ))
+    .unwrap();
+    let code = emit_source("typedchild", &source);
+    // The first fused function is `Seq[lower, count]`.
+    let seq = fused_fn_of(&code, "_seq");
+    assert!(seq.contains("let start_kind = t[stmt_id].kind;"), "{seq}");
+    let admits: Vec<&str> = seq
+        .lines()
+        .filter(|l| l.contains("let admit: u64 = match start_kind"))
+        .collect();
+    assert_eq!(admits.len(), 2, "{seq}");
+    // The first call on `stmt` runs `count` for every start kind but
+    // `Inc`, the second only for `Inc`.
+    let first = seq
+        .find("StmtKind::Inc => !2u64")
+        .unwrap_or_else(|| panic!("{seq}"));
+    let rewrite = seq
+        .find("matches!(t[stmt_id].kind, StmtKind::Inc)")
+        .unwrap_or_else(|| panic!("{seq}"));
+    let second = seq
+        .find("StmtKind::Set => !1u64")
+        .unwrap_or_else(|| panic!("{seq}"));
+    assert!(first < rewrite && rewrite < second, "{seq}");
+}

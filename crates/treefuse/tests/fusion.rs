@@ -932,6 +932,92 @@ fuse go(root: Block) { root.a(1); root.b(2); }
     assert!(guarded >= 8, "only {guarded} variants use a type guard");
 }
 
+/// Calls on a child kept apart by a statement that tests the child's type
+/// and rewrites it (the fusion guide's `typed-child.tf`): merged for the
+/// types the test excludes, apart for the one it rewrites.
+#[test]
+fn child_calls_fuse_for_the_types_a_rewrite_test_excludes() {
+    let program = example("examples/fusion-rules/typed-child.tf");
+    let fused = program.fuse_all(&FusionOptions::default());
+    let report = treefuse_fusion::report::text_report(&program.model, &fused, &program.source);
+    assert!(
+        report.contains(
+            "here only where `self.stmt` is `Seq`, `If`, `Set`, `Nop` as the function starts"
+        ) && report.contains("here only where `self.stmt` is `Inc` as the function starts"),
+        "{report}"
+    );
+    assert!(
+        report.contains("(only where `self.stmt` is of type `Inc` as the function starts; merged for its other types)"),
+        "{report}"
+    );
+    let (json, dot) = json_and_dot(&program, &fused);
+    assert!(json.contains("\"only_types\":[\"Inc\"]"), "{json}");
+    assert!(dot.contains("here only where self.stmt is `Inc`"), "{dot}");
+    let tree = program
+        .read_tree(
+            "go",
+            include_str!("../../../examples/fusion-rules/typed-child.json"),
+        )
+        .unwrap();
+    // Unfused: `lower` 8 visits, `count` 11 (the rewritten `Inc`s are
+    // `Set`s by then). Fused: every node once, the `If`'s branches with
+    // both passes, and each rewritten `Inc` again as a `Set` for `count`.
+    assert_eq!(
+        equivalent(&program, "go", &tree, &FusionOptions::default()),
+        Some((19, 11))
+    );
+    let out = fused_output(&program, &fused, "go", &tree);
+    assert!(out.contains("\"sets\":3"), "{out}");
+    equivalent_on_random_trees(&program, "go", "Seq", 30, 0..60);
+}
+
+/// The split on a child is refused where a call on the child may replace
+/// it, and a statement after a write the fuser cannot follow stays live
+/// for every type.
+#[test]
+fn child_calls_stay_apart_after_a_replacing_call_or_an_unknown_write() {
+    let template = r#"
+abstract tree S {
+    traversal a() {}
+    traversal b() {}
+}
+tree P : S {
+    v: i64;
+    traversal a() { A_P }
+    traversal b() { self.v = self.v * 2; }
+}
+tree Q : S { w: i64; }
+tree L : S {
+    child s: S;
+    child other: S;
+    traversal a() {
+        if self.s is P { self.s.a(); }
+        WRITE
+        if self.s is Q { self.s = new P { v: 7 }; }
+    }
+    traversal b() {
+        if self.s is P { self.s.b(); }
+    }
+}
+fuse go(root: L) { root.a(); root.b(); }
+"#;
+    let cases = [
+        // Merged where `s` starts as a `P` (nothing between writes it).
+        ("self.v = self.v + 1;", "", true),
+        // `P.a` may replace the child: no split.
+        ("self = new Q { w: 1 };", "", false),
+        // A move into the slot the fuser does not follow: `s` may be
+        // anything after it, so the rewrite of a `Q` stays live.
+        ("self.v = self.v + 1;", "self.s = copy(self.other);", false),
+    ];
+    for (a_p, write, split) in cases {
+        let source = template.replace("A_P", a_p).replace("WRITE", write);
+        let (program, report) = compile_variant(&source);
+        assert_eq!(report.contains("type guard"), split, "{source}\n{report}");
+        equivalent_on_random_trees(&program, "go", "L", 25, 0..40);
+    }
+}
+
 /// Loops over one list grouped where their calls on the element share a
 /// walk (issue 15, kind 3 of the minic README): `bump`'s loop commutes with
 /// the loop that builds `resolve`'s table, so the greedy merge puts it
