@@ -203,6 +203,13 @@ struct TypeSplit {
 }
 
 impl TypeSplit {
+    /// The group id of the call step where the calls of group `g` run for
+    /// type `t` (index into `types`); a group that never moves (not a call
+    /// group on the split node) runs at its own.
+    fn site(&self, t: usize, g: usize) -> usize {
+        self.site_of[t].get(&g).copied().unwrap_or(g)
+    }
+
     /// The element types for which the calls `a` and `b` (vertices of the
     /// element graph whose grouping is `group`) run at different call
     /// steps.
@@ -210,7 +217,7 @@ impl TypeSplit {
         self.types
             .iter()
             .enumerate()
-            .filter(|(t, _)| self.site_of[*t][&group[a]] != self.site_of[*t][&group[b]])
+            .filter(|(t, _)| self.site(*t, group[a]) != self.site(*t, group[b]))
             .map(|(_, &ty)| ty)
             .collect()
     }
@@ -1105,7 +1112,7 @@ impl Builder<'_, '_> {
                     .types
                     .iter()
                     .enumerate()
-                    .filter(|(t, _)| split.site_of[*t][&group[u]] == site)
+                    .filter(|(t, _)| split.site(*t, group[u]) == site)
                     .map(|(_, &ty)| ty)
                     .collect();
                 (types.len() < split.types.len()).then(|| {
@@ -1371,6 +1378,16 @@ impl Builder<'_, '_> {
             {
                 continue;
             }
+            // Calls of traversals that may end early (`return`) are often
+            // switched off: merging them into another call saves no visit
+            // then, and makes the callee carry them. Their groups stay put.
+            let fixed: BTreeSet<usize> = (0..vertices.len())
+                .filter(|&v| on_field(&vertices[v]).is_some_and(|m| self.may_end_early(m)))
+                .map(|v| group[v])
+                .collect();
+            if groups.difference(&fixed).count() < 2 {
+                continue;
+            }
             let dead: Vec<Vec<bool>> = types
                 .iter()
                 .map(|&t| self.dead_for_child_type(participants, vertices, field, t, &types))
@@ -1379,7 +1396,9 @@ impl Builder<'_, '_> {
                 continue;
             }
             let graph = SplitGraph {
-                calls: vertices.iter().map(on_field).collect(),
+                calls: (0..vertices.len())
+                    .map(|v| on_field(&vertices[v]).filter(|_| !fixed.contains(&group[v])))
+                    .collect(),
                 sets: vertices.iter().map(|v| v.set).collect(),
                 inputs: inputs.iter().map(Option::as_ref).collect(),
                 edges,
@@ -1397,6 +1416,16 @@ impl Builder<'_, '_> {
             }
         }
         None
+    }
+
+    /// Whether some body of traversal `m` contains `return`.
+    fn may_end_early(&self, m: MethodId) -> bool {
+        self.program.bodies.iter().any(|b| {
+            b.method == m
+                && b.body.as_deref().is_some_and(|stmts| {
+                    visit::any_stmt(stmts, &|s| matches!(s.kind, StmtKind::Return(_)))
+                })
+        })
     }
 
     /// Per vertex: whether it is a statement `if cond { .. }` (no `else`,
@@ -1935,7 +1964,8 @@ impl Builder<'_, '_> {
                         Some(split) => (0..n)
                             .filter(|&u| {
                                 vertices[u].call.is_some_and(|c| c.0 == field)
-                                    && split.site_of.iter().any(|s| s[&group[u]] == group[v])
+                                    && (0..split.types.len())
+                                        .any(|t| split.site(t, group[u]) == group[v])
                             })
                             .collect(),
                         None => (0..n).filter(|&u| group[u] == group[v]).collect(),
