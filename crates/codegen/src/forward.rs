@@ -185,12 +185,13 @@ impl Reads<'_> {
     }
 }
 
-/// In a fused function's body: the calls on hoisted children, as (index
-/// of the call's group, child slot, dispatcher name), and the hoisted
-/// child locals (slot to local) that the function never assigns.
-pub(crate) fn child_calls(
-    body: &[TokenTree],
-) -> (Vec<(usize, String, String)>, BTreeMap<String, String>) {
+/// A call on a hoisted child found in generated code: (index of the call's
+/// group, child slot, dispatcher name).
+type ChildCall = (usize, String, String);
+
+/// In a fused function's body: the calls on hoisted children, and the
+/// hoisted child locals (slot to local) that the function never assigns.
+pub(crate) fn child_calls(body: &[TokenTree]) -> (Vec<ChildCall>, BTreeMap<String, String>) {
     let mut locals = BTreeMap::new();
     let mut calls = Vec::new();
     for (i, tt) in body.iter().enumerate() {
