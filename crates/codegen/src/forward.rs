@@ -8,14 +8,8 @@
 //!
 //! Which slot: fused functions are generated once as before; each call of
 //! a fused dispatcher on a hoisted child (`let next_id = t[this].next`)
-//! that walks a spine (the child may be of the receiver's own type, as a
-//! list's next node is) votes for the slots its caller then reads
-//! (`t[next_id].SLOT`) before anything could change them. Only spine calls:
-//! a list's aggregate comes back up every level of the recursion, while
-//! returning an element's slot to the list that called it saved less than
-//! it cost (render document 1 at 1,000 pages: 1,403,586 instructions with
-//! every call voting, 1,383,586 with spine calls only, hand-fused
-//! 1,416,272); a target list returns its most read slot
+//! votes for the slots its caller then reads (`t[next_id].SLOT`) before
+//! anything could change them; a target list returns its most read slot
 //! if it is a copyable data slot and every function of the list can return
 //! that slot (a function in several lists returns one slot only). The
 //! functions are then generated again: the callee ends with
@@ -289,10 +283,6 @@ impl crate::gen::Gen<'_> {
                 let (Some(local), Some(targets)) = (locals.get(&field), by_name.get(&disp)) else {
                     continue;
                 };
-                // Spine calls only (see the module doc).
-                if !targets.iter().any(|(t, _)| *t == f.ty) {
-                    continue;
-                }
                 let mut reads = Reads {
                     local,
                     field: &field,
