@@ -92,6 +92,7 @@ pub fn fuse_program(
         options,
         conflicts: crate::commute::ConflictTest::new(program, analysis),
         splices: may_splice(program),
+        ends_early: ends_early(program),
         functions: Vec::new(),
         index: HashMap::new(),
         work: Vec::new(),
@@ -117,6 +118,9 @@ struct Builder<'a, 'p> {
     /// The (concrete type, traversal) pairs that may replace their receiver
     /// by a thicket ([`may_splice`]).
     splices: BTreeSet<(TypeId, MethodId)>,
+    /// Per traversal: whether some body of it contains `return`
+    /// ([`ends_early`]).
+    ends_early: Vec<bool>,
     functions: Vec<FusedFunction>,
     index: HashMap<(TypeId, Vec<MethodId>), FusedFnId>,
     work: Vec<FusedFnId>,
@@ -1382,7 +1386,7 @@ impl Builder<'_, '_> {
             // switched off: merging them into another call saves no visit
             // then, and makes the callee carry them. Their groups stay put.
             let fixed: BTreeSet<usize> = (0..vertices.len())
-                .filter(|&v| on_field(&vertices[v]).is_some_and(|m| self.may_end_early(m)))
+                .filter(|&v| on_field(&vertices[v]).is_some_and(|m| self.ends_early[m.index()]))
                 .map(|v| group[v])
                 .collect();
             if groups.difference(&fixed).count() < 2 {
@@ -1416,16 +1420,6 @@ impl Builder<'_, '_> {
             }
         }
         None
-    }
-
-    /// Whether some body of traversal `m` contains `return`.
-    fn may_end_early(&self, m: MethodId) -> bool {
-        self.program.bodies.iter().any(|b| {
-            b.method == m
-                && b.body.as_deref().is_some_and(|stmts| {
-                    visit::any_stmt(stmts, &|s| matches!(s.kind, StmtKind::Return(_)))
-                })
-        })
     }
 
     /// Per vertex: whether it is a statement `if cond { .. }` (no `else`,
@@ -2152,6 +2146,20 @@ impl Builder<'_, '_> {
         f.resume = resume;
         f.typed_child = child_split.map(|(field, _)| field);
     }
+}
+
+/// Per traversal (by index): whether some body of it contains `return`, so
+/// that it is often switched off at run time.
+fn ends_early(program: &Program) -> Vec<bool> {
+    let mut out = vec![false; program.methods.len()];
+    for b in &program.bodies {
+        if let Some(stmts) = b.body.as_deref() {
+            if visit::any_stmt(stmts, &|s| matches!(s.kind, StmtKind::Return(_))) {
+                out[b.method.index()] = true;
+            }
+        }
+    }
+    out
 }
 
 /// The (concrete type, traversal) pairs that may replace their receiver by

@@ -269,12 +269,7 @@ pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> Str
                             g.step + 1,
                             src.at(g.span),
                             g.what(&src),
-                            g.guard
-                                .types
-                                .iter()
-                                .map(|t| format!("`{}`", program.type_name(*t)))
-                                .collect::<Vec<_>>()
-                                .join(", "),
+                            type_names(program, &g.guard.types),
                             g.guard.reason
                         ));
                     }
