@@ -73,7 +73,8 @@ fn main() {
     let names = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/names.tf");
     let type_names = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/type_names.tf");
     let grow = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/grow.tf");
-    if let Err(e) = config.compile(&[data, names, type_names, grow], &out) {
+    let cold = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/cold.tf");
+    if let Err(e) = config.compile(&[data, names, type_names, grow, cold], &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
     // The hand-computed rewriting cases of the interpreter's tests

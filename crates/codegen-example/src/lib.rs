@@ -53,6 +53,8 @@ generated! {
     type_names,
     /// `programs/grow.tf`: a chain that grows below its running visits.
     grow,
+    /// `programs/cold.tf`: fields no traversal touches, stored out of line.
+    cold,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),

@@ -844,12 +844,14 @@ fn empty_tree_is_an_error() {
 
 /// Shared slots: a node is about the size of its hierarchy's largest
 /// concrete type, not the sum of every type's fields. The AST case study's
-/// node was 112 bytes with one member per field; its largest types need
-/// 40 (kind and flag, three child ids, the function name, one integer).
+/// node was 112 bytes with one member per field; shared slots made it 40
+/// (kind and flag, three child ids, the function name, one integer), and
+/// with the function name, which no pass reads, kept out of line (a cold
+/// field) it is 24.
 #[test]
 fn nodes_share_slots() {
     use std::mem::size_of;
-    assert_eq!(size_of::<g::ast::ASTNodeSlots>(), 40);
+    assert_eq!(size_of::<g::ast::ASTNodeSlots>(), 24);
     // TextBox.next and Group.next share one slot, named after both.
     let n = g::figure2_plain::ElementSlots::group(
         0,
@@ -874,6 +876,83 @@ fn nodes_share_slots() {
     assert_eq!(e.value(), 7);
     *e.value_mut() = 8;
     assert_eq!(e.operator_or_var_id_or_value, 8);
+}
+
+/// Cold fields (`programs/cold.tf`: data fields no traversal reads or
+/// writes) live out of the node structs, in one `ColdTable` per concrete
+/// type, yet come in from JSON and go back out, are set by `new`, travel
+/// with `copy` and with a node replacing itself, and read back through
+/// the typed API.
+#[test]
+fn cold_fields_live_out_of_line() -> Result<(), g::cold::BuildError> {
+    use g::cold::*;
+    // Kind, two child ids and `Num.v`; the label, span, tags and notes
+    // are elsewhere.
+    assert_eq!(std::mem::size_of::<ExprSlots>(), 24);
+    let program = example("crates/codegen-example/programs/cold.tf");
+    let (u, f) = engines!(
+        cold,
+        run_fold_and_count_unfused_counted,
+        run_fold_and_count_fused_counted
+    );
+    agree_on_random_trees("cold", &program, "fold_and_count", &u, &f);
+    // Built through the typed API: Twice { e: Add(2, 5), again: 5 }.
+    let mut t = Tree::default();
+    let two = t.add(Num {
+        v: 2,
+        label: "two".into(),
+        span: Span::new(3, 4),
+    })?;
+    let five = t.add(Num {
+        v: 5,
+        ..Default::default()
+    })?;
+    let sum = t.add(Add {
+        l: two,
+        r: five,
+        tags: vec![9],
+        ..Default::default()
+    })?;
+    let top = t.add(Twice {
+        e: sum,
+        again: five,
+        label: "top".into(),
+        ..Default::default()
+    })?;
+    t.root = NodeRef::Expr(top);
+    assert_eq!(t.get::<Num>(five).map(|n| n.label), Some("expr".into()));
+    assert_eq!(t.get::<Add>(sum).map(|n| n.tags), Some(vec![9]));
+    let (mut unfused, mut fused) = (t.clone(), t);
+    let (mut gu, mut gf) = (Globals::default(), Globals::default());
+    assert_eq!(run_fold_and_count_unfused(&mut unfused, &mut gu), Ok(()));
+    assert_eq!(run_fold_and_count_fused(&mut fused, &mut gf), Ok(()));
+    assert_eq!(unfused, fused);
+    assert_eq!(gu.total, 14);
+    // The sum folded into a new `Num`, whose cold fields `new` set; the
+    // copy in `again` carries them too.
+    let folded = Num {
+        v: 7,
+        label: "folded".into(),
+        span: Span::new(1, 2),
+    };
+    let (e, again) = (fused[top].l_or_e, fused[top].r_or_again);
+    assert_ne!(e, again);
+    assert_eq!(fused.get::<Num>(e), Some(folded.clone()));
+    assert_eq!(fused.get::<Num>(again), Some(folded));
+    assert_eq!(fused.get::<Twice>(top).map(|n| n.label), Some("top".into()));
+    // And they go out to JSON.
+    let json = write_json(&schema(), &fused, &gf);
+    assert!(
+        json.contains(r#""label":"folded","v":7,"span":{"line":1,"col":2}"#),
+        "{json}"
+    );
+    // A node pushed without its cold fields reads them as blanks.
+    let bare = fused.push_expr(ExprSlots::num(1));
+    assert_eq!(fused.get::<Num>(bare).map(|n| n.label), Some("".into()));
+    // Memory reports count the cold entries.
+    let hot = fused.expr.len() * std::mem::size_of::<ExprSlots>();
+    assert!(fused.node_bytes() > hot);
+    Ok(())
 }
 
 /// `programs/names.tf`, whose names collide with the generated code's own

@@ -1480,10 +1480,6 @@ impl Gen<'_> {
 
     /// Builds a `new` subtree: its values first, then its nodes.
     pub fn build(&self, t: &NewTree, fr: &Frame) -> TokenStream {
-        let h = self.hier(t.ty);
-        let node = &h.node;
-        let push = &h.push;
-        let ctor = &self.type_ctor[t.ty.index()];
         let mut pre = TokenStream::new();
         let mut args = Vec::new();
         for (i, nf) in t.fields.iter().enumerate() {
@@ -1496,12 +1492,13 @@ impl Gen<'_> {
                 args.push(quote!(#name));
             }
         }
+        let push = self.push_node(t.ty, quote!(t), args);
         if pre.is_empty() {
-            quote!(t.#push(#node::#ctor(#(#args),*)))
+            push
         } else {
             quote!({
                 #pre
-                t.#push(#node::#ctor(#(#args),*))
+                #push
             })
         }
     }

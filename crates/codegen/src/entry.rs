@@ -277,10 +277,10 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
     }
     // In public signatures: `run_*` return `RuntimeError`, the traversals
     // `Fail`, those that rewrite `Replaced` and take a `Site`; `Tree::add`
-    // returns `BuildError`.
+    // returns `BuildError`; `Tree` keeps cold fields in `ColdTable`s.
     let mut public = vec![ident("Fail"), ident("RuntimeError")];
     public.extend(
-        ["Replaced", "Site", "BuildError"]
+        ["Replaced", "Site", "BuildError", "ColdTable"]
             .iter()
             .filter(|name| mentions(code, name))
             .map(|name| ident(name)),
@@ -327,7 +327,10 @@ const RUNTIME_HELPERS: &[&str] = &[
 
 /// Calls `f` on every expression of the global assignments and loop
 /// conditions of a `fuse` item (call arguments are in `Fuse::calls`).
-fn fuse_stmt_exprs(stmts: &[treefuse_sema::FuseStmt], f: &mut impl FnMut(&treefuse_sema::Expr)) {
+pub(crate) fn fuse_stmt_exprs(
+    stmts: &[treefuse_sema::FuseStmt],
+    f: &mut impl FnMut(&treefuse_sema::Expr),
+) {
     for s in stmts {
         match s {
             treefuse_sema::FuseStmt::Call(_) => {}

@@ -69,6 +69,77 @@ pub(crate) struct Hier {
     pub slots: Vec<Slot>,
 }
 
+/// The out-of-line fields of one concrete type ([`cold_fields`]): a
+/// struct of them and a `ColdTable` of it in `Tree`.
+pub(crate) struct ColdStruct {
+    /// The struct (`FunctionCold`).
+    pub name: Ident,
+    /// The `Tree` member holding one per node of the type (`function_cold`).
+    pub table: Ident,
+    /// `Tree::push_T_with_cold(node, cold)`: adds a node and its cold fields.
+    pub push_with: Ident,
+    /// The type's cold fields, in declaration order.
+    pub fields: Vec<FieldId>,
+}
+
+/// The *cold* fields of a program: data fields that no traversal body,
+/// pure function or `fuse` item reads or writes, other than flags and
+/// enums (one byte, which padding usually absorbs). They are only ever
+/// read from JSON, written back, set by `new`, copied with their node and
+/// seen through the typed API, so the generated code stores them out of
+/// line (`treefuse_runtime::generated::ColdTable`) instead of widening
+/// every node that the walks pull through the caches.
+pub(crate) fn cold_fields(p: &Program) -> Vec<bool> {
+    let mut touched = vec![false; p.fields.len()];
+    let mut mark = |e: &Expr| {
+        if let ExprKind::Field(_, f) = &e.kind {
+            touched[f.index()] = true;
+        }
+    };
+    let mut stmt_lists: Vec<&[Stmt]> = Vec::new();
+    for b in &p.bodies {
+        if let Some(stmts) = &b.body {
+            stmt_lists.push(stmts);
+        }
+    }
+    for f in &p.pure_fns {
+        match &f.body {
+            PureBody::Expr(e) => visit::walk_expr(e, &mut mark),
+            PureBody::Block(stmts) => stmt_lists.push(stmts),
+            PureBody::Host => {}
+        }
+    }
+    for fuse in &p.fuses {
+        for call in &fuse.calls {
+            call.args
+                .iter()
+                .for_each(|a| visit::walk_expr(a, &mut mark));
+        }
+        crate::entry::fuse_stmt_exprs(&fuse.body, &mut |e| visit::walk_expr(e, &mut mark));
+    }
+    for stmts in &stmt_lists {
+        visit::walk_stmt_exprs(stmts, &mut mark);
+    }
+    for stmts in &stmt_lists {
+        visit::for_each_stmt(stmts, &mut |s| {
+            if let StmtKind::Assign { place, .. } = &s.kind {
+                if let PlaceRoot::Field(_, f) = &place.root {
+                    touched[f.index()] = true;
+                }
+            }
+        });
+    }
+    p.fields
+        .iter()
+        .zip(&touched)
+        .map(|(f, &touched)| match &f.kind {
+            FieldKind::Data(DataType::Bool | DataType::Enum(_)) => false,
+            FieldKind::Data(_) => !touched,
+            FieldKind::Child(_) | FieldKind::List(_) => false,
+        })
+        .collect()
+}
+
 /// One member of a hierarchy's node struct: the fields stored in it.
 /// Fields share a slot only if no concrete type has two of them and
 /// their Rust types are the same.
@@ -328,6 +399,11 @@ pub(crate) struct Gen<'p> {
     pub hier_of: Vec<usize>,
     pub hiers: Vec<Hier>,
     pub field: Vec<Ident>,
+    /// Per field: whether it is cold ([`cold_fields`]), stored in its
+    /// node's cold struct rather than in the node struct.
+    pub cold: Vec<bool>,
+    /// Per type: its cold struct (concrete types with cold fields only).
+    pub cold_struct: Vec<Option<ColdStruct>>,
     pub type_ctor: Vec<Ident>,
     /// Per type: the struct of the typed API (concrete types only).
     pub type_struct: Vec<Option<Ident>>,
@@ -695,13 +771,45 @@ impl<'p> Gen<'p> {
                 .fields
                 .push(FieldId(i as u32));
         }
+        let cold = cold_fields(p);
         let mut field = vec![ident("x"); p.fields.len()];
         for h in &mut hiers {
-            h.slots = assign_slots(p, &h.fields, &hier_of);
+            let hot: Vec<FieldId> = h
+                .fields
+                .iter()
+                .copied()
+                .filter(|f| !cold[f.index()])
+                .collect();
+            h.slots = assign_slots(p, &hot, &hier_of);
             for slot in &h.slots {
                 for &f in &slot.fields {
                     field[f.index()] = slot.name.clone();
                 }
+            }
+        }
+        // Cold fields are members of their concrete types' cold structs,
+        // named after the field.
+        let cold_struct: Vec<Option<ColdStruct>> = p
+            .types
+            .iter()
+            .map(|t| {
+                let fields: Vec<FieldId> = t
+                    .fields
+                    .iter()
+                    .copied()
+                    .filter(|f| cold[f.index()])
+                    .collect();
+                (!t.is_abstract && !fields.is_empty()).then(|| ColdStruct {
+                    name: top.fresh(&format!("{}Cold", t.name)),
+                    table: arena_ns.fresh(&format!("{}_cold", snake(&t.name))),
+                    push_with: format_ident!("push_{}_with_cold", snake(&t.name)),
+                    fields,
+                })
+            })
+            .collect();
+        for (f, fd) in p.fields.iter().enumerate() {
+            if cold[f] {
+                field[f] = ident(&crate::names::safe(&snake(&fd.name)));
             }
         }
         let mut ctor_ns = Names::with_reserved(&["push", "new", "blank"]);
@@ -801,6 +909,8 @@ impl<'p> Gen<'p> {
             hier_of,
             hiers,
             field,
+            cold,
+            cold_struct,
             type_ctor,
             type_struct,
             variant,

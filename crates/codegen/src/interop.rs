@@ -63,9 +63,6 @@ impl Gen<'_> {
             .enumerate()
             .filter(|(_, t)| !t.is_abstract)
             .map(|(i, t)| {
-                let h = self.hier(TypeId(i as u32));
-                let (node, arena) = (&h.node, &h.arena);
-                let ctor = &self.type_ctor[i];
                 let ti = i as u32;
                 let args = t.fields.iter().enumerate().map(|(s, f)| {
                     let s = s as u32;
@@ -81,7 +78,8 @@ impl Gen<'_> {
                         FieldKind::Data(_) => quote!(from_value(rt_data(rt, n, #s))),
                     }
                 });
-                quote!(#ti => { tree.#arena.push(#node::#ctor(#(#args),*)); })
+                let push = self.push_node(TypeId(ti), quote!(tree), args.collect());
+                quote!(#ti => { #push; })
             });
         let root_arms = self.hiers.iter().enumerate().map(|(i, h)| {
             let v = &self.variant[h.root.index()];
@@ -90,6 +88,12 @@ impl Gen<'_> {
         });
         let arenas: Vec<_> = self.hiers.iter().map(|h| &h.arena).collect();
         let idxs: Vec<_> = (0..nh).collect();
+        // The cold tables, if any, start empty.
+        let rest = if self.cold_struct.iter().any(Option::is_some) {
+            quote!(..Tree::default())
+        } else {
+            quote!()
+        };
         // to_runtime.
         let maps: Vec<_> = self
             .hiers
@@ -147,6 +151,10 @@ impl Gen<'_> {
                         FieldKind::List(c) => {
                             let cm = &maps[self.hier_of[c.index()]];
                             quote!(*rt.slot_mut(n, #s) = RtSlot::List(node.#name.iter().map(|c| RtNodeId(#cm[c.0 as usize])).collect());)
+                        }
+                        FieldKind::Data(_) if self.cold[f.index()] => {
+                            let place = self.field_place(*t, *f, &quote!(self), &quote!(node), &quote!(id));
+                            quote!(*rt.slot_mut(n, #s) = RtSlot::Data(to_value(&#place));)
                         }
                         FieldKind::Data(_) => {
                             quote!(*rt.slot_mut(n, #s) = RtSlot::Data(to_value(&node.#name));)
@@ -270,6 +278,7 @@ impl Gen<'_> {
                     let mut tree = Tree {
                         root,
                         #(#arenas: Vec::with_capacity(counts[#idxs] as usize),)*
+                        #rest
                     };
                     for &n in &order {
                         // One arm per concrete type; with a single type

@@ -3,7 +3,7 @@
 
 use crate::gen::*;
 use crate::names::{ident, snake, Names};
-use proc_macro2::{Literal, TokenStream, TokenTree};
+use proc_macro2::{Ident, Literal, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 use treefuse_fusion::{FusedFnId, LoopStep, Step};
 use treefuse_sema::*;
@@ -167,46 +167,10 @@ impl Gen<'_> {
                     }
                 )
             };
-            // One constructor per concrete type: its fields in order.
-            let ctors = h.concrete.iter().map(|t| {
-                let ty = &self.p.types[t.index()];
-                let ctor = &self.type_ctor[t.index()];
-                let v = &self.variant[t.index()];
-                let own: Vec<_> = ty
-                    .fields
-                    .iter()
-                    .map(|f| ident(&crate::names::safe(&snake(&self.p.fields[f.index()].name))))
-                    .collect();
-                let own_t: Vec<_> = ty.fields.iter().map(|f| self.field_type(*f)).collect();
-                let inits = h.slots.iter().map(|slot| {
-                    let name = &slot.name;
-                    match ty.fields.iter().position(|f| slot.fields.contains(f)) {
-                        Some(i) => {
-                            let param = &own[i];
-                            if *param == *name {
-                                quote!(#name)
-                            } else {
-                                quote!(#name: #param)
-                            }
-                        }
-                        None => {
-                            let blank = self.field_blank(slot.fields[0]);
-                            quote!(#name: #blank)
-                        }
-                    }
-                });
-                let doc = format!(
-                    "A `{}` node with these fields (in declaration order).",
-                    ty.name
-                );
-                quote!(
-                    #[doc = #doc]
-                    #[allow(clippy::too_many_arguments)]
-                    pub fn #ctor(#(#own: #own_t),*) -> #node {
-                        #node { kind: #kind::#v, #(#inits),* }
-                    }
-                )
-            });
+            // One constructor per concrete type: its fields in order (the
+            // cold ones go to the cold struct's constructor).
+            let ctors = self.slot_ctors(h);
+            let cold_items = self.cold_structs(h);
             let accessors = self.slot_accessors(h);
             out.extend(self.typed_api(h));
             let push_doc = format!("Adds a node to the `{root_name}` arena.");
@@ -254,6 +218,8 @@ impl Gen<'_> {
                         id
                     }
                 }
+
+                #cold_items
             ));
         }
         // The tree and its root.
@@ -289,6 +255,12 @@ impl Gen<'_> {
             )
         });
         let narenas = arenas.len();
+        let (cold_tables, cold_nodes): (Vec<_>, Vec<_>) = self
+            .cold_struct
+            .iter()
+            .flatten()
+            .map(|c| (&c.table, &c.name))
+            .unzip();
         let first_root = roots.first().map(|v| quote!(NodeRef::#v(#(#ids)*(0))));
         let default_root = match (self.hiers.first(), first_root) {
             (Some(h), Some(_)) => {
@@ -323,12 +295,21 @@ impl Gen<'_> {
                     /// Nodes of one hierarchy.
                     pub #arenas: Vec<#nodes>,
                 )*
+                #(
+                    /// The cold fields of one type's nodes (fields no
+                    /// traversal reads or writes), by node id.
+                    pub #cold_tables: ColdTable<#cold_nodes>,
+                )*
             }
 
             impl Default for Tree {
                 /// The empty tree: no nodes, so no root node.
                 fn default() -> Tree {
-                    Tree { root: #default_root, #(#arenas: Vec::new()),* }
+                    Tree {
+                        root: #default_root,
+                        #(#arenas: Vec::new(),)*
+                        #(#cold_tables: ColdTable::default(),)*
+                    }
                 }
             }
 
@@ -377,17 +358,212 @@ impl Gen<'_> {
                     counts.iter().sum()
                 }
 
-                /// The bytes of the nodes in the arenas: each hierarchy's
-                /// node size times its nodes (what strings, lists and
+                /// The bytes of the nodes in the arenas and of their cold
+                /// fields: each hierarchy's node size times its nodes, plus
+                /// the entries of its cold table (what strings, lists and
                 /// arrays hold on the heap is not counted).
                 pub fn node_bytes(&self) -> usize {
                     let bytes: [usize; #narenas] =
                         [#(self.#arenas.len() * std::mem::size_of::<#nodes>()),*];
-                    bytes.iter().sum()
+                    bytes.iter().sum::<usize>() #(+ self.#cold_tables.bytes())*
                 }
             }
         ));
         out
+    }
+
+    /// Per concrete type of `h`, a constructor of the node struct taking
+    /// the type's fields stored there (all but its cold ones), in
+    /// declaration order; the other slots get blank values.
+    fn slot_ctors(&self, h: &Hier) -> Vec<TokenStream> {
+        let kind = &h.kind;
+        h.concrete
+            .iter()
+            .map(|t| {
+                let ty = &self.p.types[t.index()];
+                let ctor = &self.type_ctor[t.index()];
+                let v = &self.variant[t.index()];
+                let node = &h.node;
+                let hot: Vec<FieldId> = ty
+                    .fields
+                    .iter()
+                    .copied()
+                    .filter(|f| !self.cold[f.index()])
+                    .collect();
+                let own: Vec<_> = hot.iter().map(|f| self.member(*f)).collect();
+                let own_t: Vec<_> = hot.iter().map(|f| self.field_type(*f)).collect();
+                let inits = h.slots.iter().map(|slot| {
+                    let name = &slot.name;
+                    match hot.iter().position(|f| slot.fields.contains(f)) {
+                        Some(i) => {
+                            let param = &own[i];
+                            if *param == *name {
+                                quote!(#name)
+                            } else {
+                                quote!(#name: #param)
+                            }
+                        }
+                        None => {
+                            let blank = self.field_blank(slot.fields[0]);
+                            quote!(#name: #blank)
+                        }
+                    }
+                });
+                let doc = match &self.cold_struct[t.index()] {
+                    Some(c) => format!(
+                        "A `{}` node with these fields (in declaration order; its cold fields are a `{}`).",
+                        ty.name, c.name
+                    ),
+                    None => format!(
+                        "A `{}` node with these fields (in declaration order).",
+                        ty.name
+                    ),
+                };
+                quote!(
+                    #[doc = #doc]
+                    #[allow(clippy::too_many_arguments)]
+                    pub fn #ctor(#(#own: #own_t),*) -> #node {
+                        #node { kind: #kind::#v, #(#inits),* }
+                    }
+                )
+            })
+            .collect()
+    }
+
+    /// A field's name as a Rust identifier (a parameter or member).
+    fn member(&self, f: FieldId) -> Ident {
+        ident(&crate::names::safe(&snake(&self.p.fields[f.index()].name)))
+    }
+
+    /// The concrete types of `h` that have cold fields, with their cold
+    /// structs.
+    pub(crate) fn cold_types<'h>(
+        &'h self,
+        h: &'h Hier,
+    ) -> impl Iterator<Item = (TypeId, &'h ColdStruct)> + 'h {
+        h.concrete
+            .iter()
+            .filter_map(|t| self.cold_struct[t.index()].as_ref().map(|c| (*t, c)))
+    }
+
+    /// Per concrete type of `h` with cold fields: the struct of them and
+    /// `Tree::push_T_with_cold`.
+    fn cold_structs(&self, h: &Hier) -> TokenStream {
+        let (node, id, push) = (&h.node, &h.id, &h.push);
+        let mut out = TokenStream::new();
+        for (t, c) in self.cold_types(h) {
+            let (name, table, push_with) = (&c.name, &c.table, &c.push_with);
+            let tname = &self.p.types[t.index()].name;
+            let members: Vec<_> = c.fields.iter().map(|f| self.member(*f)).collect();
+            let types: Vec<_> = c.fields.iter().map(|f| self.field_type(*f)).collect();
+            let blanks: Vec<_> = c.fields.iter().map(|f| self.field_blank(*f)).collect();
+            let docs: Vec<String> = c
+                .fields
+                .iter()
+                .map(|f| {
+                    let fd = &self.p.fields[f.index()];
+                    format!("`{}.{}`", self.p.types[fd.owner.index()].name, fd.name)
+                })
+                .collect();
+            let doc = format!(
+                "The cold fields of a `{tname}` node: fields no traversal reads or writes, kept out of the node struct (in `Tree::{table}`) so that the walks do not carry them through the caches; they are read, written, built and copied with the tree all the same."
+            );
+            let push_doc = format!("Adds a `{tname}` node with its cold fields.");
+            out.extend(quote!(
+                #[doc = #doc]
+                #[derive(Clone, Debug, PartialEq)]
+                pub struct #name {
+                    #(#[doc = #docs] pub #members: #types,)*
+                }
+
+                impl Default for #name {
+                    /// Blank values (what a node without an entry reads as).
+                    fn default() -> #name {
+                        #name { #(#members: #blanks),* }
+                    }
+                }
+
+                impl Tree {
+                    #[doc = #push_doc]
+                    pub fn #push_with(&mut self, node: #node, cold: #name) -> #id {
+                        let id = self.#push(node);
+                        self.#table.insert(id.0, cold);
+                        id
+                    }
+                }
+            ));
+        }
+        out
+    }
+
+    /// Code adding a node of concrete type `t` to `tree` (an expression
+    /// of `&mut Tree`), its fields given in declaration order by `args`:
+    /// `tree.push_H(H::ctor(..))`, or for a type with cold fields
+    /// `tree.push_T_with_cold(H::ctor(hot..), TCold { cold.. })`. Its
+    /// value is the new id.
+    pub(crate) fn push_node(
+        &self,
+        t: TypeId,
+        tree: TokenStream,
+        args: Vec<TokenStream>,
+    ) -> TokenStream {
+        let h = self.hier(t);
+        let (node, push) = (&h.node, &h.push);
+        let ctor = &self.type_ctor[t.index()];
+        let fields = &self.p.types[t.index()].fields;
+        let Some(c) = &self.cold_struct[t.index()] else {
+            return quote!(#tree.#push(#node::#ctor(#(#args),*)));
+        };
+        let (name, push_with) = (&c.name, &c.push_with);
+        let (mut hot_args, mut cold_inits) = (Vec::new(), Vec::new());
+        for (f, a) in fields.iter().zip(args) {
+            if self.cold[f.index()] {
+                let m = self.member(*f);
+                cold_inits.push(quote!(#m: #a));
+            } else {
+                hot_args.push(a);
+            }
+        }
+        quote!(#tree.#push_with(#node::#ctor(#(#hot_args),*), #name { #(#cold_inits),* }))
+    }
+
+    /// Where field `f` of node `id` (an id expression), of concrete type
+    /// `t`, is in `tree`, whose node struct is `node` (an expression of
+    /// `&H`): `node.slot` or, for a cold field, `tree.T_cold.get(id.0).f`.
+    pub(crate) fn field_place(
+        &self,
+        t: TypeId,
+        f: FieldId,
+        tree: &TokenStream,
+        node: &TokenStream,
+        id: &TokenStream,
+    ) -> TokenStream {
+        let slot = &self.field[f.index()];
+        match &self.cold_struct[t.index()] {
+            Some(c) if self.cold[f.index()] => {
+                let table = &c.table;
+                quote!(#tree.#table.get(#id.0).#slot)
+            }
+            _ => quote!(#node.#slot),
+        }
+    }
+
+    /// The value at [`Gen::field_place`], cloned unless the field's type
+    /// is `Copy`.
+    fn read_field(
+        &self,
+        t: TypeId,
+        f: FieldId,
+        tree: &TokenStream,
+        node: &TokenStream,
+        id: &TokenStream,
+    ) -> TokenStream {
+        let place = self.field_place(t, f, tree, node, id);
+        if self.field_is_copy(f) {
+            place
+        } else {
+            quote!(#place.clone())
+        }
     }
 
     /// The typed API of one hierarchy: per concrete type a struct of its
@@ -398,7 +574,7 @@ impl Gen<'_> {
     /// `read` copies a node of that type back out.
     fn typed_api(&self, h: &Hier) -> TokenStream {
         let mut out = TokenStream::new();
-        let (id, kind, push, arena, slots) = (&h.id, &h.kind, &h.push, &h.arena, &h.node);
+        let (id, kind, arena) = (&h.id, &h.kind, &h.arena);
         let root_name = &self.p.types[h.root.index()].name;
         for &t in &h.concrete {
             let ty = &self.p.types[t.index()];
@@ -406,7 +582,6 @@ impl Gen<'_> {
                 continue;
             };
             let v = &self.variant[t.index()];
-            let ctor = &self.type_ctor[t.index()];
             let tname = &ty.name;
             let members: Vec<_> = ty
                 .fields
@@ -480,13 +655,14 @@ impl Gen<'_> {
                 })
             });
             let reads = ty.fields.iter().zip(&members).map(|(f, m)| {
-                let slot = &self.field[f.index()];
-                if self.field_is_copy(*f) {
-                    quote!(#m: n.#slot)
-                } else {
-                    quote!(#m: n.#slot.clone())
-                }
+                let read = self.read_field(t, *f, &quote!(tree), &quote!(n), &quote!(id));
+                quote!(#m: #read)
             });
+            let add = self.push_node(
+                t,
+                quote!(tree),
+                members.iter().map(|m| quote!(self.#m)).collect(),
+            );
             let doc = format!(
                 "A `{tname}` node (of the `{root_name}` hierarchy) by its fields, for building trees: `tree.add({name} {{ .., ..Default::default() }})` checks the children and returns the node's id; `tree.get::<{name}>(id)` reads one back."
             );
@@ -513,7 +689,7 @@ impl Gen<'_> {
 
                     fn add_to(self, tree: &mut Tree) -> Result<#id, BuildError> {
                         #(#checks)*
-                        Ok(tree.#push(#slots::#ctor(#(self.#members),*)))
+                        Ok(#add)
                     }
 
                     fn read(tree: &Tree, id: #id) -> Option<#name> {
@@ -940,9 +1116,10 @@ impl Gen<'_> {
         let mut out = TokenStream::new();
         let mut arms = Vec::new();
         for (hi, h) in self.hiers.iter().enumerate() {
-            let (id, kind, push) = (&h.id, &h.kind, &h.push);
+            let (id, kind) = (&h.id, &h.kind);
             let v = &self.variant[h.root.index()];
             let f = &self.copy_fn[hi];
+            let copy_top = self.copy_node(h, quote!(n));
             let children = format_ident!("{}_children", f);
             let root = &self.p.types[h.root.index()];
             let doc = format!(
@@ -969,24 +1146,24 @@ impl Gen<'_> {
                             match &self.p.fields[f.index()].kind {
                                 FieldKind::Child(ct) => {
                                     let ch = self.hier(*ct);
-                                    let (cpush, cv) = (&ch.push, &self.variant[ch.root.index()]);
+                                    let cv = &self.variant[ch.root.index()];
+                                    let copy = self.copy_node(ch, quote!(c));
                                     Some(quote!({
                                         let c = t[n].#name;
-                                        let node = t[c].clone();
-                                        let c = t.#cpush(node);
+                                        let c = #copy;
                                         t[n].#name = c;
                                         stack.push(NodeRef::#cv(c));
                                     }))
                                 }
                                 FieldKind::List(ct) => {
                                     let ch = self.hier(*ct);
-                                    let (cpush, cv) = (&ch.push, &self.variant[ch.root.index()]);
+                                    let cv = &self.variant[ch.root.index()];
+                                    let copy = self.copy_node(ch, quote!(c));
                                     Some(quote!({
                                         let items = t[n].#name.clone();
                                         let mut copied = Vec::with_capacity(items.len());
                                         for &c in items.iter() {
-                                            let node = t[c].clone();
-                                            let c = t.#cpush(node);
+                                            let c = #copy;
                                             stack.push(NodeRef::#cv(c));
                                             copied.push(c);
                                         }
@@ -1017,8 +1194,7 @@ impl Gen<'_> {
             out.extend(quote!(
                 #[doc = #doc]
                 fn #f(t: &mut Tree, n: #id) -> #id {
-                    let node = t[n].clone();
-                    let top = t.#push(node);
+                    let top = #copy_top;
                     let mut stack = vec![NodeRef::#v(top)];
                     copy_pending(t, &mut stack);
                     top
@@ -1043,6 +1219,46 @@ impl Gen<'_> {
             }
         ));
         out
+    }
+
+    /// A copy of node `n` (an id of hierarchy `h`) added to `t`, with its
+    /// cold fields: the new id. Its children are still `n`'s.
+    fn copy_node(&self, h: &Hier, n: TokenStream) -> TokenStream {
+        let (push, kind) = (&h.push, &h.kind);
+        let cold: Vec<(&Ident, TokenStream)> = self
+            .cold_types(h)
+            .map(|(t, c)| {
+                let table = &c.table;
+                let body = quote!(
+                    let cold = t.#table.get(#n.0).clone();
+                    t.#table.insert(copy.0, cold);
+                );
+                (&self.variant[t.index()], body)
+            })
+            .collect();
+        let copy_cold = match cold.as_slice() {
+            [] => {
+                return quote!({
+                    let node = t[#n].clone();
+                    t.#push(node)
+                })
+            }
+            [(_, body)] if h.concrete.len() == 1 => body.clone(),
+            [(v, body)] => quote!(if kind == #kind::#v { #body }),
+            _ => {
+                let arms = cold.iter().map(|(v, body)| quote!(#kind::#v => { #body }));
+                let other = (cold.len() < h.concrete.len()).then(|| quote!(_ => {}));
+                quote!(match kind { #(#arms)* #other })
+            }
+        };
+        let kind_of = (h.concrete.len() > 1).then(|| quote!(let kind = node.kind;));
+        quote!({
+            let node = t[#n].clone();
+            #kind_of
+            let copy = t.#push(node);
+            #copy_cold
+            copy
+        })
     }
 
     /// One checked downcast per type: `(path as T)`.

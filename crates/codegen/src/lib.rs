@@ -28,7 +28,17 @@
 //!   offset (`t[id].width`), with no dispatch, and a node costs about the
 //!   size of its hierarchy's largest concrete type instead of the sum of
 //!   every type's fields (the AST case study: 40 bytes instead of 112; the
-//!   render `Element`: 168 instead of 192). A slot is named after its field
+//!   render `Element`: 168 instead of 192). **Cold fields** are not in the
+//!   node at all: a data field that no traversal, pure function or `fuse`
+//!   item reads or writes (`gen.rs::cold_fields`; flags and enums, one
+//!   byte, excepted) is only read from JSON, written back, set by `new`,
+//!   copied and seen through the typed API, so each concrete type with
+//!   such fields gets a struct of them (`FunctionCold`) kept in a
+//!   `ColdTable` of `Tree` (`function_cold`: entries by node id, pushed in
+//!   id order, found by binary search; `treefuse_runtime::generated`).
+//!   The AST's unread function name made every node 16 bytes wider: out of
+//!   line, the node is 24 bytes, and all three engines of the AST case run
+//!   in well under the time (`bench/results/cold`). A slot is named after its field
 //!   when it holds fields of one name (`next` of two list types), else after
 //!   the first few (`operator_or_var_id_or_value`, `functions_or_content_etc`; its doc lists every field); fields
 //!   stored in a slot of another name get accessor methods `field()` and
@@ -41,7 +51,8 @@
 //!   per-type arenas (~18 bytes per AST node) need ids that carry the type
 //!   and a dispatch for every access to a base-type field, a much larger
 //!   change of every access path for the remaining factor of about two.
-//!   `Tree::node_count` and `Tree::node_bytes` report the arenas' size.
+//!   `Tree::node_count` and `Tree::node_bytes` report the arenas' size
+//!   (cold tables included).
 //!   Records are structs, arrays `Vec<T>` (cloned on copy; loops over an
 //!   array the loop body does not assign iterate it in place), strings
 //!   `Arc<str>`.
