@@ -60,7 +60,7 @@ fn expr(t: &mut Tree, g: &mut Globals, e: ExprId, env: &Env) {
         ExprKind::Num => {}
         ExprKind::Var => {
             let slot = env.get(&t[e].name).copied().unwrap_or(-1);
-            t[e].slot = slot;
+            *t[e].slot_mut() = slot;
             if slot < 0 {
                 g.unresolved = g.unresolved.wrapping_add(1);
             }

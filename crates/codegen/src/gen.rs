@@ -83,12 +83,15 @@ pub(crate) struct ColdStruct {
 }
 
 /// The *cold* fields of a program: data fields that no traversal body,
-/// pure function or `fuse` item reads or writes, other than flags and
-/// enums (one byte, which padding usually absorbs). They are only ever
-/// read from JSON, written back, set by `new`, copied with their node and
-/// seen through the typed API, so the generated code stores them out of
-/// line (`treefuse_runtime::generated::ColdTable`) instead of widening
-/// every node that the walks pull through the caches.
+/// pure function or `fuse` item reads or writes, of a type wider than a
+/// scalar (strings, arrays, maps, records of more than one member). They
+/// are only ever read from JSON, written back, set by `new`, copied with
+/// their node and seen through the typed API, so the generated code
+/// stores them out of line (`treefuse_runtime::generated::ColdTable`)
+/// instead of widening every node that the walks pull through the
+/// caches. Scalars stay in the node even when unread: an entry of the
+/// table (the node id and the value, padded) would cost more than the
+/// eight bytes or less it saves, and a flag usually sits in padding.
 pub(crate) fn cold_fields(p: &Program) -> Vec<bool> {
     let mut touched = vec![false; p.fields.len()];
     let mut mark = |e: &Expr| {
@@ -133,11 +136,24 @@ pub(crate) fn cold_fields(p: &Program) -> Vec<bool> {
         .iter()
         .zip(&touched)
         .map(|(f, &touched)| match &f.kind {
-            FieldKind::Data(DataType::Bool | DataType::Enum(_)) => false,
-            FieldKind::Data(_) => !touched,
+            FieldKind::Data(d) => !touched && wider_than_scalar(p, d),
             FieldKind::Child(_) | FieldKind::List(_) => false,
         })
         .collect()
+}
+
+/// Whether values of `d` take more room than a scalar or own heap data:
+/// strings, arrays, maps, and records of more than one member or with
+/// such a member.
+fn wider_than_scalar(p: &Program, d: &DataType) -> bool {
+    match d {
+        DataType::Int | DataType::Float | DataType::Bool | DataType::Enum(_) => false,
+        DataType::Str | DataType::Array(_) | DataType::Map(..) => true,
+        DataType::Record(r) => {
+            let members = &p.records[r.index()].fields;
+            members.len() > 1 || members.iter().any(|m| wider_than_scalar(p, &m.ty))
+        }
+    }
 }
 
 /// One member of a hierarchy's node struct: the fields stored in it.

@@ -30,8 +30,9 @@
 //!   every type's fields (the AST case study: 40 bytes instead of 112; the
 //!   render `Element`: 168 instead of 192). **Cold fields** are not in the
 //!   node at all: a data field that no traversal, pure function or `fuse`
-//!   item reads or writes (`gen.rs::cold_fields`; flags and enums, one
-//!   byte, excepted) is only read from JSON, written back, set by `new`,
+//!   item reads or writes and whose type is wider than a scalar (a string,
+//!   array, map or record: `gen.rs::cold_fields`) is only read from JSON,
+//!   written back, set by `new`,
 //!   copied and seen through the typed API, so each concrete type with
 //!   such fields gets a struct of them (`FunctionCold`) kept in a
 //!   `ColdTable` of `Tree` (`function_cold`: entries by node id, pushed in
