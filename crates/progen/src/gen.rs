@@ -207,6 +207,10 @@ struct TypeDef {
     /// No child fields, not even inherited ones.
     leaf: bool,
     data: Vec<(String, DTy, Option<String>)>,
+    /// Data fields no statement reads or writes (what a pass carries
+    /// through untouched, like a name or a comment), with defaults: the
+    /// code generator stores them out of line (cold fields).
+    notes: Vec<(String, DTy, Option<String>)>,
     children: Vec<ChildDef>,
     family: usize,
 }
@@ -291,10 +295,36 @@ pub fn generate_with(seed: u64, cfg: &GenConfig) -> String {
         guarded_slots: Default::default(),
     };
     g.schema();
+    g.notes(seed);
     g.emit()
 }
 
 impl Gen {
+    /// In one program in two, gives one or two types a field that no
+    /// statement touches (`note0: str`, ..). Drawn from a generator of its
+    /// own, so that every other part of the program is what the seed gave
+    /// before notes existed.
+    fn notes(&mut self, seed: u64) {
+        let main = std::mem::replace(
+            &mut self.rng,
+            ChaCha8Rng::seed_from_u64(seed ^ 0x6e6f_7465_735f_7631),
+        );
+        if self.chance(2) {
+            for i in 0..1 + self.below(2) {
+                let t = self.below(self.types.len() as u32) as usize;
+                let ty = match self.below(4) {
+                    0 => DTy::Arr,
+                    1 => DTy::Rec(0),
+                    2 => DTy::Map(self.pick(&MAP_TYPES)),
+                    _ => DTy::Str,
+                };
+                let default = self.chance(2).then(|| self.const_value(ty));
+                self.types[t].notes.push((format!("note{i}"), ty, default));
+            }
+        }
+        self.rng = main;
+    }
+
     fn below(&mut self, n: u32) -> u32 {
         self.rng.gen_range(0..n)
     }
@@ -601,6 +631,7 @@ impl Gen {
             is_abstract: true,
             leaf: false,
             data: Vec::new(),
+            notes: Vec::new(),
             children: Vec::new(),
             family: f,
         });
@@ -622,6 +653,7 @@ impl Gen {
                 is_abstract,
                 leaf,
                 data: Vec::new(),
+                notes: Vec::new(),
                 children: Vec::new(),
                 family: f,
             });
@@ -640,6 +672,7 @@ impl Gen {
                     is_abstract: false,
                     leaf: true,
                     data: Vec::new(),
+                    notes: Vec::new(),
                     children: Vec::new(),
                     family: f,
                 });
@@ -830,7 +863,7 @@ impl Gen {
                     out.push_str(&format!("    child {}: {tn};\n", c.name));
                 }
             }
-            for (n, dt, def) in &td.data {
+            for (n, dt, def) in td.data.iter().chain(&td.notes) {
                 match def {
                     Some(d) => out.push_str(&format!("    {n}: {} = {d};\n", self.type_text(*dt))),
                     None => out.push_str(&format!("    {n}: {};\n", self.type_text(*dt))),
