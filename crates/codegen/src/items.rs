@@ -130,14 +130,8 @@ impl Gen<'_> {
                 .slots
                 .iter()
                 .map(|s| {
-                    let names: Vec<String> = s
-                        .fields
-                        .iter()
-                        .map(|f| {
-                            let fd = &self.p.fields[f.index()];
-                            format!("`{}.{}`", self.p.types[fd.owner.index()].name, fd.name)
-                        })
-                        .collect();
+                    let names: Vec<String> =
+                        s.fields.iter().map(|f| self.field_label(*f)).collect();
                     names.join(", ")
                 })
                 .collect();
@@ -430,6 +424,12 @@ impl Gen<'_> {
             .collect()
     }
 
+    /// A field as its doc comments name it: `` `Type.field` ``.
+    fn field_label(&self, f: FieldId) -> String {
+        let fd = &self.p.fields[f.index()];
+        format!("`{}.{}`", self.p.types[fd.owner.index()].name, fd.name)
+    }
+
     /// A field's name as a Rust identifier (a parameter or member).
     fn member(&self, f: FieldId) -> Ident {
         ident(&crate::names::safe(&snake(&self.p.fields[f.index()].name)))
@@ -457,14 +457,7 @@ impl Gen<'_> {
             let members: Vec<_> = c.fields.iter().map(|f| self.member(*f)).collect();
             let types: Vec<_> = c.fields.iter().map(|f| self.field_type(*f)).collect();
             let blanks: Vec<_> = c.fields.iter().map(|f| self.field_blank(*f)).collect();
-            let docs: Vec<String> = c
-                .fields
-                .iter()
-                .map(|f| {
-                    let fd = &self.p.fields[f.index()];
-                    format!("`{}.{}`", self.p.types[fd.owner.index()].name, fd.name)
-                })
-                .collect();
+            let docs: Vec<String> = c.fields.iter().map(|f| self.field_label(*f)).collect();
             let doc = format!(
                 "The cold fields of a `{tname}` node: fields no traversal reads or writes, kept out of the node struct (in `Tree::{table}`) so that the walks do not carry them through the caches; they are read, written, built and copied with the tree all the same."
             );
@@ -545,24 +538,6 @@ impl Gen<'_> {
                 quote!(#tree.#table.get(#id.0).#slot)
             }
             _ => quote!(#node.#slot),
-        }
-    }
-
-    /// The value at [`Gen::field_place`], cloned unless the field's type
-    /// is `Copy`.
-    fn read_field(
-        &self,
-        t: TypeId,
-        f: FieldId,
-        tree: &TokenStream,
-        node: &TokenStream,
-        id: &TokenStream,
-    ) -> TokenStream {
-        let place = self.field_place(t, f, tree, node, id);
-        if self.field_is_copy(f) {
-            place
-        } else {
-            quote!(#place.clone())
         }
     }
 
@@ -655,8 +630,12 @@ impl Gen<'_> {
                 })
             });
             let reads = ty.fields.iter().zip(&members).map(|(f, m)| {
-                let read = self.read_field(t, *f, &quote!(tree), &quote!(n), &quote!(id));
-                quote!(#m: #read)
+                let place = self.field_place(t, *f, &quote!(tree), &quote!(n), &quote!(id));
+                if self.field_is_copy(*f) {
+                    quote!(#m: #place)
+                } else {
+                    quote!(#m: #place.clone())
+                }
             });
             let add = self.push_node(
                 t,
@@ -760,13 +739,7 @@ impl Gen<'_> {
                 let set = names.fresh(&format!("{name}_mut"));
                 let slot = slot_of(fs[0]);
                 let ty = self.field_type(fs[0]);
-                let of: Vec<String> = fs
-                    .iter()
-                    .map(|f| {
-                        let fd = &self.p.fields[f.index()];
-                        format!("`{}.{}`", self.p.types[fd.owner.index()].name, fd.name)
-                    })
-                    .collect();
+                let of: Vec<String> = fs.iter().map(|f| self.field_label(*f)).collect();
                 let doc = format!("{} (stored in `{slot}`).", of.join(", "));
                 let getter = if self.field_is_copy(fs[0]) {
                     quote!(pub fn #get(&self) -> #ty { self.#slot })
