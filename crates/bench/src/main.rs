@@ -523,7 +523,7 @@ fn markdown(rows: &[Row], mode: &str, skipped: &[String]) -> String {
          unfused time / fused time; hand speedup = unfused time / hand-fused time; \
          fused/hand = fused time / hand-fused time. Throughput = unfused node visits per \
          second. Bytes/node = size of the tree's arena nodes over their number (the \
-         node structs; heap data of strings and lists not counted). Instructions and LL misses are cachegrind counts of the engine alone \
+         node structs and the tables of cold fields; heap data of strings and lists not counted). Instructions and LL misses are cachegrind counts of the engine alone \
          (fused / unfused; simulated 32 KiB L1s, 8 MiB LL).\n"
     );
     let cpus = std::thread::available_parallelism().map_or(0, usize::from);
