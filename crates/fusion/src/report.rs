@@ -32,7 +32,9 @@ impl Source<'_> {
     }
 }
 
-fn function_name(program: &Program, f: &FusedFunction) -> String {
+/// A fused function as the reports name it: its type and its participants'
+/// traversals in order, `StmtListInner[desugar_inc, fold_constants]`.
+pub fn function_name(program: &Program, f: &FusedFunction) -> String {
     let names: Vec<&str> = f
         .participants
         .iter()

@@ -15,7 +15,8 @@
 
 use crate::rewrite::Site;
 use crate::{
-    Flow, Frame, Interpreter, Owner, RunStats, RuntimeError, POOL_LIMIT, RED_ZONE, STACK_SEGMENT,
+    Flow, Frame, Interpreter, Owner, RunStats, RuntimeError, VisitProfile, POOL_LIMIT, RED_ZONE,
+    STACK_SEGMENT,
 };
 use treefuse_fusion::{target_for, FusedFnId, FusedFunction, FusedProgram, LoopStep, Step};
 use treefuse_runtime::{NodeId, Tree};
@@ -231,6 +232,7 @@ impl<'p> Interpreter<'p> {
         let plan = Plan::new(self.program, fused);
         let mut stats = RunStats::default();
         let start = self.visits;
+        self.profile = VisitProfile::new(self.program, fused.functions.len());
         self.run_fuse_level(
             tree,
             &mut frame,
@@ -264,6 +266,7 @@ impl<'p> Interpreter<'p> {
             },
         )?;
         stats.node_visits = self.visits - start;
+        stats.profile = std::mem::take(&mut self.profile);
         Ok(stats)
     }
 
@@ -286,6 +289,9 @@ impl<'p> Interpreter<'p> {
     ) -> Result<(), RuntimeError> {
         stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
             self.visits += 1;
+            if let Some(count) = self.profile.by_fused.get_mut(id.index()) {
+                *count += 1;
+            }
             let mut run = Active {
                 mask,
                 postponed: None,

@@ -100,6 +100,34 @@ pub struct RunStats {
     /// The iterations each `while` loop of the item took, in the order the
     /// loops ended (LANGUAGE §7.7).
     pub loop_iterations: Vec<u64>,
+    /// Where the visits went.
+    pub profile: VisitProfile,
+}
+
+/// Where the visits of one run went, for finding what a fused schedule
+/// spends its visits on (`treefuse run --profile`): every visit is counted
+/// once, by the traversal body or the fused function it ran, so the counts
+/// add up to [`RunStats::node_visits`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VisitProfile {
+    /// Visits that ran a traversal body, indexed by [`BodyId`]: every visit
+    /// of an unfused run, and the calls a fused run makes outside its fused
+    /// functions (none when everything fused).
+    pub by_body: Vec<u64>,
+    /// Visits that ran a fused function, indexed by
+    /// `treefuse_fusion::FusedFnId`; empty for an unfused run.
+    pub by_fused: Vec<u64>,
+}
+
+impl VisitProfile {
+    /// Zero counts for every body of `program` and `fused_functions` fused
+    /// functions.
+    pub(crate) fn new(program: &Program, fused_functions: usize) -> VisitProfile {
+        VisitProfile {
+            by_body: vec![0; program.bodies.len()],
+            by_fused: vec![0; fused_functions],
+        }
+    }
 }
 
 /// What a frame belongs to, for error messages.
@@ -148,6 +176,8 @@ pub struct Interpreter<'p> {
     /// Current values of the globals, indexed by [`GlobalId`].
     pub globals: Vec<Value>,
     visits: u64,
+    /// The running `fuse` item's visits by body and fused function.
+    profile: VisitProfile,
     /// Recycled frame buffers: a traversal call needs two small vectors
     /// (data locals, node variables); reusing them instead of asking the
     /// allocator each time was the largest single cost in profiles.
@@ -180,6 +210,7 @@ impl<'p> Interpreter<'p> {
             host,
             globals: program.globals.iter().map(|g| g.init.clone()).collect(),
             visits: 0,
+            profile: VisitProfile::default(),
             value_pool: Vec::new(),
             node_pool: Vec::new(),
             frame_pool: Vec::new(),
@@ -323,6 +354,7 @@ impl<'p> Interpreter<'p> {
         self.open_lists.clear();
         let mut stats = RunStats::default();
         let start = self.visits;
+        self.profile = VisitProfile::new(self.program, 0);
         self.run_fuse_level(
             tree,
             &mut frame,
@@ -341,6 +373,7 @@ impl<'p> Interpreter<'p> {
             },
         )?;
         stats.node_visits = self.visits - start;
+        stats.profile = std::mem::take(&mut self.profile);
         Ok(stats)
     }
 
@@ -436,6 +469,9 @@ impl<'p> Interpreter<'p> {
         };
         stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
             self.visits += 1;
+            if let Some(count) = self.profile.by_body.get_mut(body_id.index()) {
+                *count += 1;
+            }
             let program = self.program;
             let mut frame = self.body_frame(body_id, node, args, site);
             if let Some(stmts) = &program.bodies[body_id.index()].body {

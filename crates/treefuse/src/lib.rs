@@ -23,7 +23,7 @@ pub mod error_index;
 use std::fmt;
 use std::path::Path;
 pub use treefuse_fusion::{FusedProgram, FusionOptions};
-pub use treefuse_interp::{Host, RunStats, RuntimeError};
+pub use treefuse_interp::{Host, RunStats, RuntimeError, VisitProfile};
 pub use treefuse_runtime::{Tree, TreeInputError};
 pub use treefuse_sema as sema;
 use treefuse_sema::Value;
@@ -230,6 +230,56 @@ impl Program {
                 }
             ))
         })
+    }
+
+    /// Renders where a run's visits went (`treefuse run --profile`): one
+    /// row per fused function (named `F<n>` as in the `treefuse fuse`
+    /// report of `fused`, which must be the fused program the run used) and
+    /// per traversal body that ran outside fused functions, most visits
+    /// first, with the share of all visits.
+    pub fn render_profile(&self, profile: &VisitProfile, fused: Option<&FusedProgram>) -> String {
+        let model = &self.model;
+        let lines = treefuse_syntax::LineIndex::new(&self.source);
+        let mut rows: Vec<(u64, String)> = Vec::new();
+        for (i, &visits) in profile.by_fused.iter().enumerate() {
+            if let (true, Some(f)) = (visits > 0, fused.and_then(|p| p.functions.get(i))) {
+                let name = treefuse_fusion::report::function_name(model, f);
+                rows.push((visits, format!("F{i} {name}")));
+            }
+        }
+        for (body, &visits) in model.bodies.iter().zip(&profile.by_body) {
+            if visits > 0 {
+                let (line, col) = lines.line_col(&self.source, body.span.start as usize);
+                rows.push((
+                    visits,
+                    format!(
+                        "{}.{} ({}:{line}:{col})",
+                        model.type_name(body.owner),
+                        model.methods[body.method.index()].name,
+                        self.file_name
+                    ),
+                ));
+            }
+        }
+        // Most visits first; the order of discovery (fused functions by
+        // number, then bodies in source order) breaks ties.
+        rows.sort_by_key(|row| std::cmp::Reverse(row.0));
+        let total: u64 = rows.iter().map(|row| row.0).sum();
+        let mut out = format!(
+            "visit profile: {total} visits ({})\n{:>12}  {:>6}  ran\n",
+            if fused.is_some() {
+                "fused; F<n> as in `treefuse fuse`"
+            } else {
+                "unfused"
+            },
+            "visits",
+            "share"
+        );
+        for (visits, what) in rows {
+            let share = 100.0 * visits as f64 / total.max(1) as f64;
+            out.push_str(&format!("{visits:>12}  {share:>5.1}%  {what}\n"));
+        }
+        out
     }
 
     /// Reads a tree for the root type of `fuse` item `fuse`.

@@ -72,6 +72,12 @@ enum Command {
         /// standard error.
         #[arg(long)]
         stats: bool,
+        /// Print on standard error where the visits went: per fused
+        /// function (numbered as in `treefuse fuse` with the same cut-offs)
+        /// and per traversal body, most visits first (before the --stats
+        /// line).
+        #[arg(long)]
+        profile: bool,
         /// A value for an extra parameter of the `fuse` item, as NAME=VALUE
         /// (VALUE in JSON; bare text is accepted for `str`).
         #[arg(long = "arg", value_name = "NAME=VALUE")]
@@ -384,6 +390,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             tree,
             out,
             stats,
+            profile,
             args,
             pretty,
             engine,
@@ -406,6 +413,13 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             let elapsed = started.elapsed();
             let json = write_tree(&program.model, &t, Some(&globals), WriteOptions { pretty });
             write_output(out.as_deref(), &json)?;
+            if profile {
+                note(
+                    program
+                        .render_profile(&run_stats.profile, fused.as_ref())
+                        .trim_end(),
+                );
+            }
             if stats {
                 let line = serde_json::json!({
                     "engine": if fused.is_some() { "fused" } else { "unfused" },

@@ -295,6 +295,73 @@ fn ast_prog1_takes_244f_plus_5_visits() {
     );
 }
 
+/// Where the visits go (`treefuse run --profile`): every visit is counted
+/// once, by the body or fused function it ran, and the rows name them.
+#[test]
+fn ast_prog1_visit_profile() {
+    let p = compile("ast/ast.tf");
+    let json = gen("ast", 1, 40, 3);
+    let count = |ty: &str| json.matches(&format!(r#""type":"{ty}""#)).count() as u64;
+    // Desugaring turns each `x++` into `x = x + 1`, one more `BinaryExpr`.
+    let binary_exprs = count("BinaryExpr") + count("IncrStmt") + count("DecrStmt");
+    let fused = p.fuse_all(&treefuse::FusionOptions::default());
+    let host = treefuse::Host::new();
+    let profile_of = |engine| {
+        let mut tree = p.read_tree("optimize", &json).unwrap();
+        let (stats, _) = p
+            .run_tree_with("optimize", &mut tree, Vec::new(), &host, engine)
+            .unwrap();
+        stats
+    };
+    let unfused = profile_of(treefuse::Engine::Unfused);
+    assert_eq!(unfused.profile.by_body.iter().sum::<u64>(), 244 * 40 + 5);
+    assert!(unfused.profile.by_fused.is_empty());
+    // `fold_constants` visits every `BinaryExpr` once.
+    let fold = p
+        .model
+        .bodies
+        .iter()
+        .position(|b| {
+            p.model.type_name(b.owner) == "BinaryExpr"
+                && p.model.methods[b.method.index()].name == "fold_constants"
+        })
+        .unwrap();
+    assert_eq!(unfused.profile.by_body[fold], binary_exprs);
+    let text = p.render_profile(&unfused.profile, None);
+    assert!(
+        text.starts_with("visit profile: 9765 visits (unfused)\n"),
+        "{text}"
+    );
+    let row = format!("{binary_exprs:>12}  ");
+    let first = text.lines().nth(2).unwrap();
+    assert!(
+        first.starts_with(&row)
+            && first.contains("  BinaryExpr.fold_constants (")
+            && first.ends_with("/ast.tf:283:15)"),
+        "{text}"
+    );
+
+    let fused_stats = profile_of(treefuse::Engine::Fused(&fused));
+    let by_fused = &fused_stats.profile.by_fused;
+    assert_eq!(by_fused.len(), fused.functions.len());
+    // Everything fused: no call ran outside a fused function.
+    assert!(fused_stats.profile.by_body.iter().all(|&v| v == 0));
+    assert_eq!(by_fused.iter().sum::<u64>(), fused_stats.node_visits);
+    assert_eq!(fused_stats.node_visits, 155 * 40 + 1);
+    // The fold walk of the expressions that no other pass shares.
+    let f13 = &fused.functions[13];
+    assert_eq!(
+        treefuse_fusion::report::function_name(&p.model, f13),
+        "BinaryExpr[fold_constants]"
+    );
+    assert_eq!(by_fused[13], 67 * 40);
+    let text = p.render_profile(&fused_stats.profile, Some(&fused));
+    assert!(
+        text.contains("\n        2680   43.2%  F13 BinaryExpr[fold_constants]\n"),
+        "{text}"
+    );
+}
+
 /// A program in the text form below, as JSON for ast.tf (`lists = false`)
 /// or ast_lists.tf (`lists = true`). Statements: `xN = E`, `xN++`, `xN--`,
 /// `if E { S; ... } else { S; ... }`; expressions: integers, `xN`,

@@ -82,13 +82,7 @@ fn run_writes_the_tree_with_globals_and_stats() {
     assert_eq!(tree["globals"]["CHAR_WIDTH"], 8);
     // The unfused engine gives the same output.
     let unfused_out = out.with_extension("unfused.json");
-    let o = treefuse(&[
-        "run",
-        "examples/figure2/figure2.tf",
-        "--fuse",
-        "layout",
-        "--tree",
-        "examples/figure2/doc.json",
+    let o = run_figure2_layout(&[
         "--engine",
         "unfused",
         "--stats",
@@ -114,6 +108,53 @@ fn run_writes_the_tree_with_globals_and_stats() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// `treefuse run` of figure 2's `layout` on its bundled tree, with `extra`
+/// arguments.
+fn run_figure2_layout(extra: &[&str]) -> Output {
+    let mut args = vec![
+        "run",
+        "examples/figure2/figure2.tf",
+        "--fuse",
+        "layout",
+        "--tree",
+        "examples/figure2/doc.json",
+    ];
+    args.extend_from_slice(extra);
+    treefuse(&args)
+}
+
+#[test]
+fn run_profile_shows_where_the_visits_went() {
+    let run = |engine: &str| {
+        let o = run_figure2_layout(&["--engine", engine, "--profile", "--stats"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let fused = run("fused");
+    let (profile, stats) = fused.trim_end().rsplit_once('\n').unwrap();
+    assert!(stats.starts_with(r#"{"engine":"fused""#), "{fused}");
+    assert_eq!(
+        profile,
+        "visit profile: 6 visits (fused; F<n> as in `treefuse fuse`)\n      \
+         visits   share  ran\n           \
+         3   50.0%  F0 TextBox[compute_width, compute_height]\n           \
+         2   33.3%  F2 End[compute_width, compute_height]\n           \
+         1   16.7%  F1 Group[compute_width, compute_height]"
+    );
+    let unfused = run("unfused");
+    assert!(
+        unfused.starts_with("visit profile: 12 visits (unfused)\n"),
+        "{unfused}"
+    );
+    // `End` has no body of its own: its visits run the one on `Element`.
+    assert!(
+        unfused.contains(
+            "           2   16.7%  Element.compute_width (examples/figure2/figure2.tf:14:15)\n"
+        ),
+        "{unfused}"
+    );
 }
 
 #[test]
