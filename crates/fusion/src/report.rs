@@ -121,29 +121,39 @@ fn type_guards<'f>(
     for (c, (calls, guards, targets)) in calls.enumerate() {
         for (k, (&(member, stmt), guard)) in calls.iter().zip(guards).enumerate() {
             let Some(guard) = guard else { continue };
-            let span = l
-                .loops
-                .get(member)
-                .and_then(|&(p, s)| {
-                    program.bodies[f.participants.get(p)?.body.index()]
-                        .body
-                        .as_ref()?
-                        .get(s)
-                })
-                .and_then(|s| match &s.kind {
-                    treefuse_sema::StmtKind::ForChildren { body, .. } => body.get(stmt),
-                    _ => None,
-                })
-                .map_or(Span::default(), |s| s.span);
             out.push(GuardedCall {
                 step: c,
-                span,
+                span: loop_body_span(program, f, l, member, stmt),
                 part: split_part(program, fused, targets, k),
                 guard,
             });
         }
     }
     out
+}
+
+/// The source of statement `stmt` of the body of member loop `member` of
+/// merged loop `l` of `f`.
+fn loop_body_span(
+    program: &Program,
+    f: &FusedFunction,
+    l: &LoopGroup,
+    member: usize,
+    stmt: usize,
+) -> Span {
+    l.loops
+        .get(member)
+        .and_then(|&(p, s)| {
+            program.bodies[f.participants.get(p)?.body.index()]
+                .body
+                .as_ref()?
+                .get(s)
+        })
+        .and_then(|s| match &s.kind {
+            treefuse_sema::StmtKind::ForChildren { body, .. } => body.get(stmt),
+            _ => None,
+        })
+        .map_or(Span::default(), |s| s.span)
 }
 
 /// The statements of a fused `fuse` item, one per line, indented by
@@ -340,14 +350,145 @@ pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> Str
             ));
         }
         for b in &f.blocked {
-            out.push_str(&format!(
-                "  not merged: {} `{}` and {} `{}`: {}\n",
-                src.at(b.first_span),
-                src.snippet(b.first_span),
-                src.at(b.second_span),
-                src.snippet(b.second_span),
-                b.reason
-            ));
+            out.push_str(&format!("  {}\n", not_merged(&src, b)));
+        }
+    }
+    out
+}
+
+/// A pair of calls left apart, as the text report words it.
+fn not_merged(src: &Source, b: &Blocked) -> String {
+    format!("not merged: {}: {}", pair_of_calls(src, b), b.reason)
+}
+
+/// The two calls of a pair left apart, "311:9 `a.f()` and 284:9 `a.g()`".
+fn pair_of_calls(src: &Source, b: &Blocked) -> String {
+    format!(
+        "{} `{}` and {} `{}`",
+        src.at(b.first_span),
+        src.snippet(b.first_span),
+        src.at(b.second_span),
+        src.snippet(b.second_span),
+    )
+}
+
+/// Two calls at a [`CallSite`] that stayed apart, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptApart {
+    /// The calls, with their positions: "228:9 `self.next.f()` and 168:9
+    /// `self.next.g(x)`", or for a call on the root, the call that did not
+    /// merge with the one before it.
+    pub calls: String,
+    /// Why, as the text report words it.
+    pub reason: String,
+}
+
+/// One place that calls a fused function, and what kept the calls made
+/// there from merging with others.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallSite {
+    /// Where: "F106 on `next`", "F7 on the elements of `items`", "F9 on
+    /// the replacement" or "fused call 2 on the root of `optimize`".
+    pub site: String,
+    /// The pairs of calls left apart there with one of the site's calls on
+    /// one side. Empty when the site merged every call it could: the
+    /// function is then a walk of its own because its caller is.
+    pub kept_apart: Vec<KeptApart>,
+}
+
+/// Every place that calls fused function `g` (fused calls on a child or
+/// a merged loop's element, resumptions after a replacement, the calls of
+/// `fuse` items on the root), in function order, with why the calls made
+/// there stayed apart from others on the same node: the answer to "why is
+/// this a walk of its own?" for a fused function a profile shows to be
+/// expensive (`treefuse run --profile`).
+pub fn call_sites(
+    program: &Program,
+    fused: &FusedProgram,
+    source: &str,
+    g: FusedFnId,
+) -> Vec<CallSite> {
+    let src = Source {
+        text: source,
+        lines: LineIndex::new(source),
+    };
+    let calls_g = |targets: &[(TypeId, FusedFnId)]| targets.iter().any(|&(_, f)| f == g);
+    let mut out = Vec::new();
+    for e in &fused.entries {
+        let Some(fuse) = program.fuse_named(&e.fuse) else {
+            continue;
+        };
+        for (i, chunk) in e.chunks.iter().enumerate() {
+            if !calls_g(&chunk.targets) {
+                continue;
+            }
+            let kept_apart = match (&chunk.split, chunk.calls.first()) {
+                (Some(why), Some(&c)) => vec![KeptApart {
+                    calls: format!(
+                        "{} `{}` and the call before it",
+                        src.at(fuse.calls[c].span),
+                        src.snippet(fuse.calls[c].span)
+                    ),
+                    reason: why.to_string(),
+                }],
+                _ => Vec::new(),
+            };
+            out.push(CallSite {
+                site: format!("fused call {} on the root of `{}`", i + 1, e.fuse),
+                kept_apart,
+            });
+        }
+    }
+    for (i, f) in fused.functions.iter().enumerate() {
+        // The spans of the calls a site makes pick out its pairs in
+        // `f.blocked`, for group and loop steps alike.
+        let site = |site: String, spans: &[Span]| CallSite {
+            site,
+            kept_apart: f
+                .blocked
+                .iter()
+                .filter(|b| spans.contains(&b.first_span) || spans.contains(&b.second_span))
+                .map(|b| KeptApart {
+                    calls: pair_of_calls(&src, b),
+                    reason: b.reason.clone(),
+                })
+                .collect(),
+        };
+        for step in &f.steps {
+            match step {
+                Step::Group(cg) if calls_g(&cg.targets) => {
+                    let spans: Vec<Span> = cg
+                        .calls
+                        .iter()
+                        .map(|&(p, s)| stmt_span(program, f, p, s))
+                        .collect();
+                    let field = &program.fields[cg.field.index()].name;
+                    out.push(site(format!("F{i} on `{field}`"), &spans));
+                }
+                Step::Loop(l) => {
+                    for ls in &l.steps {
+                        let LoopStep::Call { calls, targets, .. } = ls else {
+                            continue;
+                        };
+                        if !calls_g(targets) {
+                            continue;
+                        }
+                        let spans: Vec<Span> = calls
+                            .iter()
+                            .map(|&(member, stmt)| loop_body_span(program, f, l, member, stmt))
+                            .collect();
+                        let field = &program.fields[l.field.index()].name;
+                        out.push(site(format!("F{i} on the elements of `{field}`"), &spans));
+                    }
+                }
+                Step::Group(_) | Step::Stmt { .. } => {}
+            }
+        }
+        if f.resume.iter().any(|r| calls_g(&r.targets)) {
+            out.push(CallSite {
+                site: format!("F{i} on the replacement"),
+                kept_apart: Vec::new(),
+            });
         }
     }
     out

@@ -232,19 +232,29 @@ impl Program {
         })
     }
 
+    /// How many fused functions, those with the most visits, a profile
+    /// explains ([`Program::render_profile`]).
+    pub const WHY_ROWS: usize = 3;
+
     /// Renders where a run's visits went (`treefuse run --profile`): one
     /// row per fused function (named `F<n>` as in the `treefuse fuse`
     /// report of `fused`, which must be the fused program the run used) and
     /// per traversal body that ran outside fused functions, most visits
-    /// first, with the share of all visits.
+    /// first, with the share of all visits. When some calls of the fused
+    /// program stayed apart, the [`Program::WHY_ROWS`] fused functions with
+    /// the most visits follow with their call sites and what kept calls
+    /// apart there ([`treefuse_fusion::report::call_sites`]).
     pub fn render_profile(&self, profile: &VisitProfile, fused: Option<&FusedProgram>) -> String {
         let model = &self.model;
         let lines = treefuse_syntax::LineIndex::new(&self.source);
         let mut rows: Vec<(u64, String)> = Vec::new();
+        // Fused functions by visits, for the explanations after the table.
+        let mut by_visits: Vec<(u64, usize)> = Vec::new();
         for (i, &visits) in profile.by_fused.iter().enumerate() {
             if let (true, Some(f)) = (visits > 0, fused.and_then(|p| p.functions.get(i))) {
                 let name = treefuse_fusion::report::function_name(model, f);
                 rows.push((visits, format!("F{i} {name}")));
+                by_visits.push((visits, i));
             }
         }
         for (body, &visits) in model.bodies.iter().zip(&profile.by_body) {
@@ -278,6 +288,73 @@ impl Program {
         for (visits, what) in rows {
             let share = 100.0 * visits as f64 / total.max(1) as f64;
             out.push_str(&format!("{visits:>12}  {share:>5.1}%  {what}\n"));
+        }
+        let kept_apart = |p: &&FusedProgram| {
+            p.functions.iter().any(|f| !f.blocked.is_empty())
+                || p.entries
+                    .iter()
+                    .any(|e| e.chunks.iter().any(|c| c.split.is_some()))
+        };
+        if let Some(fused) = fused.filter(kept_apart) {
+            by_visits.sort_by_key(|&(visits, _)| std::cmp::Reverse(visits));
+            out.push_str(&format!(
+                "\nwhere the {} fused functions with the most visits are called, and what kept calls apart there:\n",
+                Self::WHY_ROWS.min(by_visits.len())
+            ));
+            for &(_, i) in by_visits.iter().take(Self::WHY_ROWS) {
+                out.push_str(&self.why_separate(fused, i));
+            }
+        }
+        out
+    }
+
+    /// The explanation of fused function `F<i>` in a profile: its call
+    /// sites and the distinct pairs of calls left apart at them.
+    fn why_separate(&self, fused: &FusedProgram, i: usize) -> String {
+        /// Sites named, and pairs shown, per function.
+        const SHOWN: usize = 4;
+        let sites = treefuse_fusion::report::call_sites(
+            &self.model,
+            fused,
+            &self.source,
+            treefuse_fusion::FusedFnId(i as u32),
+        );
+        // Each site once, and each pair of calls once with the first
+        // reason given for it (the same two calls can stay apart at several
+        // sites, by different dependence paths).
+        let mut names: Vec<&str> = Vec::new();
+        let mut pairs: Vec<&treefuse_fusion::report::KeptApart> = Vec::new();
+        for site in &sites {
+            if !names.contains(&site.site.as_str()) {
+                names.push(&site.site);
+            }
+            for p in &site.kept_apart {
+                if !pairs.iter().any(|q| q.calls == p.calls) {
+                    pairs.push(p);
+                }
+            }
+        }
+        let more_sites = names.len().saturating_sub(SHOWN);
+        names.truncate(SHOWN);
+        let mut out = format!("F{i} is called by {}", names.join(", "));
+        if more_sites > 0 {
+            out.push_str(&format!(" and {more_sites} more"));
+        }
+        if pairs.is_empty() {
+            out.push_str(
+                "; no call there stayed apart from another: it walks on its own where its callers do\n",
+            );
+            return out;
+        }
+        out.push_str(":\n");
+        for p in pairs.iter().take(SHOWN) {
+            out.push_str(&format!("  not merged: {}: {}\n", p.calls, p.reason));
+        }
+        if pairs.len() > SHOWN {
+            out.push_str(&format!(
+                "  ({} more pairs: `treefuse fuse` lists them under each caller)\n",
+                pairs.len() - SHOWN
+            ));
         }
         out
     }

@@ -74,8 +74,9 @@ enum Command {
         stats: bool,
         /// Print on standard error where the visits went: per fused
         /// function (numbered as in `treefuse fuse` with the same cut-offs)
-        /// and per traversal body, most visits first (before the --stats
-        /// line).
+        /// and per traversal body, most visits first, then where the three
+        /// costliest fused functions are called and what kept calls apart
+        /// there (before the --stats line).
         #[arg(long)]
         profile: bool,
         /// A value for an extra parameter of the `fuse` item, as NAME=VALUE

@@ -360,6 +360,30 @@ fn ast_prog1_visit_profile() {
         text.contains("\n        2680   43.2%  F13 BinaryExpr[fold_constants]\n"),
         "{text}"
     );
+    // After the table, the three largest say where they are called and
+    // what kept calls apart there: F113, the second list walk, by the
+    // repeat cut-off.
+    let why = text
+        .split_once("\nwhere the 3 fused functions with the most visits are called, and what kept calls apart there:\n")
+        .map(|(_, why)| why)
+        .unwrap_or_else(|| panic!("{text}"));
+    let f113 = why
+        .split_once("F113 is called by F106 on `next`, F113 on `next`, ")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("{why}"));
+    assert!(
+        f113.contains(
+            "\n  not merged: 228:9 `self.next.desugar_decr()` and 168:9 \
+             `self.next.replace_var_ref_with_const(var_ref_id, value)`: merging would \
+             exceed the cut-offs (at most 16 calls per group, 2 of one traversal)\n"
+        ),
+        "{why}"
+    );
+    assert_eq!(
+        why.lines().filter(|l| l.starts_with('F')).count(),
+        3,
+        "{why}"
+    );
 }
 
 /// A program in the text form below, as JSON for ast.tf (`lists = false`)

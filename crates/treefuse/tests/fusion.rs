@@ -1434,3 +1434,74 @@ fuse run(root: N) { root.f(); root.g(); }
         equivalent_on_random_trees(&program, "run", "N", 20, 0..40);
     }
 }
+
+/// `report::call_sites` names every place that calls a fused function and
+/// what kept calls apart there: a call on the root split from the one
+/// before it, and a merged loop's type-guarded second call on its element.
+#[test]
+fn call_sites_say_why_a_function_runs_on_its_own() {
+    use treefuse_fusion::report::{call_sites, CallSite, KeptApart};
+    use treefuse_fusion::FusedFnId;
+    let p = example("examples/fusion-rules/arguments.tf");
+    let fused = p.fuse_all(&FusionOptions::default());
+    let sites = |p: &Program, fused, f| call_sites(&p.model, fused, &p.source, FusedFnId(f));
+    assert_eq!(
+        sites(&p, &fused, 2),
+        vec![CallSite {
+            site: "fused call 2 on the root of `kept`".into(),
+            kept_apart: vec![KeptApart {
+                calls: "15:38 `root.setk(K)` and the call before it".into(),
+                reason: "its arguments read global `K`, which call 1 may write".into(),
+            }],
+        }]
+    );
+    assert_eq!(
+        sites(&p, &fused, 1),
+        vec![CallSite {
+            site: "fused call 1 on the root of `kept`".into(),
+            kept_apart: Vec::new(),
+        }]
+    );
+    // The profile explains the functions that ran, here the split chunk.
+    let host = Host::new();
+    let mut tree = p.read_tree("kept", r#"{"type":"Leaf","n":1}"#).unwrap();
+    let (stats, _) = p
+        .run_tree_with("kept", &mut tree, Vec::new(), &host, Engine::Fused(&fused))
+        .unwrap();
+    let text = p.render_profile(&stats.profile, Some(&fused));
+    assert!(
+        text.ends_with(
+            "\nwhere the 2 fused functions with the most visits are called, and what kept calls apart there:\n\
+             F1 is called by fused call 1 on the root of `kept`; no call there stayed apart from \
+             another: it walks on its own where its callers do\n\
+             F2 is called by fused call 2 on the root of `kept`:\n  \
+             not merged: 15:38 `root.setk(K)` and the call before it: its arguments read global \
+             `K`, which call 1 may write\n"
+        ),
+        "{text}"
+    );
+
+    let p = example("examples/fusion-rules/typed.tf");
+    let fused = p.fuse_all(&FusionOptions::default());
+    // `Set[bump]` (F3) runs from the loops of F0 (`Block[mark, bump]`) and
+    // F5 (`Block[bump]`): in F0 the `if x is Set` statement keeps
+    // `x.bump()` apart from `x.mark()`; in F5 there is nothing to merge.
+    let set_bump = sites(&p, &fused, 3);
+    assert_eq!(set_bump.len(), 2, "{set_bump:?}");
+    assert_eq!(set_bump[0].site, "F0 on the elements of `stmts`");
+    assert_eq!(set_bump[0].kept_apart.len(), 1);
+    assert_eq!(
+        set_bump[0].kept_apart[0].calls,
+        "25:13 `x.mark()` and 30:31 `x.bump()`"
+    );
+    assert!(set_bump[0].kept_apart[0]
+        .reason
+        .starts_with("calls on the loop element kept apart: "));
+    assert_eq!(
+        set_bump[1],
+        CallSite {
+            site: "F5 on the elements of `stmts`".into(),
+            kept_apart: Vec::new(),
+        }
+    );
+}
