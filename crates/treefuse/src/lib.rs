@@ -295,11 +295,14 @@ impl Program {
                     .iter()
                     .any(|e| e.chunks.iter().any(|c| c.split.is_some()))
         };
-        if let Some(fused) = fused.filter(kept_apart) {
+        if let Some(fused) = fused.filter(kept_apart).filter(|_| !by_visits.is_empty()) {
             by_visits.sort_by_key(|&(visits, _)| std::cmp::Reverse(visits));
+            let which = match Self::WHY_ROWS.min(by_visits.len()) {
+                1 => "the fused function with the most visits is".to_string(),
+                n => format!("the {n} fused functions with the most visits are"),
+            };
             out.push_str(&format!(
-                "\nwhere the {} fused functions with the most visits are called, and what kept calls apart there:\n",
-                Self::WHY_ROWS.min(by_visits.len())
+                "\nwhere {which} called, and what kept calls apart there:\n"
             ));
             for &(_, i) in by_visits.iter().take(Self::WHY_ROWS) {
                 out.push_str(&self.why_separate(fused, i));

@@ -1463,12 +1463,20 @@ fn call_sites_say_why_a_function_runs_on_its_own() {
         }]
     );
     // The profile explains the functions that ran, here the split chunk.
-    let host = Host::new();
-    let mut tree = p.read_tree("kept", r#"{"type":"Leaf","n":1}"#).unwrap();
-    let (stats, _) = p
-        .run_tree_with("kept", &mut tree, Vec::new(), &host, Engine::Fused(&fused))
-        .unwrap();
-    let text = p.render_profile(&stats.profile, Some(&fused));
+    let profile_of = |fuse: &str| {
+        let mut tree = p.read_tree(fuse, r#"{"type":"Leaf","n":1}"#).unwrap();
+        let (stats, _) = p
+            .run_tree_with(
+                fuse,
+                &mut tree,
+                Vec::new(),
+                &Host::new(),
+                Engine::Fused(&fused),
+            )
+            .unwrap();
+        p.render_profile(&stats.profile, Some(&fused))
+    };
+    let text = profile_of("kept");
     assert!(
         text.ends_with(
             "\nwhere the 2 fused functions with the most visits are called, and what kept calls apart there:\n\
@@ -1477,6 +1485,16 @@ fn call_sites_say_why_a_function_runs_on_its_own() {
              F2 is called by fused call 2 on the root of `kept`:\n  \
              not merged: 15:38 `root.setk(K)` and the call before it: its arguments read global \
              `K`, which call 1 may write\n"
+        ),
+        "{text}"
+    );
+
+    let text = profile_of("apart");
+    assert!(
+        text.ends_with(
+            "\nwhere the fused function with the most visits is called, and what kept calls apart there:\n\
+             F0 is called by fused call 1 on the root of `apart`; no call there stayed apart from \
+             another: it walks on its own where its callers do\n"
         ),
         "{text}"
     );
