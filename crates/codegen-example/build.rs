@@ -74,7 +74,8 @@ fn main() {
     let type_names = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/type_names.tf");
     let grow = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/grow.tf");
     let cold = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/cold.tf");
-    if let Err(e) = config.compile(&[data, names, type_names, grow, cold], &out) {
+    let moves = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/moves.tf");
+    if let Err(e) = config.compile(&[data, names, type_names, grow, cold, moves], &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
     // The hand-computed rewriting cases of the interpreter's tests

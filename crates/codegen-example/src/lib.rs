@@ -55,6 +55,8 @@ generated! {
     grow,
     /// `programs/cold.tf`: fields no traversal touches, stored out of line.
     cold,
+    /// `programs/moves.tf`: a value moved where a fused participant replaces its node, and read after.
+    moves,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),

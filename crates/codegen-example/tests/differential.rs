@@ -291,6 +291,31 @@ fn agree_on_random_trees(what: &str, program: &Program, fuse: &str, u: Run, f: R
     }
 }
 
+/// `programs/moves.tf`: a participant replaces its node with one built
+/// from a record parameter and reads the parameter in a later statement.
+/// Fused, the later statement stays reachable for the Rust compiler, so
+/// the value is cloned into the new node (the module would not compile if
+/// it were moved), and both engines agree with the interpreter.
+#[test]
+fn values_read_after_a_fused_replacement_are_not_moved() {
+    let program = example("crates/codegen-example/programs/moves.tf");
+    let (u, f) = engines!(moves, run_run_unfused_counted, run_run_fused_counted);
+    agree_on_random_trees("moves", &program, "run", &u, &f);
+    // A leaf that replaces itself, and one that does not.
+    for (v, expected) in [
+        (3, r#""type":"Tagged","v":8"#),
+        (1, r#""type":"Leaf","v":8"#),
+    ] {
+        let json = format!(
+            r#"{{"type":"Pair","a":{{"type":"Leaf","v":{v}}},"b":{{"type":"Leaf","v":0}}}}"#
+        );
+        let input = program.read_tree("run", &json).unwrap();
+        agree("moves", &program, "run", &input, &u, &f);
+        let (out, _) = f(&input).unwrap();
+        assert!(out.contains(expected), "{out}");
+    }
+}
+
 /// A chain of 10^6 text boxes: the generated code must not overflow the
 /// stack (on the test thread's small stack) and must agree with the
 /// interpreter (unfused; fused on the chain is checked on smaller trees).

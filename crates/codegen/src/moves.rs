@@ -32,8 +32,14 @@
 //! the local sits in a statement that writes it, or the moving read does:
 //! the moving statement is then ordered against every other reader as
 //! written. Parameters that the fused function passes on to participants
-//! it resumes are never moved. Every frame may
-//! move a local into the value assigned to that same local
+//! it resumes are never moved. A `return` (or `self = ..`, or a splice)
+//! in a fused participant does not leave the generated function: it
+//! switches the participant off and jumps to the end of its top-level
+//! statement, and the Rust compiler, which cannot see that the flags
+//! guarding the participant's later statements are off, checks them as
+//! reachable; so what is live after that statement, and in a loop at the
+//! start of its body, stays live across the jump ([`Exit`]). Every frame
+//! may move a local into the value assigned to that same local
 //! (`x = f(x, ..)`, see [`self_assign_read`]).
 //!
 //! A wrong answer here cannot change what a program computes: the Rust
@@ -51,7 +57,36 @@ use treefuse_sema::*;
 pub(crate) fn last_uses(body: &[Stmt]) -> HashSet<*const Expr> {
     let mut out = HashSet::new();
     let mut live = HashSet::new();
-    block(body, &mut live, &mut Some(&mut out));
+    block(body, &mut live, &mut Some(&mut out), &Exit::Function);
+    out
+}
+
+/// Where control goes after a `return`, a `self = ..` or a splice, for
+/// liveness: what is live there is live after the statement.
+enum Exit {
+    /// Out of the generated function (unfused code): nothing is live.
+    Function,
+    /// To the end of the participant's top-level statement (fused code:
+    /// the participant's flag goes off and a `break` leaves the statement's
+    /// labeled block). The statements after it are still reachable for
+    /// the Rust compiler, which cannot see that the flag guarding them is
+    /// off, so a value they read must not move before the jump. The set is
+    /// what is live after the top-level statement, and inside a loop also
+    /// what is live at the start of its body (an element loop merged with
+    /// other participants' loops goes on with the next element).
+    Statement(HashSet<LocalId>),
+}
+
+/// [`last_uses`] for a participant's body in a fused function, the
+/// top-level statements in the order written: a `return` leaves only the
+/// statement it is in ([`Exit::Statement`]).
+fn last_uses_fused(body: &[Stmt]) -> HashSet<*const Expr> {
+    let mut out = HashSet::new();
+    let mut live = HashSet::new();
+    for s in body.iter().rev() {
+        let exit = Exit::Statement(live.clone());
+        stmt(s, &mut live, &mut Some(&mut out), &exit);
+    }
     out
 }
 
@@ -62,7 +97,7 @@ pub(crate) fn last_uses_reordered(body: &[Stmt], kept: &HashSet<LocalId>) -> Has
     let mut reads = Vec::new();
     reads_by_statement(body, &mut reads);
     let own_write: HashMap<*const Expr, bool> = reads.iter().map(|&(_, e, w)| (e, w)).collect();
-    last_uses(body)
+    last_uses_fused(body)
         .into_iter()
         .filter(|e| {
             let Some(&(local, _, writes)) = reads.iter().find(|r| r.1 == *e) else {
@@ -138,7 +173,8 @@ pub(crate) fn last_uses_scheduled(
     let mut out = HashSet::new();
     let mut live = HashSet::new();
     for &i in order.iter().rev() {
-        stmt(&body[i], &mut live, &mut Some(&mut out));
+        let exit = Exit::Statement(live.clone());
+        stmt(&body[i], &mut live, &mut Some(&mut out), &exit);
     }
     let mut reads = Vec::new();
     reads_by_statement(body, &mut reads);
@@ -245,9 +281,9 @@ pub(crate) fn self_assign_read(target: LocalId, value: &Expr) -> Option<*const E
 
 type Out<'a, 'b> = Option<&'a mut HashSet<*const Expr>>;
 
-fn block(stmts: &[Stmt], live: &mut HashSet<LocalId>, out: &mut Out) {
+fn block(stmts: &[Stmt], live: &mut HashSet<LocalId>, out: &mut Out, exit: &Exit) {
     for s in stmts.iter().rev() {
-        stmt(s, live, out);
+        stmt(s, live, out, exit);
     }
 }
 
@@ -274,13 +310,24 @@ fn looped(
     out: &mut Out,
     pinned: Option<LocalId>,
     bound: Option<LocalId>,
+    exit: &Exit,
 ) {
     let after = live.clone();
+    // In fused code a `return` in the body may go on with the next
+    // element (see [`Exit::Statement`]).
+    let inner_exit = |entry: &HashSet<LocalId>| match exit {
+        Exit::Function => Exit::Function,
+        Exit::Statement(end) => {
+            let mut l: HashSet<LocalId> = end.union(&after).chain(entry).copied().collect();
+            l.extend(pinned);
+            Exit::Statement(l)
+        }
+    };
     let mut entry: HashSet<LocalId> = HashSet::new();
     loop {
         let mut l: HashSet<LocalId> = after.union(&entry).copied().collect();
         l.extend(pinned);
-        block(body, &mut l, &mut None);
+        block(body, &mut l, &mut None, &inner_exit(&entry));
         if let Some(b) = bound {
             l.remove(&b);
         }
@@ -291,11 +338,11 @@ fn looped(
     }
     let mut l: HashSet<LocalId> = after.union(&entry).copied().collect();
     l.extend(pinned);
-    block(body, &mut l, out);
+    block(body, &mut l, out, &inner_exit(&entry));
     live.extend(entry);
 }
 
-fn stmt(s: &Stmt, live: &mut HashSet<LocalId>, out: &mut Out) {
+fn stmt(s: &Stmt, live: &mut HashSet<LocalId>, out: &mut Out, exit: &Exit) {
     match &s.kind {
         StmtKind::If {
             cond,
@@ -303,14 +350,14 @@ fn stmt(s: &Stmt, live: &mut HashSet<LocalId>, out: &mut Out) {
             else_branch,
         } => {
             let mut other = live.clone();
-            block(then_branch, live, out);
-            block(else_branch, &mut other, out);
+            block(then_branch, live, out, exit);
+            block(else_branch, &mut other, out, exit);
             live.extend(other);
             uses(&[cond], live, out);
         }
         StmtKind::ForArray { var, array, body } => {
             let pinned = iterated_local(array);
-            looped(body, live, out, pinned, Some(*var));
+            looped(body, live, out, pinned, Some(*var), exit);
             // A map's keys or values are iterated from the map itself:
             // it must stay where it is while the loop runs.
             if matches!(
@@ -327,17 +374,20 @@ fn stmt(s: &Stmt, live: &mut HashSet<LocalId>, out: &mut Out) {
             end,
             body,
         } => {
-            looped(body, live, out, None, Some(*var));
+            looped(body, live, out, None, Some(*var), exit);
             uses(&[start, end], live, out);
         }
         StmtKind::ForChildren { list, body, .. } => {
-            looped(body, live, out, None, None);
+            looped(body, live, out, None, None, exit);
             let mut reads = Vec::new();
             walk_path(&list.parent, &mut |e| reads.push(e));
             uses(&reads, live, out);
         }
         StmtKind::Return(_) | StmtKind::ReplaceSelf { .. } | StmtKind::SpliceSelf { .. } => {
-            live.clear();
+            match exit {
+                Exit::Function => live.clear(),
+                Exit::Statement(after) => live.clone_from(after),
+            }
             uses(&exprs_of(s), live, out);
         }
         StmtKind::Let { local, .. } => {
