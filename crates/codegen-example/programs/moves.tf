@@ -5,6 +5,11 @@
 // compiler still sees the later statement run, so the parameter must be
 // cloned into the new node, not moved. (`Tagged.mark` assigns its
 // parameter, so no body borrows it: every call hands over a value.)
+//
+// `fuse walk`: a participant that may return runs each of its statements
+// under its active flag, so for the Rust compiler the assignment
+// `s = ...` in `Pair.walk` may be skipped, and `s` must not move into the
+// call before it.
 
 record Span { line: i64, col: i64 }
 
@@ -12,6 +17,7 @@ abstract tree N {
     v: i64 = 0;
     traversal mark(s: Span) {}
     traversal bump() {}
+    traversal walk(s: Span) {}
 }
 
 tree Leaf : N {
@@ -22,6 +28,7 @@ tree Leaf : N {
         self.v = self.v + s.line;
     }
     traversal bump() { self.v = self.v * 2; }
+    traversal walk(s: Span) { self.v = self.v * 10 + s.line; }
 }
 
 tree Tagged : N {
@@ -44,9 +51,22 @@ tree Pair : N {
         self.a.bump();
         self.b.bump();
     }
+    traversal walk(s: Span) {
+        if self.v < 0 {
+            return;
+        }
+        self.a.walk(s);
+        s = Span { line: self.v + 7, col: 0 };
+        self.b.walk(s);
+    }
 }
 
 fuse run(root: N) {
     root.mark(Span { line: 3, col: 5 });
+    root.bump();
+}
+
+fuse walk(root: N) {
+    root.walk(Span { line: 1, col: 0 });
     root.bump();
 }

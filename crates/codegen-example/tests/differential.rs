@@ -292,13 +292,18 @@ fn agree_on_random_trees(what: &str, program: &Program, fuse: &str, u: Run, f: R
 }
 
 /// `programs/moves.tf`: a participant replaces its node with one built
-/// from a record parameter and reads the parameter in a later statement.
-/// Fused, the later statement stays reachable for the Rust compiler, so
-/// the value is cloned into the new node (the module would not compile if
-/// it were moved), and both engines agree with the interpreter.
+/// from a record parameter and reads the parameter in a later statement
+/// (`fuse run`), and one that may return moves a parameter into a call,
+/// assigns it and passes it to another call (`fuse walk`). Fused, the
+/// later statements stay reachable for the Rust compiler whatever the
+/// participant's flag, so the values are cloned (the module would not
+/// compile if they were moved), and both engines agree with the
+/// interpreter.
 #[test]
 fn values_read_after_a_fused_replacement_are_not_moved() {
     let program = example("crates/codegen-example/programs/moves.tf");
+    let (u, f) = engines!(moves, run_walk_unfused_counted, run_walk_fused_counted);
+    agree_on_random_trees("moves walk", &program, "walk", &u, &f);
     let (u, f) = engines!(moves, run_run_unfused_counted, run_run_fused_counted);
     agree_on_random_trees("moves", &program, "run", &u, &f);
     // A leaf that replaces itself, and one that does not.

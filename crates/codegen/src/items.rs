@@ -1782,8 +1782,9 @@ impl Gen<'_> {
                 } else {
                     std::collections::HashSet::new()
                 };
-                *fr.moves.borrow_mut() =
-                    crate::moves::last_uses_scheduled(bodies[p], &order[p], &merged[p], &kept);
+                *fr.moves.borrow_mut() = crate::moves::last_uses_scheduled(
+                    bodies[p], &order[p], &merged[p], &kept, flagged[p],
+                );
                 fr
             })
             .collect();

@@ -38,7 +38,10 @@
 //! statement, and the Rust compiler, which cannot see that the flags
 //! guarding the participant's later statements are off, checks them as
 //! reachable; so what is live after that statement, and in a loop at the
-//! start of its body, stays live across the jump ([`Exit`]). Every frame
+//! start of its body, stays live across the jump ([`Exit`]). For the
+//! same reason a participant with an active flag runs each top-level
+//! statement under `if active_k`, which rustc sees as possibly skipped: a
+//! local assigned there is not dead before it ([`top_level`]). Every frame
 //! may move a local into the value assigned to that same local
 //! (`x = f(x, ..)`, see [`self_assign_read`]).
 //!
@@ -79,25 +82,44 @@ enum Exit {
 
 /// [`last_uses`] for a participant's body in a fused function, the
 /// top-level statements in the order written: a `return` leaves only the
-/// statement it is in ([`Exit::Statement`]).
-fn last_uses_fused(body: &[Stmt]) -> HashSet<*const Expr> {
+/// statement it is in ([`Exit::Statement`]), and with `guarded` (the
+/// participant has an active flag) each top-level statement may be skipped
+/// ([`top_level`]).
+fn last_uses_fused(body: &[Stmt], guarded: bool) -> HashSet<*const Expr> {
     let mut out = HashSet::new();
     let mut live = HashSet::new();
     for s in body.iter().rev() {
-        let exit = Exit::Statement(live.clone());
-        stmt(s, &mut live, &mut Some(&mut out), &exit);
+        top_level(s, &mut live, &mut out, guarded);
     }
     out
+}
+
+/// The backward step over one top-level statement of a fused participant.
+/// A participant with an active flag (`guarded`) runs each top-level
+/// statement under `if active_k { .. }`, and the Rust compiler checks the
+/// path where the flag is off too: a local the statement assigns is not
+/// dead before it for rustc, so what is live after the statement stays
+/// live before it.
+fn top_level(s: &Stmt, live: &mut HashSet<LocalId>, out: &mut HashSet<*const Expr>, guarded: bool) {
+    let after = live.clone();
+    stmt(s, live, &mut Some(out), &Exit::Statement(after.clone()));
+    if guarded {
+        live.extend(after);
+    }
 }
 
 /// [`last_uses`] for a participant of a fused function, whose statements
 /// may run in another order (see the module docs); `kept` are locals that
 /// must not move.
-pub(crate) fn last_uses_reordered(body: &[Stmt], kept: &HashSet<LocalId>) -> HashSet<*const Expr> {
+pub(crate) fn last_uses_reordered(
+    body: &[Stmt],
+    kept: &HashSet<LocalId>,
+    guarded: bool,
+) -> HashSet<*const Expr> {
     let mut reads = Vec::new();
     reads_by_statement(body, &mut reads);
     let own_write: HashMap<*const Expr, bool> = reads.iter().map(|&(_, e, w)| (e, w)).collect();
-    last_uses_fused(body)
+    last_uses_fused(body, guarded)
         .into_iter()
         .filter(|e| {
             let Some(&(local, _, writes)) = reads.iter().find(|r| r.1 == *e) else {
@@ -122,14 +144,16 @@ pub(crate) fn last_uses_reordered(body: &[Stmt], kept: &HashSet<LocalId>) -> Has
 /// [`last_uses_reordered`]; `kept` are locals that must not move. A
 /// statement emitted at more than one place (a type-guarded call, made at
 /// one fused call or another by the type of its receiver) counts where it
-/// comes last, and its own reads never move. Falls back to
-/// [`last_uses_reordered`] when `order` does not cover the body's
-/// statements.
+/// comes last, and its own reads never move. `guarded`: the participant
+/// has an active flag, so each of its statements may be skipped (see
+/// [`top_level`]). Falls back to [`last_uses_reordered`] when `order` does
+/// not cover the body's statements.
 pub(crate) fn last_uses_scheduled(
     body: &[Stmt],
     order: &[usize],
     merged: &HashSet<usize>,
     kept: &HashSet<LocalId>,
+    guarded: bool,
 ) -> HashSet<*const Expr> {
     let mut seen = HashSet::new();
     let mut twice = HashSet::new();
@@ -157,11 +181,11 @@ pub(crate) fn last_uses_scheduled(
     let mut sorted = order.to_vec();
     sorted.sort_unstable();
     if !sorted.iter().copied().eq(0..body.len()) {
-        let mut out = last_uses_reordered(body, kept);
+        let mut out = last_uses_reordered(body, kept, guarded);
         out.retain(|e| !read_twice.contains(e));
         return out;
     }
-    let conservative = last_uses_reordered(body, kept);
+    let conservative = last_uses_reordered(body, kept, guarded);
     let mut inside_merged: HashSet<*const Expr> = HashSet::new();
     for &i in merged {
         if let Some(s) = body.get(i) {
@@ -173,8 +197,7 @@ pub(crate) fn last_uses_scheduled(
     let mut out = HashSet::new();
     let mut live = HashSet::new();
     for &i in order.iter().rev() {
-        let exit = Exit::Statement(live.clone());
-        stmt(&body[i], &mut live, &mut Some(&mut out), &exit);
+        top_level(&body[i], &mut live, &mut out, guarded);
     }
     let mut reads = Vec::new();
     reads_by_statement(body, &mut reads);
