@@ -56,17 +56,7 @@ fn unreadable_or_binary_files_exit_2() {
 #[test]
 fn run_writes_the_tree_with_globals_and_stats() {
     let out = std::env::temp_dir().join(format!("treefuse-cli-out-{}.json", std::process::id()));
-    let o = treefuse(&[
-        "run",
-        "examples/figure2/figure2.tf",
-        "--fuse",
-        "layout",
-        "--tree",
-        "examples/figure2/doc.json",
-        "--out",
-        out.to_str().unwrap(),
-        "--stats",
-    ]);
+    let o = run_figure2_layout(&["--out", out.to_str().unwrap(), "--stats"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
     let last = err.lines().last().unwrap();
