@@ -381,6 +381,29 @@ fn write_output(out: Option<&Path>, text: &str) -> Result<(), Failure> {
     }
 }
 
+/// The `while` loops of the program's traversals with their counts
+/// (LANGUAGE §8.6), by source position, for `--stats`.
+fn traversal_loops_json(
+    program: &treefuse::Program,
+    stats: &treefuse::RunStats,
+) -> Vec<serde_json::Value> {
+    let lines = treefuse_syntax::LineIndex::new(&program.source);
+    stats
+        .traversal_loops
+        .iter()
+        .map(|l| {
+            let (line, col) = lines.line_col(&program.source, l.span.start as usize);
+            serde_json::json!({
+                "traversal": program.model.body_name(l.body),
+                "line": line,
+                "col": col,
+                "entered": l.entered,
+                "iterations": l.iterations,
+            })
+        })
+        .collect()
+}
+
 fn dispatch(command: Command) -> Result<(), Failure> {
     match command {
         Command::Demo => demo(),
@@ -427,6 +450,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     "node_visits": run_stats.node_visits,
                     "visits_per_call": run_stats.visits_per_call,
                     "loop_iterations": run_stats.loop_iterations,
+                    "traversal_loops": traversal_loops_json(&program, &run_stats),
                     "run_seconds": elapsed.as_secs_f64(),
                 });
                 note(line);
