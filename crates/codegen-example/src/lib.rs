@@ -57,6 +57,8 @@ generated! {
     cold,
     /// `programs/moves.tf`: a value moved where a fused participant replaces its node, and read after.
     moves,
+    /// `programs/loops.tf`: `while` loops and `break` in traversals and fuse items (LANGUAGE §8.6).
+    loops,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),
