@@ -321,18 +321,19 @@ impl Parser {
     }
 
     fn at_item_start(&self) -> bool {
-        matches!(
-            self.peek(),
-            TokenKind::Keyword(
-                Keyword::Global
-                    | Keyword::Record
-                    | Keyword::Tree
-                    | Keyword::Abstract
-                    | Keyword::Pure
-                    | Keyword::Fuse
-                    | Keyword::Enum
+        self.at_impl()
+            || matches!(
+                self.peek(),
+                TokenKind::Keyword(
+                    Keyword::Global
+                        | Keyword::Record
+                        | Keyword::Tree
+                        | Keyword::Abstract
+                        | Keyword::Pure
+                        | Keyword::Fuse
+                        | Keyword::Enum
+                )
             )
-        )
     }
 
     /// Skips to the next token that starts an item, at brace depth 0
@@ -402,8 +403,10 @@ impl Parser {
                     span: start.to(self.prev_span()),
                 }))
             }
-            _ => Err(self
-                .error_here("an item (`global`, `record`, `enum`, `tree`, `pure fn` or `fuse`)")),
+            _ if self.at_impl() => self.impl_decl(),
+            _ => Err(self.error_here(
+                "an item (`global`, `record`, `enum`, `tree`, `impl`, `pure fn` or `fuse`)",
+            )),
         }
     }
 
@@ -525,23 +528,20 @@ impl Parser {
                 span: start.to(self.prev_span()),
             });
         }
-        if !self.at_keyword_field() && self.eat_kw(Keyword::Traversal) {
-            let name = self.ident("a traversal name")?;
-            self.expect_punct(Punct::LParen)?;
-            let params = self.comma_list(Punct::RParen, |p| p.param())?;
-            let body = if self.eat_punct(Punct::Semi) {
-                None
-            } else {
-                Some(self.block()?)
-            };
-            return Ok(TreeMember::Traversal(TraversalDecl {
-                name,
-                params,
-                body,
-                span: start.to(self.prev_span()),
-            }));
+        if !self.at_keyword_field() && self.at_kw(Keyword::Traversal) {
+            return Ok(TreeMember::Traversal(self.traversal_decl()?));
         }
         let name = self.ident("a field, `child` or `traversal`")?;
+        if self.eat_punct(Punct::Assign) {
+            // `name = default;`: a subtype's default for an inherited field.
+            let value = self.expr(Restriction::None)?;
+            self.expect_punct(Punct::Semi)?;
+            return Ok(TreeMember::Default {
+                name,
+                value,
+                span: start.to(self.prev_span()),
+            });
+        }
         self.expect_punct(Punct::Colon)?;
         let ty = self.type_expr()?;
         let default = if self.eat_punct(Punct::Assign) {
@@ -556,6 +556,97 @@ impl Parser {
             default,
             span: start.to(self.prev_span()),
         })
+    }
+
+    /// `traversal NAME(params) { body }`, `traversal NAME(params);` or
+    /// `traversal NAME(params) walk;` (`walk` is a word only here).
+    fn traversal_decl(&mut self) -> PResult<TraversalDecl> {
+        let start = self.span();
+        self.expect_kw(Keyword::Traversal)?;
+        let name = self.ident("a traversal name")?;
+        self.expect_punct(Punct::LParen)?;
+        let params = self.comma_list(Punct::RParen, |p| p.param())?;
+        let mut is_walk = false;
+        let body = if self.eat_punct(Punct::Semi) {
+            None
+        } else if self.at_word("walk") && *self.peek_at(1) == TokenKind::Punct(Punct::Semi) {
+            let walk = self.bump().span;
+            self.bump();
+            is_walk = true;
+            Some(Block {
+                stmts: vec![Stmt {
+                    kind: StmtKind::Walk(None),
+                    span: walk.to(self.prev_span()),
+                }],
+                span: walk.to(self.prev_span()),
+            })
+        } else {
+            Some(self.block()?)
+        };
+        Ok(TraversalDecl {
+            name,
+            params,
+            body,
+            is_walk,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// Whether the next token is the identifier `word` (a contextual word
+    /// such as `walk`, `impl` or `limit`).
+    fn at_word(&self, word: &str) -> bool {
+        matches!(self.peek(), TokenKind::Ident(n) if n == word)
+    }
+
+    /// Whether an `impl` block starts here: `impl NAME {`.
+    fn at_impl(&self) -> bool {
+        self.at_word("impl")
+            && matches!(self.peek_at(1), TokenKind::Ident(_))
+            && *self.peek_at(2) == TokenKind::Punct(Punct::LBrace)
+    }
+
+    /// `impl NAME { traversal* }`.
+    fn impl_decl(&mut self) -> PResult<Item> {
+        let start = self.bump().span;
+        let ty = self.ident("a tree type name")?;
+        let open = self.expect_punct(Punct::LBrace)?;
+        let mut traversals = Vec::new();
+        while !self.at_punct(Punct::RBrace) {
+            if *self.peek() == TokenKind::Eof || self.at_item_start() {
+                self.unclosed(open);
+                return Ok(Item::Impl(ImplDecl {
+                    ty,
+                    traversals,
+                    span: start.to(self.prev_span()),
+                }));
+            }
+            let before = self.pos;
+            if !self.at_kw(Keyword::Traversal) {
+                let e = self.error_here("`traversal` (an `impl` block holds traversals only)");
+                if self.pos == before {
+                    self.bump();
+                }
+                self.skip_statement(before);
+                let _ = e;
+                continue;
+            }
+            match self.traversal_decl() {
+                Ok(t) => traversals.push(t),
+                Err(Reported) => {
+                    if self.pos == before {
+                        self.bump();
+                    }
+                    self.depth = 0;
+                    self.skip_statement(before);
+                }
+            }
+        }
+        self.bump();
+        Ok(Item::Impl(ImplDecl {
+            ty,
+            traversals,
+            span: start.to(self.prev_span()),
+        }))
     }
 
     fn pure_fn(&mut self) -> PResult<Item> {
@@ -749,6 +840,24 @@ impl Parser {
                 let limit = self.while_limit()?;
                 let body = self.block()?;
                 StmtKind::While { cond, limit, body }
+            }
+            // `walk;` and `walk(args);` (a call of a traversal named `walk`
+            // has a receiver: `self.walk();`).
+            TokenKind::Ident(n)
+                if n == "walk"
+                    && matches!(
+                        self.peek_at(1),
+                        TokenKind::Punct(Punct::Semi | Punct::LParen)
+                    ) =>
+            {
+                self.bump();
+                let args = if self.eat_punct(Punct::LParen) {
+                    Some(self.comma_list(Punct::RParen, |p| p.expr(Restriction::None))?)
+                } else {
+                    None
+                };
+                self.expect_punct(Punct::Semi)?;
+                StmtKind::Walk(args)
             }
             TokenKind::Keyword(Keyword::Return) => {
                 self.bump();

@@ -49,6 +49,10 @@ impl BodyChecker<'_> {
             }
             ast::StmtKind::For { var, iter, body } => self.for_stmt(var, iter, body),
             ast::StmtKind::Return(value) => self.return_stmt(value.as_ref(), span),
+            ast::StmtKind::Walk(args) => {
+                self.walk_stmt(args.as_deref(), span, out);
+                None
+            }
             ast::StmtKind::While { cond, .. } => {
                 self.error(
                     "while-outside-fuse",
@@ -260,7 +264,11 @@ impl BodyChecker<'_> {
                     );
                     return None;
                 }
-                if path.fields().next().is_none() {
+                // A cast of a loop variable names a node too (§8.4):
+                // `let l = (s as Let);`.
+                let cast = path.steps.iter().any(|s| matches!(s, PathStep::Cast(_)));
+                let var_cast = cast && matches!(path.root, PathRoot::Var(_));
+                if path.fields().next().is_none() && !var_cast {
                     self.report(
                         Diagnostic::error(
                             "alias-not-descendant",
@@ -645,6 +653,7 @@ impl BodyChecker<'_> {
                         });
                     }
                 }
+                ast::StmtKind::Walk(args) => self.walk_stmt(args.as_deref(), s.span, &mut Vec::new()),
                 _ => self.error(
                     "fuse-body",
                     s.span,
