@@ -13,6 +13,7 @@
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::lexer::{lex, Keyword, Punct, Token, TokenKind};
+use crate::sources::SourceMap;
 use crate::span::Span;
 
 /// Binding power of the comparison operators, which do not chain. As in
@@ -26,8 +27,28 @@ pub const MAX_NESTING: usize = 256;
 /// Parses a whole source file. Always returns a syntax tree (possibly
 /// partial) together with every diagnostic found.
 pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
+    parse_at(source, 0)
+}
+
+/// Parses every file of a program (LANGUAGE.md §8.2) into one syntax tree,
+/// items in file order, with spans that are offsets into
+/// [`SourceMap::text`]. Each file is parsed on its own, so a mistake in one
+/// (an unclosed comment or brace) cannot swallow the next.
+pub fn parse_map(sources: &SourceMap) -> (SourceFile, Vec<Diagnostic>) {
+    let mut items = Vec::new();
     let mut diagnostics = Vec::new();
-    let tokens = lex(source, &mut diagnostics);
+    for range in sources.file_ranges() {
+        let (file, diags) = parse_at(&sources.text()[range.clone()], range.start as u32);
+        items.extend(file.items);
+        diagnostics.extend(diags);
+    }
+    (SourceFile { items }, diagnostics)
+}
+
+/// Parses `source`, which starts at byte `base` of the program text.
+fn parse_at(source: &str, base: u32) -> (SourceFile, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut tokens = lex(source, &mut diagnostics);
     let line_break_before = tokens
         .iter()
         .scan(0usize, |prev_end, t| {
@@ -37,6 +58,17 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
             Some(gap.contains('\n'))
         })
         .collect();
+    if base > 0 {
+        let shift = |s: &mut Span| {
+            s.start += base;
+            s.end += base;
+        };
+        tokens.iter_mut().for_each(|t| shift(&mut t.span));
+        for d in &mut diagnostics {
+            shift(&mut d.span);
+            d.labels.iter_mut().for_each(|l| shift(&mut l.span));
+        }
+    }
     let mut parser = Parser {
         line_break_before,
         keywords_as_names: Vec::new(),

@@ -449,10 +449,10 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             ));
             let text = match report {
                 ReportFormat::Text => {
-                    treefuse_fusion::report::text_report(&program.model, &fused, &program.source)
+                    treefuse_fusion::report::text_report(&program.model, &fused, &program.sources)
                 }
                 ReportFormat::Json => {
-                    treefuse_fusion::report::json_report(&program.model, &fused, &program.source)
+                    treefuse_fusion::report::json_report(&program.model, &fused, &program.sources)
                         .to_string()
                 }
             };
@@ -474,7 +474,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             let fused = program.fuse_all(&cutoffs.options());
             write_output(
                 None,
-                &treefuse_fusion::report::dot(&program.model, &fused, &program.source),
+                &treefuse_fusion::report::dot(&program.model, &fused, &program.sources),
             )
         }
         Command::CheckEquiv {
@@ -761,7 +761,7 @@ fn demo() -> Result<(), Failure> {
         fused.functions.len()
     );
     for line in
-        treefuse_fusion::report::text_report(&program.model, &fused, &program.source).lines()
+        treefuse_fusion::report::text_report(&program.model, &fused, &program.sources).lines()
     {
         outln!(out, "    {line}");
     }
