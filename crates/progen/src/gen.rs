@@ -70,6 +70,8 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+mod walks;
+
 /// One in how many programs end with [`Gen::typed_loops`].
 const TYPED_LOOPS_ONE_IN: u32 = 4;
 
@@ -296,7 +298,9 @@ pub fn generate_with(seed: u64, cfg: &GenConfig) -> String {
     };
     g.schema();
     g.notes(seed);
-    g.emit()
+    let mut program = g.emit();
+    program.push_str(&walks::part(seed));
+    program
 }
 
 impl Gen {
