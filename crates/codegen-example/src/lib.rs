@@ -57,6 +57,10 @@ generated! {
     cold,
     /// `programs/moves.tf`: a value moved where a fused participant replaces its node, and read after.
     moves,
+    /// `examples/passes/passes.tf`: default walks, `impl` blocks, subtype defaults, cast aliases.
+    passes,
+    /// `examples/rules`: a program of several files, one lint rule each.
+    rules,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),
