@@ -42,6 +42,9 @@ fn main() {
         "rewriting/cleanup.tf",
         "minic/minic.tf",
         "fusion-rules/regions.tf",
+        "passes/passes.tf",
+        // A directory is one program (its `.tf` files in path order).
+        "rules",
     ]
     .iter()
     .map(|f| format!("{root}/{f}"))

@@ -1145,5 +1145,51 @@ fn loops() {
             }
         }
     }
-    assert!(ok > 20 && failed > 4, "{ok} runs completed, {failed} failed");
+    assert!(
+        ok > 20 && failed > 4,
+        "{ok} runs completed, {failed} failed"
+    );
+}
+
+/// `examples/passes` (default walks, `impl` blocks, subtype defaults and
+/// cast aliases) and `examples/rules` (a program of several files): the
+/// hand-computed inputs and random trees, in every engine.
+#[test]
+fn passes_and_rules() {
+    let program = example("examples/passes/passes.tf");
+    let (u, f) = engines!(passes, run_all_unfused_counted, run_all_fused_counted);
+    let json = std::fs::read_to_string(format!(
+        "{}/../../examples/passes/module.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let tree = program.read_tree("all", &json).unwrap();
+    assert_eq!(
+        agree("passes", &program, "all", &tree, &u, &f),
+        Some((50, 26))
+    );
+    agree_on_random_trees("passes", &program, "all", &u, &f);
+    // A folded literal built by the generated `new` takes IntLit's own
+    // defaults, and so does the typed API's `Default`.
+    let (out, _) = f(&tree).unwrap();
+    assert!(
+        out.contains(r#""type":"IntLit","line":2,"ty":"Int","pure_":true,"v":3"#),
+        "{out}"
+    );
+    let lit = g::passes::IntLit::default();
+    assert_eq!((lit.ty, lit.pure_), (g::passes::Ty::Int, true));
+
+    let program = example("examples/rules");
+    let (u, f) = engines!(rules, run_lint_unfused_counted, run_lint_fused_counted);
+    let json = std::fs::read_to_string(format!(
+        "{}/../../examples/rules/module.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let tree = program.read_tree("lint", &json).unwrap();
+    assert_eq!(
+        agree("rules", &program, "lint", &tree, &u, &f),
+        Some((63, 21))
+    );
+    agree_on_random_trees("rules", &program, "lint", &u, &f);
 }

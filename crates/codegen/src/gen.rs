@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashSet};
 use treefuse_fusion::{FusedFnId, FusedProgram};
 use treefuse_sema::*;
-use treefuse_syntax::{LineIndex, Span};
+use treefuse_syntax::Span;
 
 /// A fused call's callees by concrete type.
 pub(crate) type Targets<'a> = &'a [(TypeId, FusedFnId)];
@@ -411,7 +411,6 @@ pub(crate) struct Gen<'p> {
     pub p: &'p Program,
     pub fused: &'p FusedProgram,
     pub opts: &'p CodegenOptions,
-    lines: Option<(LineIndex, &'p str)>,
     pub hier_of: Vec<usize>,
     pub hiers: Vec<Hier>,
     pub field: Vec<Ident>,
@@ -744,10 +743,6 @@ impl<'p> Gen<'p> {
             .iter()
             .map(|t| (!t.is_abstract).then(|| top.fresh(&t.name)))
             .collect();
-        let lines = opts
-            .source
-            .as_ref()
-            .map(|s| (LineIndex::new(&s.text), s.text.as_str()));
         // Hierarchies.
         let root_of = |mut t: TypeId| {
             while let Some(b) = p.types[t.index()].base {
@@ -923,7 +918,6 @@ impl<'p> Gen<'p> {
             p,
             fused,
             opts,
-            lines,
             hier_of,
             hiers,
             field,
@@ -1185,10 +1179,11 @@ impl<'p> Gen<'p> {
     /// path), for the doc comments that tie each generated function to
     /// the declaration it comes from.
     pub fn source_pos(&self, span: Span) -> String {
-        match (&self.lines, &self.opts.source) {
-            (Some((idx, src)), Some(info)) => {
-                let (line, col) = idx.line_col(src, span.start as usize);
-                let file = std::path::Path::new(&info.file_name)
+        match &self.opts.source {
+            Some(info) => {
+                let at = info.sources.locate(span.start as usize);
+                let (line, col) = (at.line, at.col);
+                let file = std::path::Path::new(at.file)
                     .file_name()
                     .map(|f| f.to_string_lossy().into_owned())
                     .unwrap_or_default();
@@ -1206,10 +1201,10 @@ impl<'p> Gen<'p> {
 
     /// `At::new(..)` for an error raised at `span` in `context`.
     pub fn at_value(&self, context: &str, span: Span) -> TokenStream {
-        let (line, col) = match &self.lines {
-            Some((idx, src)) => {
-                let (l, c) = idx.line_col(src, span.start as usize);
-                (l as u32, c as u32)
+        let (line, col) = match &self.opts.source {
+            Some(info) => {
+                let at = info.sources.locate(span.start as usize);
+                (at.line as u32, at.col as u32)
             }
             None => (0, span.start),
         };

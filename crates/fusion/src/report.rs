@@ -4,22 +4,28 @@
 
 use crate::ir::*;
 use treefuse_sema::{Program, TypeId};
-use treefuse_syntax::{LineIndex, Span};
+use treefuse_syntax::{AsSourceMap, SourceMap, Span};
 
 struct Source<'s> {
-    text: &'s str,
-    lines: LineIndex,
+    map: std::borrow::Cow<'s, SourceMap>,
 }
 
-impl Source<'_> {
+impl<'s> Source<'s> {
+    fn new(source: &'s (impl AsSourceMap + ?Sized)) -> Source<'s> {
+        Source {
+            map: source.as_source_map(),
+        }
+    }
+
+    /// `line:col`, with the file in front in a program of several files.
     fn at(&self, span: Span) -> String {
-        let (l, c) = self.lines.line_col(self.text, span.start as usize);
-        format!("{l}:{c}")
+        self.map.position(span)
     }
 
     fn snippet(&self, span: Span) -> String {
         let s = self
-            .text
+            .map
+            .text()
             .get(span.range())
             .unwrap_or("")
             .trim_end_matches(';');
@@ -225,11 +231,12 @@ fn entry_text(
 }
 
 /// A text report.
-pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> String {
-    let src = Source {
-        text: source,
-        lines: LineIndex::new(source),
-    };
+pub fn text_report(
+    program: &Program,
+    fused: &FusedProgram,
+    source: &(impl AsSourceMap + ?Sized),
+) -> String {
+    let src = Source::new(source);
     let mut out = String::new();
     let mut splits_total = 0;
     for e in &fused.entries {
@@ -415,13 +422,10 @@ pub struct CallSite {
 pub fn call_sites(
     program: &Program,
     fused: &FusedProgram,
-    source: &str,
+    source: &(impl AsSourceMap + ?Sized),
     g: FusedFnId,
 ) -> Vec<CallSite> {
-    let src = Source {
-        text: source,
-        lines: LineIndex::new(source),
-    };
+    let src = Source::new(source);
     let calls_g = |targets: &[(TypeId, FusedFnId)]| targets.iter().any(|&(_, f)| f == g);
     let mut out = Vec::new();
     for e in &fused.entries {
@@ -505,11 +509,12 @@ pub fn call_sites(
 }
 
 /// A JSON report with the same content as [`text_report`].
-pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> serde_json::Value {
-    let src = Source {
-        text: source,
-        lines: LineIndex::new(source),
-    };
+pub fn json_report(
+    program: &Program,
+    fused: &FusedProgram,
+    source: &(impl AsSourceMap + ?Sized),
+) -> serde_json::Value {
+    let src = Source::new(source);
     let functions: Vec<serde_json::Value> = fused
         .functions
         .iter()
@@ -600,11 +605,12 @@ pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> ser
 
 /// The dependence graphs of every fused function as one Graphviz DOT
 /// document, a cluster per function.
-pub fn dot(program: &Program, fused: &FusedProgram, source: &str) -> String {
-    let src = Source {
-        text: source,
-        lines: LineIndex::new(source),
-    };
+pub fn dot(
+    program: &Program,
+    fused: &FusedProgram,
+    source: &(impl AsSourceMap + ?Sized),
+) -> String {
+    let src = Source::new(source);
     let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
     let mut out = String::from("digraph fused {\n  node [shape=box, fontname=\"monospace\"];\n");
     for (i, f) in fused.functions.iter().enumerate() {

@@ -73,8 +73,15 @@ impl RuntimeError {
     pub fn render(&self, file: &str, source: &str) -> String {
         let (line, col) =
             treefuse_syntax::LineIndex::new(source).line_col(source, self.span.start as usize);
+        self.render_at(&format!("{file}:{line}:{col}"))
+    }
+
+    /// Renders the error as `LOCATION: in CONTEXT: MESSAGE`, where
+    /// `location` is the `file:line:col` of [`RuntimeError::span`] (for a
+    /// program of several files, from its source map).
+    pub fn render_at(&self, location: &str) -> String {
         format!(
-            "runtime error: {file}:{line}:{col}: in {}: {}",
+            "runtime error: {location}: in {}: {}",
             self.context, self.message
         )
     }

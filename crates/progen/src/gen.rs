@@ -75,6 +75,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 mod loops;
+mod walks;
 
 /// One in how many programs end with [`Gen::typed_loops`].
 const TYPED_LOOPS_ONE_IN: u32 = 4;
@@ -309,7 +310,9 @@ pub fn generate_with(seed: u64, cfg: &GenConfig) -> String {
     };
     g.schema();
     g.notes(seed);
-    g.emit()
+    let mut program = g.emit();
+    program.push_str(&walks::part(seed));
+    program
 }
 
 impl Gen {

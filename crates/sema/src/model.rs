@@ -164,6 +164,10 @@ pub struct TreeType {
     /// Dispatch table indexed by [`MethodId`]: the body that runs for a
     /// node of exactly this type, if the method is visible on it.
     pub vtable: Vec<Option<BodyId>>,
+    /// Defaults this type gives inherited data fields (`name = value;`,
+    /// LANGUAGE.md §8.3), its base's included; see
+    /// [`Program::field_default`].
+    pub default_overrides: Vec<(FieldId, Value)>,
 }
 
 /// What a field holds.
@@ -775,6 +779,18 @@ impl Program {
             .iter()
             .copied()
             .find(|f| self.fields[f.index()].name == name)
+    }
+
+    /// The default of data field `field` in a node of type `ty`: the
+    /// type's own default for it if it (or a base between it and the
+    /// field's owner) gives one, else the field's declared default.
+    pub fn field_default(&self, ty: TypeId, field: FieldId) -> Option<&Value> {
+        self.types[ty.index()]
+            .default_overrides
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, v)| v)
+            .or(self.fields[field.index()].default.as_ref())
     }
 
     /// The `fuse` item with this name.

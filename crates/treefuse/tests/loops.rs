@@ -154,7 +154,10 @@ fn a_fixpoint_per_node_runs_until_nothing_changes() {
     assert_eq!(loop_stats(&p, &unfused), vec![(11, 9, 3, 8)]);
     assert_eq!(loop_stats(&p, &fused), vec![(11, 9, 3, 8)]);
     assert_eq!(unfused.traversal_loops[0].iterations, 8);
-    assert_eq!(p.model.body_name(unfused.traversal_loops[0].body), "Func.optimize");
+    assert_eq!(
+        p.model.body_name(unfused.traversal_loops[0].body),
+        "Func.optimize"
+    );
 }
 
 #[test]
@@ -345,7 +348,9 @@ fuse run(root: Node) { root.grow(); root.tag(); root.grow(); }
     assert_eq!(fused.node_visits, 1 + 9 + 1);
     let r = report(&p);
     assert!(
-        r.contains("calls a traversal on `self.l` inside a `while` loop, which the fuser keeps whole"),
+        r.contains(
+            "calls a traversal on `self.l` inside a `while` loop, which the fuser keeps whole"
+        ),
         "{r}"
     );
 }
@@ -437,7 +442,10 @@ fn the_cli_reports_loop_errors_and_statistics() {
         assert_eq!(o.status.code(), Some(3), "{engine}");
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
         let line = err.lines().last().unwrap_or("").to_string();
-        assert!(line.contains("err.tf:6:31: in Leaf.f") && line.contains("zero"), "{line}");
+        assert!(
+            line.contains("err.tf:6:31: in Leaf.f") && line.contains("zero"),
+            "{line}"
+        );
         last.push(line);
     }
     assert_eq!(last[0], last[1]);
@@ -445,8 +453,7 @@ fn the_cli_reports_loop_errors_and_statistics() {
     let o = run(r#"{"type":"Leaf","d":20}"#, "fused");
     assert_eq!(o.status.code(), Some(0));
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    let stats: serde_json::Value =
-        serde_json::from_str(err.lines().last().unwrap_or("")).unwrap();
+    let stats: serde_json::Value = serde_json::from_str(err.lines().last().unwrap_or("")).unwrap();
     assert_eq!(
         stats["traversal_loops"],
         serde_json::json!([{"traversal": "Leaf.f", "line": 5, "col": 9, "entered": 1, "iterations": 10}])

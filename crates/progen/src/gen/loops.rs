@@ -62,11 +62,17 @@ impl Gen {
             // Only between whole statements: find a line at the body's
             // own level (not indented) at or after `at`.
             let at = (at..=body.len())
-                .find(|&i| i == body.len() || !body[i].starts_with(' ') && !body[i].starts_with('}'))
+                .find(|&i| {
+                    i == body.len() || !body[i].starts_with(' ') && !body[i].starts_with('}')
+                })
                 .unwrap_or(body.len());
             body.splice(
                 at..at,
-                [format!("if {c} {{"), "    break;".to_string(), "}".to_string()],
+                [
+                    format!("if {c} {{"),
+                    "    break;".to_string(),
+                    "}".to_string(),
+                ],
             );
         }
         cx.in_while = saved;

@@ -57,6 +57,10 @@ impl BodyChecker<'_> {
                 (self.in_while, self.for_in_while) = saved;
                 checked
             }
+            ast::StmtKind::Walk(args) => {
+                self.walk_stmt(args.as_deref(), span, out);
+                None
+            }
             ast::StmtKind::Return(value) => self.return_stmt(value.as_ref(), span),
             ast::StmtKind::While { cond, limit, body } => {
                 self.while_stmt(cond, limit.as_ref(), body, span)
@@ -262,7 +266,11 @@ impl BodyChecker<'_> {
                     );
                     return None;
                 }
-                if path.fields().next().is_none() {
+                // A cast of a loop variable names a node too (§8.4):
+                // `let l = (s as Let);`.
+                let cast = path.steps.iter().any(|s| matches!(s, PathStep::Cast(_)));
+                let var_cast = cast && matches!(path.root, PathRoot::Var(_));
+                if path.fields().next().is_none() && !var_cast {
                     self.report(
                         Diagnostic::error(
                             "alias-not-descendant",
@@ -704,6 +712,7 @@ impl BodyChecker<'_> {
                         out.push(FuseStmt::Break { span: s.span });
                     }
                 }
+                ast::StmtKind::Walk(args) => self.walk_stmt(args.as_deref(), s.span, &mut Vec::new()),
                 _ => self.error(
                     "fuse-body",
                     s.span,
