@@ -387,16 +387,16 @@ fn traversal_loops_json(
     program: &treefuse::Program,
     stats: &treefuse::RunStats,
 ) -> Vec<serde_json::Value> {
-    let lines = treefuse_syntax::LineIndex::new(&program.source);
     stats
         .traversal_loops
         .iter()
         .map(|l| {
-            let (line, col) = lines.line_col(&program.source, l.span.start as usize);
+            let at = program.sources.locate(l.span.start as usize);
             serde_json::json!({
                 "traversal": program.model.body_name(l.body),
-                "line": line,
-                "col": col,
+                "file": at.file,
+                "line": at.line,
+                "col": at.col,
                 "entered": l.entered,
                 "iterations": l.iterations,
             })
