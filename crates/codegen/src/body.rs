@@ -1591,7 +1591,7 @@ impl Gen<'_> {
                 let n = &self.global[g.index()];
                 quote!(cx.globals.#n)
             }
-            (PlaceRoot::Field(p, f), ExprKind::Field(q, g)) if f == g && p == q => {
+            (PlaceRoot::Field(p, f), ExprKind::Field(q, g)) if f == g && p.same_steps(q) => {
                 let name = &self.field[f.index()];
                 let path = self.path(q, fr);
                 pre.extend(quote!(let n = #path;));

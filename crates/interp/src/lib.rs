@@ -774,7 +774,7 @@ impl<'p> Interpreter<'p> {
             (PlaceRoot::Global(g), ExprKind::Global(h)) if g == h => None,
             // (Paths with a list index never compare equal: their index
             // expressions are different source expressions.)
-            (PlaceRoot::Field(p, f), ExprKind::Field(q, g)) if f == g && p == q => {
+            (PlaceRoot::Field(p, f), ExprKind::Field(q, g)) if f == g && p.same_steps(q) => {
                 Some(self.path(tree, frame, q)?)
             }
             _ => return Ok(false),

@@ -612,6 +612,15 @@ impl NodePath {
             .any(|s| matches!(s, PathStep::Cast(_) | PathStep::Elem(..)))
     }
 
+    /// Whether both paths surely reach the same node whenever they are
+    /// followed with nothing changed in between: the same root and steps,
+    /// whatever their source text (element steps are equal only when they
+    /// are the same source expression, so paths with list indices of two
+    /// places in the source never are).
+    pub fn same_steps(&self, other: &NodePath) -> bool {
+        self.root == other.root && self.steps == other.steps
+    }
+
     /// The index expressions of its element steps, in order.
     pub fn index_exprs(&self) -> impl Iterator<Item = &Expr> + '_ {
         self.steps.iter().filter_map(|s| match s {
