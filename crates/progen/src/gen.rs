@@ -70,6 +70,8 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+mod arrays;
+
 /// One in how many programs end with [`Gen::typed_loops`].
 const TYPED_LOOPS_ONE_IN: u32 = 4;
 
@@ -269,6 +271,9 @@ pub struct Gen {
     /// under a test of the child's type, decided at the slot's first call
     /// so that every traversal calling it agrees.
     guarded_slots: std::collections::BTreeMap<(String, usize), bool>,
+    /// Array built-ins, list inserts and removes, and pure functions over
+    /// nodes (LANGUAGE §8.5, §8.8), in some programs (`gen/arrays.rs`).
+    ext: Option<arrays::Ext>,
 }
 
 const DATA_NAMES: &[&str] = &["x", "y", "z", "w", "r", "s", "arr", "ok", "q", "u"];
@@ -293,9 +298,11 @@ pub fn generate_with(seed: u64, cfg: &GenConfig) -> String {
         fresh: 0,
         risk_left: 0,
         guarded_slots: Default::default(),
+        ext: None,
     };
     g.schema();
     g.notes(seed);
+    g.ext_setup(seed);
     g.emit()
 }
 
@@ -810,6 +817,7 @@ impl Gen {
         out.push_str(
             "pure fn pf4(xs: [i64], k: i64) -> i64 {\n    let ys: [i64] = xs;\n    for y in ys {\n        ys = [y + k, y];\n        k = k + y;\n    }\n    xs = ys;\n    return k + len(xs) + pf3(ys, k);\n}\n",
         );
+        out.push_str(&self.ext_items());
 
         // Bodies: decide which types define which traversals.
         let nt = self.types.len();
@@ -1391,6 +1399,9 @@ impl Gen {
         let (nl, na) = (cx.locals.len(), cx.aliases.len());
         for _ in 0..n {
             stmts.push(self.stmt(&mut cx, self.cfg.max_nesting));
+            if let Some(extra) = self.ext_stmt(&cx) {
+                stmts.push(extra);
+            }
         }
         // Traversals that replace a child of their node outright, and
         // traversals that call such a one on `self` (often with reads of
@@ -1426,6 +1437,9 @@ impl Gen {
         let mut out = Vec::new();
         for _ in 0..n {
             out.extend(self.stmt(cx, nest));
+            if let Some(extra) = self.ext_stmt(cx) {
+                out.extend(extra);
+            }
         }
         cx.locals.truncate(nl);
         cx.aliases.truncate(na);
