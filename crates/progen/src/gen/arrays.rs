@@ -41,8 +41,11 @@ pub(super) struct Ext {
     fns: Vec<NodeFn>,
     /// Whether the program has the global `garr: [i64]`.
     garr: bool,
-    /// Names made here (`av1`, ..).
+    /// Names made here (`ce1`, ..).
     fresh: usize,
+    /// Unguarded array and list operations (that may fail at run time)
+    /// still allowed in this program.
+    risk: u32,
 }
 
 impl Gen {
@@ -58,6 +61,7 @@ impl Gen {
             fns: Vec::new(),
             garr: false,
             fresh: 0,
+            risk: 0,
         });
         self.with_ext(|g| {
             let garr = !g.chance(4);
@@ -89,9 +93,11 @@ impl Gen {
                     });
                 }
             }
+            let risk = g.below(4);
             if let Some(e) = g.ext.as_mut() {
                 e.garr = garr;
                 e.fns = fns;
+                e.risk = risk;
             }
         });
     }
@@ -109,6 +115,20 @@ impl Gen {
             e.rng = ext_rng;
         }
         Some(r)
+    }
+
+    /// Whether to leave an array or list operation unguarded (an index
+    /// that may be out of range), while this program's budget lasts.
+    fn ext_risky(&mut self) -> bool {
+        let left = self.ext.as_ref().map_or(0, |e| e.risk);
+        if left > 0 && self.chance(5) {
+            if let Some(e) = self.ext.as_mut() {
+                e.risk -= 1;
+            }
+            true
+        } else {
+            false
+        }
     }
 
     fn ext_fresh(&mut self, prefix: &str) -> String {
@@ -409,7 +429,7 @@ impl Gen {
         let a = self.pick(&arrays);
         let e = self.expr(cx, DTy::Int, 1);
         let i = self.expr(cx, DTy::Int, 1);
-        let risky = self.risky();
+        let risky = self.ext_risky();
         Some(match self.below(7) {
             0 | 1 => vec![
                 format!("if len({a}) < 8 {{"),
@@ -474,7 +494,7 @@ impl Gen {
         let (l, lt) = self.pick(&lists);
         let list = format!("self.{l}");
         let i = self.expr(cx, DTy::Int, 1);
-        let risky = self.risky();
+        let risky = self.ext_risky();
         if self.chance(2) {
             let leaves = self.leaves_below(lt);
             if leaves.is_empty() {
