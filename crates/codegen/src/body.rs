@@ -989,11 +989,17 @@ impl Gen<'_> {
                 }))
             }
             Builtin::ArrayConcat => {
+                let ty = self.data_type(result);
+                let el = match result {
+                    DataType::Array(el) => self.data_type(el),
+                    _ => quote!(_),
+                };
                 let a = arg(0).ts;
                 let b = self.as_ref_arg(&args[1], fr);
                 E::atom(quote!({
-                    let mut xs = #a;
-                    xs.extend_from_slice(#b);
+                    let mut xs: #ty = #a;
+                    let ys: &[#el] = #b;
+                    xs.extend_from_slice(ys);
                     xs
                 }))
             }
@@ -1603,7 +1609,10 @@ impl Gen<'_> {
         let vals: Vec<TokenStream> = rest.iter().map(|a| self.expr(a, fr).ts).collect();
         let op = match (f, vals.as_slice()) {
             (Builtin::ArrayAppend, [e]) => quote!(let v = #e; #target.push(v);),
-            (Builtin::ArrayConcat, [b]) => quote!(let ys = #b; #target.extend(ys);),
+            (Builtin::ArrayConcat, [b]) => {
+                let ty = self.data_type(&value.ty);
+                quote!(let ys: #ty = #b; #target.extend(ys);)
+            }
             (Builtin::ArraySlice, [i, j]) => {
                 quote!(let k = #i; let v = #j; array_slice_in_place(&mut #target, k, v, #at)?;)
             }
