@@ -800,6 +800,11 @@ impl ItemChecker {
             if self.program.pure_fns[id.index()].span != f.name.span {
                 continue;
             }
+            if self.tree_type_of(&f.ret).is_some() {
+                // Reported (`pure-fn-node-return`); its body would only
+                // add follow-up errors.
+                continue;
+            }
             let pf = &self.program.pure_fns[id.index()];
             let ret = pf.ret.clone();
             let frame = pf.frame.clone();

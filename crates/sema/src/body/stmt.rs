@@ -772,8 +772,7 @@ impl BodyChecker<'_> {
         args: &[ast::Expr],
     ) -> Option<Option<StmtKind>> {
         let name = method.name.as_str();
-        if !matches!(name, "push" | "insert" | "remove" | "append") || self.denotes_tree(receiver)
-        {
+        if !matches!(name, "push" | "insert" | "remove" | "append") {
             return None;
         }
         // Resolve quietly: if it is not an array, the usual checks report.
