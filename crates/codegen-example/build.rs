@@ -42,6 +42,7 @@ fn main() {
         "rewriting/cleanup.tf",
         "minic/minic.tf",
         "fusion-rules/regions.tf",
+        "arrays/appends.tf",
     ]
     .iter()
     .map(|f| format!("{root}/{f}"))
@@ -75,7 +76,8 @@ fn main() {
     let grow = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/grow.tf");
     let cold = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/cold.tf");
     let moves = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/moves.tf");
-    if let Err(e) = config.compile(&[data, names, type_names, grow, cold, moves], &out) {
+    let arrays = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/arrays.tf");
+    if let Err(e) = config.compile(&[data, names, type_names, grow, cold, moves, arrays], &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
     // The hand-computed rewriting cases of the interpreter's tests
