@@ -65,6 +65,11 @@
 //! type and may replace it, the shape of type-guarded calls on a child
 //! (29 of the 200 programs of seeds 1..=200 get one; random bodies alone
 //! got none).
+//!
+//! One program in two also gets the constructs of LANGUAGE §8.5 and §8.8
+//! (array built-ins, appends to a global array from several passes, list
+//! inserts and removes, pure functions that read nodes), added by
+//! `gen/arrays.rs` from a random stream of its own.
 
 use rand::Rng;
 use rand::SeedableRng;
