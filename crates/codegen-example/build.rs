@@ -43,6 +43,9 @@ fn main() {
         "minic/minic.tf",
         "fusion-rules/regions.tf",
         "arrays/appends.tf",
+        "passes/passes.tf",
+        // A directory is one program (its `.tf` files in path order).
+        "rules",
     ]
     .iter()
     .map(|f| format!("{root}/{f}"))
@@ -77,7 +80,11 @@ fn main() {
     let cold = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/cold.tf");
     let moves = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/moves.tf");
     let arrays = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/arrays.tf");
-    if let Err(e) = config.compile(&[data, names, type_names, grow, cold, moves, arrays], &out) {
+    let loops = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/loops.tf");
+    if let Err(e) = config.compile(
+        &[data, names, type_names, grow, cold, moves, loops, arrays],
+        &out,
+    ) {
         panic!("treefuse code generation failed:\n{e}");
     }
     // The hand-computed rewriting cases of the interpreter's tests

@@ -61,6 +61,12 @@ generated! {
     arrays,
     /// `examples/arrays/appends.tf`: `x = append(x, e);` on a local, a field and a global.
     appends,
+    /// `programs/loops.tf`: `while` loops and `break` in traversals and fuse items (LANGUAGE §8.6).
+    loops,
+    /// `examples/passes/passes.tf`: default walks, `impl` blocks, subtype defaults, cast aliases.
+    passes,
+    /// `examples/rules`: a program of several files, one lint rule each.
+    rules,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),

@@ -1081,7 +1081,10 @@ impl Gen<'_> {
     fn stmt_unsynced(&self, s: &Stmt, fr: &Frame, ret: &Ret, top: bool) -> TokenStream {
         let is_loop = matches!(
             s.kind,
-            StmtKind::ForChildren { .. } | StmtKind::ForArray { .. } | StmtKind::ForRange { .. }
+            StmtKind::ForChildren { .. }
+                | StmtKind::ForArray { .. }
+                | StmtKind::ForRange { .. }
+                | StmtKind::While { .. }
         );
         if is_loop {
             fr.loop_depth.set(fr.loop_depth.get() + 1);
@@ -1382,6 +1385,38 @@ impl Gen<'_> {
                 let b = self.block(body, fr, ret);
                 quote!(for #m #v in #a..#z { #b })
             }
+            // `while c limit n { .. }` (§8.6): the limit once, the
+            // condition before each iteration (not once the limit is
+            // reached), `break` leaving this loop. A `break;` is never
+            // inside a loop the generated code opens within the body (the
+            // checker allows it only outside `for` bodies), so it ends
+            // this loop. Nested loops shadow the counter names.
+            StmtKind::While { cond, limit, body } => {
+                let n = self.expr(limit, fr).ts;
+                let c = self.expr(cond, fr).ts;
+                // The condition is read before each iteration, after the
+                // body's calls may have changed open lists: a pure
+                // function over nodes in it reads them from the tree.
+                let sync = if !fr.open.borrow().is_empty() && has_node_call(cond) {
+                    self.sync_all(fr)
+                } else {
+                    TokenStream::new()
+                };
+                let b = self.block(body, fr, ret);
+                quote!({
+                    let while_limit: i64 = #n;
+                    let mut while_iter: i64 = 0;
+                    while while_iter < while_limit {
+                        #sync
+                        if !(#c) {
+                            break;
+                        }
+                        while_iter += 1;
+                        #b
+                    }
+                })
+            }
+            StmtKind::Break => quote!(break;),
             StmtKind::Return(value) => match (ret, value) {
                 (Ret::Pure { fallible }, Some(v)) => {
                     let v = self.expr(v, fr).ts;
@@ -1718,9 +1753,10 @@ pub(crate) fn keeps_facts(s: &Stmt) -> bool {
             else_branch,
             ..
         } => then_branch.iter().chain(else_branch).all(keeps_facts),
-        StmtKind::ForArray { body, .. } | StmtKind::ForRange { body, .. } => {
-            body.iter().all(keeps_facts)
-        }
+        StmtKind::ForArray { body, .. }
+        | StmtKind::ForRange { body, .. }
+        | StmtKind::While { body, .. } => body.iter().all(keeps_facts),
+        StmtKind::Break => true,
         _ => false,
     }
 }
@@ -1800,8 +1836,19 @@ impl Gen<'_> {
                 visit::walk_expr(start, &mut note);
                 visit::walk_expr(end, &mut note);
             }
+            // (The condition syncs before each iteration itself.)
+            StmtKind::While { limit, .. } => visit::walk_expr(limit, &mut note),
             _ => visit::walk_stmt_exprs(std::slice::from_ref(s), &mut note),
         }
         found
     }
+}
+
+/// Whether `e` calls a pure function over nodes.
+fn has_node_call(e: &Expr) -> bool {
+    let mut found = false;
+    visit::walk_expr(e, &mut |x| {
+        found |= matches!(x.kind, ExprKind::NodeCall(..))
+    });
+    found
 }

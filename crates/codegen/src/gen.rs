@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashSet};
 use treefuse_fusion::{FusedFnId, FusedProgram};
 use treefuse_sema::*;
-use treefuse_syntax::{LineIndex, Span};
+use treefuse_syntax::Span;
 
 /// A fused call's callees by concrete type.
 pub(crate) type Targets<'a> = &'a [(TypeId, FusedFnId)];
@@ -411,7 +411,6 @@ pub(crate) struct Gen<'p> {
     pub p: &'p Program,
     pub fused: &'p FusedProgram,
     pub opts: &'p CodegenOptions,
-    lines: Option<(LineIndex, &'p str)>,
     pub hier_of: Vec<usize>,
     pub hiers: Vec<Hier>,
     pub field: Vec<Ident>,
@@ -627,6 +626,8 @@ pub(crate) fn reserved_locals() -> Vec<String> {
         "before",
         "other",
         "start_kind",
+        "while_limit",
+        "while_iter",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -747,10 +748,6 @@ impl<'p> Gen<'p> {
             .iter()
             .map(|t| (!t.is_abstract).then(|| top.fresh(&t.name)))
             .collect();
-        let lines = opts
-            .source
-            .as_ref()
-            .map(|s| (LineIndex::new(&s.text), s.text.as_str()));
         // Hierarchies.
         let root_of = |mut t: TypeId| {
             while let Some(b) = p.types[t.index()].base {
@@ -926,7 +923,6 @@ impl<'p> Gen<'p> {
             p,
             fused,
             opts,
-            lines,
             hier_of,
             hiers,
             field,
@@ -1188,10 +1184,11 @@ impl<'p> Gen<'p> {
     /// path), for the doc comments that tie each generated function to
     /// the declaration it comes from.
     pub fn source_pos(&self, span: Span) -> String {
-        match (&self.lines, &self.opts.source) {
-            (Some((idx, src)), Some(info)) => {
-                let (line, col) = idx.line_col(src, span.start as usize);
-                let file = std::path::Path::new(&info.file_name)
+        match &self.opts.source {
+            Some(info) => {
+                let at = info.sources.locate(span.start as usize);
+                let (line, col) = (at.line, at.col);
+                let file = std::path::Path::new(at.file)
                     .file_name()
                     .map(|f| f.to_string_lossy().into_owned())
                     .unwrap_or_default();
@@ -1209,10 +1206,10 @@ impl<'p> Gen<'p> {
 
     /// `At::new(..)` for an error raised at `span` in `context`.
     pub fn at_value(&self, context: &str, span: Span) -> TokenStream {
-        let (line, col) = match &self.lines {
-            Some((idx, src)) => {
-                let (l, c) = idx.line_col(src, span.start as usize);
-                (l as u32, c as u32)
+        let (line, col) = match &self.opts.source {
+            Some(info) => {
+                let at = info.sources.locate(span.start as usize);
+                (at.line as u32, at.col as u32)
             }
             None => (0, span.start),
         };
@@ -1499,7 +1496,8 @@ impl<'p> Gen<'p> {
             }
             StmtKind::ForChildren { body, .. }
             | StmtKind::ForArray { body, .. }
-            | StmtKind::ForRange { body, .. } => body.iter().any(|s| self.contains_return(s)),
+            | StmtKind::ForRange { body, .. }
+            | StmtKind::While { body, .. } => body.iter().any(|s| self.contains_return(s)),
             _ => false,
         }
     }
@@ -1813,13 +1811,25 @@ pub(crate) fn usage_stmt(s: &Stmt, u: &mut Usage) {
                 expr_use(v, u);
             }
         }
+        StmtKind::While { cond, limit, body } => {
+            expr_use(limit, u);
+            expr_use(cond, u);
+            usage(body, u);
+        }
+        StmtKind::Break => {}
     }
 }
 
-/// Whether running `s` always ends in `return` (or a replacement).
+/// Whether running `s` always ends in `return` (or a replacement), or,
+/// inside a `while` body, leaves the loop (`break`): what follows it in
+/// its block cannot run. A `while` itself never diverges (its limit may
+/// be `<= 0`).
 pub(crate) fn diverges(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Return(_) | StmtKind::ReplaceSelf { .. } | StmtKind::SpliceSelf { .. } => true,
+        StmtKind::Return(_)
+        | StmtKind::ReplaceSelf { .. }
+        | StmtKind::SpliceSelf { .. }
+        | StmtKind::Break => true,
         StmtKind::If {
             then_branch,
             else_branch,

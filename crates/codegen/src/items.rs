@@ -587,7 +587,7 @@ impl Gen<'_> {
                 .collect();
             let defaults = ty.fields.iter().map(|f| {
                 let fd = &self.p.fields[f.index()];
-                match (&fd.kind, &fd.default) {
+                match (&fd.kind, self.p.field_default(t, *f)) {
                     (FieldKind::Data(d), Some(v)) => self.constant(v, d).ts,
                     _ => self.field_blank(*f),
                 }

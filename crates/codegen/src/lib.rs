@@ -238,12 +238,22 @@ use std::path::{Path, PathBuf};
 pub use treefuse_fusion::{FusedProgram, FusionOptions};
 
 /// The source a program was compiled from.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct SourceInfo {
-    /// Name shown in messages.
+    /// Name shown in messages (the program's file or directory).
     pub file_name: String,
-    /// The text.
-    pub text: String,
+    /// The program's files; spans are offsets into their text.
+    pub sources: treefuse_syntax::SourceMap,
+}
+
+impl SourceInfo {
+    /// A program of one file.
+    pub fn new(file_name: &str, text: &str) -> SourceInfo {
+        SourceInfo {
+            file_name: file_name.to_string(),
+            sources: treefuse_syntax::SourceMap::single(file_name, text),
+        }
+    }
 }
 
 /// Options of [`generate`].
@@ -311,7 +321,7 @@ pub fn generate(
     ));
     if options.runtime_interop {
         if let Some(src) = &options.source {
-            body.extend(g.interop(&src.text));
+            body.extend(g.interop(src.sources.text()));
         }
     }
     let host_missing = program
@@ -383,22 +393,20 @@ impl Config {
         self
     }
 
-    /// Generates the module for one file.
+    /// Generates the module for one program: a `.tf` file, or a directory
+    /// whose `.tf` files (below it, in path order) form one program.
     pub fn generate_file(&self, path: &Path) -> Result<String, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| format!("{} is not valid UTF-8 text", path.display()))?;
+        let sources = treefuse_syntax::SourceMap::read(path)?;
         let file_name = path.display().to_string();
-        let model = match treefuse_sema::compile(&text) {
+        let model = match treefuse_sema::compile_map(&sources) {
             Ok(m) => m,
-            Err(d) => return Err(treefuse_syntax::render(&d, &file_name, &text, false)),
+            Err(d) => return Err(treefuse_syntax::render_map(&d, &sources, false)),
         };
         let analysis = treefuse_analysis::Analysis::new(&model);
         let fused = treefuse_fusion::fuse_program(&model, &analysis, &self.fusion);
         let options = CodegenOptions {
             host_module: self.host_module.clone(),
-            source: Some(SourceInfo { file_name, text }),
+            source: Some(SourceInfo { file_name, sources }),
             runtime_interop: !self.no_interop,
         };
         Ok(generate(&model, &fused, &options))

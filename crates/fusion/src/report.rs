@@ -4,22 +4,28 @@
 
 use crate::ir::*;
 use treefuse_sema::{Program, TypeId};
-use treefuse_syntax::{LineIndex, Span};
+use treefuse_syntax::{AsSourceMap, SourceMap, Span};
 
 struct Source<'s> {
-    text: &'s str,
-    lines: LineIndex,
+    map: std::borrow::Cow<'s, SourceMap>,
 }
 
-impl Source<'_> {
+impl<'s> Source<'s> {
+    fn new(source: &'s (impl AsSourceMap + ?Sized)) -> Source<'s> {
+        Source {
+            map: source.as_source_map(),
+        }
+    }
+
+    /// `line:col`, with the file in front in a program of several files.
     fn at(&self, span: Span) -> String {
-        let (l, c) = self.lines.line_col(self.text, span.start as usize);
-        format!("{l}:{c}")
+        self.map.position(span)
     }
 
     fn snippet(&self, span: Span) -> String {
         let s = self
-            .text
+            .map
+            .text()
             .get(span.range())
             .unwrap_or("")
             .trim_end_matches(';');
@@ -204,22 +210,33 @@ fn entry_text(
             } => {
                 let head = src.snippet(*span);
                 let head = head.split('{').next().unwrap_or("").trim();
+                let limit = match &limit.kind {
+                    treefuse_sema::ExprKind::Const(treefuse_sema::Value::Int(n)) => n.to_string(),
+                    _ => format!("`{}`, evaluated once,", src.snippet(limit.span)),
+                };
                 out.push_str(&format!(
                     "{pad}{}  {head} (at most {limit} iterations; the calls of one iteration are fused):\n",
                     src.at(*span)
                 ));
                 entry_text(program, fuse, entry, body, src, depth + 1, out);
             }
+            EntryStmt::Break { span } => {
+                out.push_str(&format!(
+                    "{pad}{}  break; (ends the loop; the calls before it in the iteration are fused)\n",
+                    src.at(*span)
+                ));
+            }
         }
     }
 }
 
 /// A text report.
-pub fn text_report(program: &Program, fused: &FusedProgram, source: &str) -> String {
-    let src = Source {
-        text: source,
-        lines: LineIndex::new(source),
-    };
+pub fn text_report(
+    program: &Program,
+    fused: &FusedProgram,
+    source: &(impl AsSourceMap + ?Sized),
+) -> String {
+    let src = Source::new(source);
     let mut out = String::new();
     let mut splits_total = 0;
     for e in &fused.entries {
@@ -405,13 +422,10 @@ pub struct CallSite {
 pub fn call_sites(
     program: &Program,
     fused: &FusedProgram,
-    source: &str,
+    source: &(impl AsSourceMap + ?Sized),
     g: FusedFnId,
 ) -> Vec<CallSite> {
-    let src = Source {
-        text: source,
-        lines: LineIndex::new(source),
-    };
+    let src = Source::new(source);
     let calls_g = |targets: &[(TypeId, FusedFnId)]| targets.iter().any(|&(_, f)| f == g);
     let mut out = Vec::new();
     for e in &fused.entries {
@@ -495,11 +509,12 @@ pub fn call_sites(
 }
 
 /// A JSON report with the same content as [`text_report`].
-pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> serde_json::Value {
-    let src = Source {
-        text: source,
-        lines: LineIndex::new(source),
-    };
+pub fn json_report(
+    program: &Program,
+    fused: &FusedProgram,
+    source: &(impl AsSourceMap + ?Sized),
+) -> serde_json::Value {
+    let src = Source::new(source);
     let functions: Vec<serde_json::Value> = fused
         .functions
         .iter()
@@ -590,11 +605,12 @@ pub fn json_report(program: &Program, fused: &FusedProgram, source: &str) -> ser
 
 /// The dependence graphs of every fused function as one Graphviz DOT
 /// document, a cluster per function.
-pub fn dot(program: &Program, fused: &FusedProgram, source: &str) -> String {
-    let src = Source {
-        text: source,
-        lines: LineIndex::new(source),
-    };
+pub fn dot(
+    program: &Program,
+    fused: &FusedProgram,
+    source: &(impl AsSourceMap + ?Sized),
+) -> String {
+    let src = Source::new(source);
     let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
     let mut out = String::from("digraph fused {\n  node [shape=box, fontname=\"monospace\"];\n");
     for (i, f) in fused.functions.iter().enumerate() {

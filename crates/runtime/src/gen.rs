@@ -262,8 +262,16 @@ fn grow(
             let field = &program.fields[f.index()];
             match &field.kind {
                 FieldKind::Data(dt) => {
-                    *tree.slot_mut(node, pos as u32) =
-                        Slot::Data(random_value(program, dt, &mut rng));
+                    // A field the type gives its own default (§8.3, `ty =
+                    // Ty::Int;`) keeps it: it states a fact of the type.
+                    let own = program.types[ty.index()]
+                        .default_overrides
+                        .iter()
+                        .find(|(o, _)| o == f);
+                    *tree.slot_mut(node, pos as u32) = Slot::Data(match own {
+                        Some((_, v)) => v.clone(),
+                        None => random_value(program, dt, &mut rng),
+                    });
                 }
                 FieldKind::Child(c) => {
                     queue.push_back((Some((node, pos as u32, usize::MAX)), *c, depth + 1));

@@ -117,7 +117,12 @@ impl Tree {
         for f in &program.types[ty.index()].fields {
             let field = &program.fields[f.index()];
             self.slots.push(match &field.kind {
-                FieldKind::Data(_) => Slot::Data(field.default.clone().unwrap_or(Value::Int(0))),
+                FieldKind::Data(_) => Slot::Data(
+                    program
+                        .field_default(ty, *f)
+                        .cloned()
+                        .unwrap_or(Value::Int(0)),
+                ),
                 FieldKind::Child(_) => Slot::Child(id),
                 FieldKind::List(_) => Slot::List(NodeList::default()),
             });

@@ -5,7 +5,7 @@
 //! is known, so that a body may call a traversal declared later in the
 //! file.
 
-use crate::body::{BodyChecker, BodyKind};
+use crate::body::{contains_walk, walk_spans, BodyChecker, BodyKind, WalkPlan};
 use crate::consts::const_eval;
 use crate::model::*;
 use crate::names::{resolve_data_type, Names};
@@ -24,6 +24,9 @@ pub fn check(file: &ast::SourceFile) -> Result<Program, Vec<Diagnostic>> {
     };
     cx.run(file);
     cx.diags.sort_by_key(|d| d.span.start);
+    // A body with `walk` is checked once per walk it may take (§8.1); a
+    // mistake in it is reported once.
+    cx.diags.dedup();
     if cx.diags.iter().all(|d| d.is_warning) {
         crate::split::add_split_traversals(&mut cx.program);
         cx.program.warnings = cx.diags;
@@ -51,6 +54,7 @@ impl ItemChecker {
         let mut pure_fns = Vec::new();
         let mut fuses = Vec::new();
         let mut enums = Vec::new();
+        let mut impls = Vec::new();
         for item in &file.items {
             match item {
                 ast::Item::Enum(e) => enums.push(e),
@@ -59,8 +63,11 @@ impl ItemChecker {
                 ast::Item::Global(g) => globals.push(g),
                 ast::Item::PureFn(f) => pure_fns.push(f),
                 ast::Item::Fuse(f) => fuses.push(f),
+                ast::Item::Impl(i) => impls.push(i),
             }
         }
+        let merged = self.merge_impls(&trees, &impls);
+        let trees: Vec<&ast::TreeDecl> = merged.iter().collect();
         self.declare_types(&records, &trees, &enums);
         self.record_fields(&records);
         let order = self.hierarchy(&trees);
@@ -75,6 +82,44 @@ impl ItemChecker {
         self.fuses(&fuses);
         self.pure_fn_recursion();
         crate::body::check_replacement_types(&self.program, &mut self.diags);
+    }
+
+    /// The tree declarations with the traversals of every `impl` block
+    /// appended to the declaration of the type it names (LANGUAGE.md
+    /// §8.2), as if written there. A member that comes from an `impl` is
+    /// recognised later by its span lying outside the declaration's.
+    fn merge_impls(
+        &mut self,
+        trees: &[&ast::TreeDecl],
+        impls: &[&ast::ImplDecl],
+    ) -> Vec<ast::TreeDecl> {
+        let mut merged: Vec<ast::TreeDecl> = trees.iter().map(|t| (*t).clone()).collect();
+        for block in impls {
+            match merged.iter_mut().find(|t| t.name.name == block.ty.name) {
+                Some(tree) => tree.members.extend(
+                    block
+                        .traversals
+                        .iter()
+                        .map(|t| ast::TreeMember::Traversal(t.clone())),
+                ),
+                None => {
+                    let what = if BUILTIN_TYPES.contains(&block.ty.name.as_str()) {
+                        format!("`{}` is a built-in data type", block.ty.name)
+                    } else {
+                        format!("no tree type named `{}`", block.ty.name)
+                    };
+                    self.diags.push(
+                        Diagnostic::error(
+                            "impl-target",
+                            block.ty.span,
+                            format!("an `impl` block adds traversals to a tree type, but there is {what}"),
+                        )
+                        .with_note("declare the type with `tree NAME { .. }` (in any file of the program)"),
+                    );
+                }
+            }
+        }
+        merged
     }
 
     fn declare_types(
@@ -163,6 +208,7 @@ impl ItemChecker {
                     fields: Vec::new(),
                     concrete_subtypes: Vec::new(),
                     vtable: Vec::new(),
+                    default_overrides: Vec::new(),
                 });
             }
         }
@@ -423,12 +469,22 @@ impl ItemChecker {
                         });
                         fields.push(fid);
                     }
+                    // Checked with the other defaults, once every field exists.
+                    ast::TreeMember::Default { .. } => {}
                     ast::TreeMember::Traversal(tr) => {
                         if let Some((_, prev)) =
                             own_methods.iter().find(|(n, _)| *n == tr.name.name)
                         {
+                            // Two bodies of which one comes from an `impl`
+                            // block (§8.2).
+                            let inside = |s: Span| s.start >= t.span.start && s.end <= t.span.end;
+                            let code = if inside(*prev) && inside(tr.name.span) {
+                                "duplicate-traversal"
+                            } else {
+                                "duplicate-name"
+                            };
                             let d = Diagnostic::error(
-                                "duplicate-traversal",
+                                code,
                                 tr.name.span,
                                 format!(
                                     "`{}` defines the traversal `{}` twice",
@@ -694,6 +750,7 @@ impl ItemChecker {
                 self.program.fields[fid.index()].default = value;
             }
         }
+        self.default_overrides(trees, order);
         // Fields whose default failed still need a value for later stages.
         for i in 0..self.program.fields.len() {
             if self.program.fields[i].default.is_none() {
@@ -701,6 +758,95 @@ impl ItemChecker {
                     self.program.fields[i].default = Some(self.program.zero_value(&ty));
                 }
             }
+        }
+    }
+
+    /// Subtypes' own defaults for inherited data fields (LANGUAGE.md
+    /// §8.3): `name = value;` in a subtype. Each type starts from its
+    /// base's overrides, so a sub-subtype inherits them.
+    fn default_overrides(&mut self, trees: &[&ast::TreeDecl], order: &[(TypeId, usize)]) {
+        for &(id, decl) in order {
+            let mut overrides = match self.program.types[id.index()].base {
+                Some(b) => self.program.types[b.index()].default_overrides.clone(),
+                None => Vec::new(),
+            };
+            let mut own: Vec<(FieldId, Span)> = Vec::new();
+            for m in &trees[decl].members {
+                let ast::TreeMember::Default { name, value, span } = m else {
+                    continue;
+                };
+                let type_name = trees[decl].name.name.clone();
+                let Some(fid) = self.program.field_named(id, &name.name) else {
+                    self.error(
+                        "unknown-field",
+                        name.span,
+                        format!(
+                            "`{type_name}` has no field `{}` to give a default",
+                            name.name
+                        ),
+                    );
+                    continue;
+                };
+                let field = &self.program.fields[fid.index()];
+                let (field_span, owner) = (field.span, field.owner);
+                let FieldKind::Data(ty) = field.kind.clone() else {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "field-default",
+                            *span,
+                            format!("`{}` is a child; only data fields have defaults", name.name),
+                        )
+                        .with_label(field_span, "declared here"),
+                    );
+                    continue;
+                };
+                if owner == id {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "field-default",
+                            *span,
+                            format!(
+                                "`{}` is declared by `{type_name}` itself; write its default in its declaration: `{}: {} = ...;`",
+                                name.name,
+                                name.name,
+                                self.program.data_type_name(&ty)
+                            ),
+                        )
+                        .with_label(field_span, "declared here"),
+                    );
+                    continue;
+                }
+                if let Some((_, prev)) = own.iter().find(|(f, _)| *f == fid) {
+                    let d = Diagnostic::error(
+                        "duplicate-field",
+                        name.span,
+                        format!("`{type_name}` gives the field `{}` two defaults", name.name),
+                    )
+                    .with_label(*prev, "first given here");
+                    self.diags.push(d);
+                    continue;
+                }
+                own.push((fid, name.span));
+                let checked = {
+                    let mut bc = BodyChecker::new(
+                        &self.program,
+                        &self.names,
+                        BodyKind::Const,
+                        &mut self.diags,
+                    );
+                    bc.expr(value, Some(&ty))
+                        .and_then(|x| bc.expect_type(&x, &ty).then_some(x))
+                };
+                let Some(x) = checked else { continue };
+                match const_eval(&self.program, &x) {
+                    Ok(v) => {
+                        overrides.retain(|(f, _)| *f != fid);
+                        overrides.push((fid, v));
+                    }
+                    Err(d) => self.diags.push(*d),
+                }
+            }
+            self.program.types[id.index()].default_overrides = overrides;
         }
     }
 
@@ -865,22 +1011,157 @@ impl ItemChecker {
                 else {
                     continue;
                 };
-                let frame = self.program.bodies[bi].frame.clone();
-                let (stmts, frame) = {
-                    let mut bc = BodyChecker::new(
-                        &self.program,
-                        &self.names,
-                        BodyKind::Traversal { self_ty: id },
-                        &mut self.diags,
-                    );
-                    bc.set_frame(frame);
-                    let stmts = bc.block(block);
-                    (stmts, bc.into_frame())
+                if !contains_walk(&block.stmts) {
+                    self.check_traversal_body(bi, id, block, None);
+                    continue;
+                }
+                // A body with `walk`: one checked copy per group of the
+                // concrete types that run it whose walks visit the same
+                // children, each copy owned by the group's nearest common
+                // type and dispatched to by the group.
+                let method = self.program.bodies[bi].method;
+                let users: Vec<TypeId> = (0..self.program.types.len())
+                    .map(|i| TypeId(i as u32))
+                    .filter(|t| {
+                        !self.program.types[t.index()].is_abstract
+                            && self.program.dispatch(*t, method) == Some(BodyId(bi as u32))
+                    })
+                    .collect();
+                let mut spans = Vec::new();
+                walk_spans(&block.stmts, &mut spans);
+                let mut groups: Vec<(WalkPlan, Vec<TypeId>)> = Vec::new();
+                for &t in users.iter().chain(users.is_empty().then_some(&id)) {
+                    let plan = self.walk_plan(t, method, &spans);
+                    match groups.iter_mut().find(|(p, _)| *p == plan) {
+                        Some((_, members)) => members.push(t),
+                        None => groups.push((plan, vec![t])),
+                    }
+                }
+                let errors_before = self.error_count();
+                for (gi, (plan, members)) in groups.into_iter().enumerate() {
+                    let owner = self.common_type(&members, id);
+                    let target = if gi == 0 {
+                        bi
+                    } else {
+                        if self.error_count() > errors_before {
+                            break;
+                        }
+                        let copy = TraversalBody {
+                            owner,
+                            ..self.program.bodies[bi].clone()
+                        };
+                        self.program.bodies.push(copy);
+                        self.program.bodies.len() - 1
+                    };
+                    self.program.bodies[target].owner = owner;
+                    for t in members {
+                        self.program.types[t.index()].vtable[method.index()] =
+                            Some(BodyId(target as u32));
+                    }
+                    self.check_traversal_body(target, owner, block, Some(plan));
+                }
+            }
+        }
+    }
+
+    fn error_count(&self) -> usize {
+        self.diags.iter().filter(|d| !d.is_warning).count()
+    }
+
+    /// Checks one traversal body as the statements of body `bi`, with
+    /// `self` of type `owner` and `walk` expanding per `walk`.
+    fn check_traversal_body(
+        &mut self,
+        bi: usize,
+        owner: TypeId,
+        block: &ast::Block,
+        walk: Option<WalkPlan>,
+    ) {
+        let frame = self.program.bodies[bi].frame.clone();
+        let (stmts, frame) = {
+            let mut bc = BodyChecker::new(
+                &self.program,
+                &self.names,
+                BodyKind::Traversal { self_ty: owner },
+                &mut self.diags,
+            );
+            bc.set_frame(frame);
+            if let Some(plan) = walk {
+                bc.set_walk(plan);
+            }
+            let stmts = bc.block(block);
+            (stmts, bc.into_frame())
+        };
+        let (mut stmts, mut frame) = (stmts, frame);
+        crate::lower::split_branch_calls(&mut stmts, &mut frame);
+        self.program.bodies[bi].body = Some(stmts);
+        self.program.bodies[bi].frame = frame;
+    }
+
+    /// What `walk` does in traversal `method` on a node of type `ty`: the
+    /// child fields, in slot order, whose declared type has a traversal of
+    /// that name (LANGUAGE.md §8.1). A child whose type's traversal of
+    /// that name has other parameters is a `walk-signature` error at the
+    /// first `walk` of the body (`spans`).
+    fn walk_plan(&mut self, ty: TypeId, method: MethodId, spans: &[Span]) -> WalkPlan {
+        let m = &self.program.methods[method.index()];
+        let (name, params) = (m.name.clone(), m.params.clone());
+        let mut children = Vec::new();
+        for &f in &self.program.types[ty.index()].fields.clone() {
+            let field = &self.program.fields[f.index()];
+            let (FieldKind::Child(child) | FieldKind::List(child)) = field.kind else {
+                continue;
+            };
+            let Some(callee) = self.program.method_named(child, &name) else {
+                continue;
+            };
+            let callee_params = &self.program.methods[callee.index()].params;
+            if *callee_params != params {
+                let sig = |ps: &[DataType]| {
+                    ps.iter()
+                        .map(|t| self.program.data_type_name(t))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 };
-                let (mut stmts, mut frame) = (stmts, frame);
-                crate::lower::split_branch_calls(&mut stmts, &mut frame);
-                self.program.bodies[bi].body = Some(stmts);
-                self.program.bodies[bi].frame = frame;
+                let d = Diagnostic::error(
+                    "walk-signature",
+                    spans.first().copied().unwrap_or(field.span),
+                    format!(
+                        "`walk` would call `{name}` on the child `{}`, but `{}.{name}` takes ({}) where this traversal takes ({})",
+                        field.name,
+                        self.program.type_name(child),
+                        sig(callee_params),
+                        sig(&params)
+                    ),
+                )
+                .with_label(field.span, "the child is declared here")
+                .with_label(
+                    self.program.methods[callee.index()].span,
+                    "its traversal is declared here",
+                )
+                .with_note("rename one of the traversals, or give them the same parameters");
+                self.diags.push(d);
+                continue;
+            }
+            children.push((f, callee));
+        }
+        WalkPlan { params, children }
+    }
+
+    /// The most derived type that is `floor` or a subtype of it and a base
+    /// (or equal) of every type in `types`.
+    fn common_type(&self, types: &[TypeId], floor: TypeId) -> TypeId {
+        let Some(&first) = types.first() else {
+            return floor;
+        };
+        let mut candidate = first;
+        loop {
+            if candidate == floor || types.iter().all(|t| self.program.is_subtype(*t, candidate)) {
+                return candidate;
+            }
+            match self.program.types[candidate.index()].base {
+                Some(b) => candidate = b,
+                None => return floor,
             }
         }
     }

@@ -32,7 +32,15 @@ pub use value::Value;
 /// other findings are independent mistakes and are reported with the
 /// syntax errors.
 pub fn compile(source: &str) -> Result<Program, Vec<treefuse_syntax::Diagnostic>> {
-    let (file, mut diags) = treefuse_syntax::parse(source);
+    compile_map(&treefuse_syntax::SourceMap::single("", source))
+}
+
+/// Parses and checks a program of one or several files (LANGUAGE.md §8.2)
+/// as one program; spans are offsets into [`treefuse_syntax::SourceMap::text`].
+pub fn compile_map(
+    sources: &treefuse_syntax::SourceMap,
+) -> Result<Program, Vec<treefuse_syntax::Diagnostic>> {
+    let (file, mut diags) = treefuse_syntax::parse_map(sources);
     let syntax_errors = !diags.is_empty();
     match check(&file) {
         Ok(program) if !syntax_errors => Ok(program),

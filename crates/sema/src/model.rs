@@ -164,6 +164,10 @@ pub struct TreeType {
     /// Dispatch table indexed by [`MethodId`]: the body that runs for a
     /// node of exactly this type, if the method is visible on it.
     pub vtable: Vec<Option<BodyId>>,
+    /// Defaults this type gives inherited data fields (`name = value;`,
+    /// LANGUAGE.md §8.3), its base's included; see
+    /// [`Program::field_default`].
+    pub default_overrides: Vec<(FieldId, Value)>,
 }
 
 /// What a field holds.
@@ -346,11 +350,18 @@ pub enum FuseStmt {
     While {
         /// Read before each iteration.
         cond: Expr,
-        /// At least 1.
-        limit: u64,
+        /// An `i64` expression (parameters, globals, constants), evaluated
+        /// once before the first iteration; `<= 0` runs no iteration
+        /// (LANGUAGE §8.6).
+        limit: Expr,
         /// The loop body.
         body: Vec<FuseStmt>,
         /// The whole loop.
+        span: Span,
+    },
+    /// `break;` inside a `while` body: ends that loop at once (§8.6).
+    Break {
+        /// The statement.
         span: Span,
     },
 }
@@ -470,6 +481,21 @@ pub enum StmtKind {
     },
     /// `return;` in a traversal, `return e;` in a pure function.
     Return(Option<Expr>),
+    /// `while cond limit N { body }` in a traversal (LANGUAGE §8.6): `limit`
+    /// is evaluated once, before the first iteration (`<= 0` runs none);
+    /// `cond` is read before each iteration; the body runs at most `limit`
+    /// times, and reaching the limit ends the loop without an error.
+    While {
+        /// Read before each iteration.
+        cond: Expr,
+        /// An `i64` expression, evaluated once.
+        limit: Expr,
+        /// The loop body.
+        body: Vec<Stmt>,
+    },
+    /// `break;` directly in a `while` body or in `if` branches inside it
+    /// (never inside a `for` there): ends the innermost `while` at once.
+    Break,
     /// `self = SUBTREE;` (LANGUAGE.md §7.1): the subtree takes the
     /// receiver's place (its parent's slot, its list position, or the
     /// root), and the traversal ends at this node.
@@ -801,6 +827,18 @@ impl Program {
             .iter()
             .copied()
             .find(|f| self.fields[f.index()].name == name)
+    }
+
+    /// The default of data field `field` in a node of type `ty`: the
+    /// type's own default for it if it (or a base between it and the
+    /// field's owner) gives one, else the field's declared default.
+    pub fn field_default(&self, ty: TypeId, field: FieldId) -> Option<&Value> {
+        self.types[ty.index()]
+            .default_overrides
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, v)| v)
+            .or(self.fields[field.index()].default.as_ref())
     }
 
     /// The `fuse` item with this name.

@@ -38,6 +38,21 @@ pub enum Item {
     Fuse(FuseDecl),
     /// `enum NAME { A, B, ... }`
     Enum(EnumDecl),
+    /// `impl NAME { traversal ... }` (LANGUAGE.md §8.2): traversals added
+    /// to a tree type declared elsewhere.
+    Impl(ImplDecl),
+}
+
+/// `impl NAME { traversal ...* }`: traversal declarations and bodies of
+/// the tree type `NAME`, exactly as if written inside its declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImplDecl {
+    /// The tree type extended.
+    pub ty: Ident,
+    /// The traversals, in order.
+    pub traversals: Vec<TraversalDecl>,
+    /// The whole item.
+    pub span: Span,
 }
 
 /// `enum NAME { A, B, ... }`
@@ -145,6 +160,16 @@ pub enum TreeMember {
     },
     /// `traversal NAME(params) { body }` or `traversal NAME(params);`
     Traversal(TraversalDecl),
+    /// `NAME = default;`: a subtype's own default for an inherited data
+    /// field (LANGUAGE.md §8.3).
+    Default {
+        /// The inherited field.
+        name: Ident,
+        /// Its new default, a constant expression.
+        value: Expr,
+        /// The whole member.
+        span: Span,
+    },
 }
 
 /// A traversal declaration or definition.
@@ -154,8 +179,12 @@ pub struct TraversalDecl {
     pub name: Ident,
     /// Parameters (data only).
     pub params: Vec<Param>,
-    /// The body; `None` when declared without one.
+    /// The body; `None` when declared without one. A default walk
+    /// (`traversal f(..) walk;`) is the block `{ walk; }`.
     pub body: Option<Block>,
+    /// Whether the body is the default walk, written `walk;` in place of a
+    /// block (LANGUAGE.md §8.1).
+    pub is_walk: bool,
     /// The whole member.
     pub span: Span,
 }
@@ -265,16 +294,24 @@ pub enum StmtKind {
     },
     /// `return;` or `return e;` (pure functions).
     Return(Option<Expr>),
-    /// `while COND limit N { }` (only in `fuse` items; LANGUAGE §7.7).
+    /// `walk;` or `walk(args);` (LANGUAGE.md §8.1): the walk body of the
+    /// receiver's concrete type, with the traversal's own arguments
+    /// (`None`) or with these.
+    Walk(Option<Vec<Expr>>),
+    /// `while COND limit N { }` (in `fuse` items, LANGUAGE §7.7, and in
+    /// traversals, §8.6).
     While {
         /// Condition, read before each iteration.
         cond: Expr,
-        /// The iteration limit as written (`None` when `limit N` is
-        /// missing, which the checker reports).
-        limit: Option<(i64, Span)>,
+        /// The iteration limit as written, any `i64` expression (`None`
+        /// when `limit N` is missing, which the checker reports).
+        limit: Option<Expr>,
         /// Body.
         body: Block,
     },
+    /// `break;` (LANGUAGE §8.6): ends the innermost `while` loop. `break`
+    /// is an ordinary name everywhere else.
+    Break,
 }
 
 /// What a `for` loop iterates over.

@@ -6,9 +6,10 @@
 //! diagnostic carries a `code` that names the rule it enforces, so a user
 //! can look the rule up and a test can assert on it.
 
+use crate::sources::SourceMap;
 use crate::span::{LineIndex, Span};
 use codespan_reporting::diagnostic as cs;
-use codespan_reporting::files::SimpleFile;
+use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
 use codespan_reporting::term::termcolor::{Ansi, NoColor};
 
@@ -94,23 +95,26 @@ impl Diagnostic {
 /// Renders diagnostics as text, `file:line:col` headers and caret snippets,
 /// as rustc does. `color` selects ANSI escapes.
 pub fn render(diagnostics: &[Diagnostic], file_name: &str, source: &str, color: bool) -> String {
-    let file = SimpleFile::new(file_name, source);
+    render_map(diagnostics, &SourceMap::single(file_name, source), color)
+}
+
+/// Renders diagnostics of a program of one or several files (spans are
+/// offsets into [`SourceMap::text`]), each with `file:line:col` and a caret
+/// snippet of its file.
+pub fn render_map(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+    let mut files = SimpleFiles::new();
+    for (name, text) in sources.file_texts() {
+        files.add(name, text);
+    }
     let config = term::Config::default();
     let mut out = Vec::new();
     for d in diagnostics {
-        let clamp = |s: Span| {
-            let len = source.len();
-            let start = (s.start as usize).min(len);
-            let end = (s.end as usize).clamp(start, len);
-            start..end
-        };
-        let mut labels =
-            vec![cs::Label::primary((), clamp(d.span)).with_message(d.span_label.clone())];
-        labels.extend(
-            d.labels
-                .iter()
-                .map(|l| cs::Label::secondary((), clamp(l.span)).with_message(l.message.clone())),
-        );
+        let (file, range) = sources.split(d.span);
+        let mut labels = vec![cs::Label::primary(file, range).with_message(d.span_label.clone())];
+        labels.extend(d.labels.iter().map(|l| {
+            let (file, range) = sources.split(l.span);
+            cs::Label::secondary(file, range).with_message(l.message.clone())
+        }));
         let diag = if d.is_warning {
             cs::Diagnostic::warning()
         } else {
@@ -122,18 +126,18 @@ pub fn render(diagnostics: &[Diagnostic], file_name: &str, source: &str, color: 
             .with_labels(labels)
             .with_notes(d.notes.clone());
         // Writing into a Vec cannot fail; a rendering error would only come
-        // from a bad span, which `clamp` rules out.
+        // from a bad span, which `SourceMap::split` rules out.
         let result = if color {
-            term::emit(&mut Ansi::new(&mut out), &config, &file, &diag)
+            term::emit(&mut Ansi::new(&mut out), &config, &files, &diag)
         } else {
-            term::emit(&mut NoColor::new(&mut out), &config, &file, &diag)
+            term::emit(&mut NoColor::new(&mut out), &config, &files, &diag)
         };
         if result.is_err() {
-            let (line, col) = d.line_col(source);
+            let at = sources.locate(d.span.start as usize);
             out.extend_from_slice(
                 format!(
-                    "error[{}]: {}\n --> {file_name}:{line}:{col}\n",
-                    d.code, d.message
+                    "error[{}]: {}\n --> {}:{}:{}\n",
+                    d.code, d.message, at.file, at.line, at.col
                 )
                 .as_bytes(),
             );

@@ -11,8 +11,10 @@ pub mod ast;
 pub mod diag;
 pub mod lexer;
 pub mod parser;
+pub mod sources;
 pub mod span;
 
-pub use diag::{render, Diagnostic};
-pub use parser::parse;
+pub use diag::{render, render_map, Diagnostic};
+pub use parser::{parse, parse_map};
+pub use sources::{AsSourceMap, Location, SourceMap};
 pub use span::{LineIndex, Span};

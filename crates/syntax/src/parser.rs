@@ -13,6 +13,7 @@
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::lexer::{lex, Keyword, Punct, Token, TokenKind};
+use crate::sources::SourceMap;
 use crate::span::Span;
 
 /// Binding power of the comparison operators, which do not chain. As in
@@ -26,8 +27,28 @@ pub const MAX_NESTING: usize = 256;
 /// Parses a whole source file. Always returns a syntax tree (possibly
 /// partial) together with every diagnostic found.
 pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
+    parse_at(source, 0)
+}
+
+/// Parses every file of a program (LANGUAGE.md §8.2) into one syntax tree,
+/// items in file order, with spans that are offsets into
+/// [`SourceMap::text`]. Each file is parsed on its own, so a mistake in one
+/// (an unclosed comment or brace) cannot swallow the next.
+pub fn parse_map(sources: &SourceMap) -> (SourceFile, Vec<Diagnostic>) {
+    let mut items = Vec::new();
     let mut diagnostics = Vec::new();
-    let tokens = lex(source, &mut diagnostics);
+    for range in sources.file_ranges() {
+        let (file, diags) = parse_at(&sources.text()[range.clone()], range.start as u32);
+        items.extend(file.items);
+        diagnostics.extend(diags);
+    }
+    (SourceFile { items }, diagnostics)
+}
+
+/// Parses `source`, which starts at byte `base` of the program text.
+fn parse_at(source: &str, base: u32) -> (SourceFile, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut tokens = lex(source, &mut diagnostics);
     let line_break_before = tokens
         .iter()
         .scan(0usize, |prev_end, t| {
@@ -37,6 +58,17 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
             Some(gap.contains('\n'))
         })
         .collect();
+    if base > 0 {
+        let shift = |s: &mut Span| {
+            s.start += base;
+            s.end += base;
+        };
+        tokens.iter_mut().for_each(|t| shift(&mut t.span));
+        for d in &mut diagnostics {
+            shift(&mut d.span);
+            d.labels.iter_mut().for_each(|l| shift(&mut l.span));
+        }
+    }
     let mut parser = Parser {
         line_break_before,
         keywords_as_names: Vec::new(),
@@ -247,28 +279,21 @@ impl Parser {
     }
 
     /// `limit N` after a `while` condition (`limit` is an ordinary name
-    /// everywhere else). A missing `limit` is left to the checker, which
-    /// explains it; a negative literal is kept so the checker can say why
-    /// it is wrong.
-    fn while_limit(&mut self) -> PResult<Option<(i64, Span)>> {
+    /// everywhere else). `N` is any expression, read like a condition:
+    /// `while c limit n { .. }` must not take `n { .. }` for a record value.
+    /// A missing `limit` is left to the checker, which explains it.
+    fn while_limit(&mut self) -> PResult<Option<Expr>> {
         if !matches!(self.peek(), TokenKind::Ident(n) if n == "limit") {
             return Ok(None);
         }
-        self.bump();
-        let start = self.span();
-        let negative = self.eat_punct(Punct::Minus);
-        match *self.peek() {
-            TokenKind::Int(v) => {
-                let end = self.bump().span;
-                let v = i64::try_from(v).unwrap_or(i64::MAX);
-                let span = Span {
-                    start: start.start,
-                    end: end.end,
-                };
-                Ok(Some((if negative { -v } else { v }, span)))
-            }
-            _ => Err(self.error_here("an integer literal (the iteration limit)")),
+        // `while c limit { .. }`: `limit` ends the condition but no
+        // expression follows.
+        if matches!(self.peek_at(1), TokenKind::Punct(Punct::LBrace)) {
+            self.bump();
+            return Err(self.error_here("an iteration limit (an `i64` expression)"));
         }
+        self.bump();
+        Ok(Some(self.expr(Restriction::NoRecord)?))
     }
 
     fn enter(&mut self) -> PResult<()> {
@@ -321,18 +346,19 @@ impl Parser {
     }
 
     fn at_item_start(&self) -> bool {
-        matches!(
-            self.peek(),
-            TokenKind::Keyword(
-                Keyword::Global
-                    | Keyword::Record
-                    | Keyword::Tree
-                    | Keyword::Abstract
-                    | Keyword::Pure
-                    | Keyword::Fuse
-                    | Keyword::Enum
+        self.at_impl()
+            || matches!(
+                self.peek(),
+                TokenKind::Keyword(
+                    Keyword::Global
+                        | Keyword::Record
+                        | Keyword::Tree
+                        | Keyword::Abstract
+                        | Keyword::Pure
+                        | Keyword::Fuse
+                        | Keyword::Enum
+                )
             )
-        )
     }
 
     /// Skips to the next token that starts an item, at brace depth 0
@@ -402,8 +428,10 @@ impl Parser {
                     span: start.to(self.prev_span()),
                 }))
             }
-            _ => Err(self
-                .error_here("an item (`global`, `record`, `enum`, `tree`, `pure fn` or `fuse`)")),
+            _ if self.at_impl() => self.impl_decl(),
+            _ => Err(self.error_here(
+                "an item (`global`, `record`, `enum`, `tree`, `impl`, `pure fn` or `fuse`)",
+            )),
         }
     }
 
@@ -525,23 +553,20 @@ impl Parser {
                 span: start.to(self.prev_span()),
             });
         }
-        if !self.at_keyword_field() && self.eat_kw(Keyword::Traversal) {
-            let name = self.ident("a traversal name")?;
-            self.expect_punct(Punct::LParen)?;
-            let params = self.comma_list(Punct::RParen, |p| p.param())?;
-            let body = if self.eat_punct(Punct::Semi) {
-                None
-            } else {
-                Some(self.block()?)
-            };
-            return Ok(TreeMember::Traversal(TraversalDecl {
-                name,
-                params,
-                body,
-                span: start.to(self.prev_span()),
-            }));
+        if !self.at_keyword_field() && self.at_kw(Keyword::Traversal) {
+            return Ok(TreeMember::Traversal(self.traversal_decl()?));
         }
         let name = self.ident("a field, `child` or `traversal`")?;
+        if self.eat_punct(Punct::Assign) {
+            // `name = default;`: a subtype's default for an inherited field.
+            let value = self.expr(Restriction::None)?;
+            self.expect_punct(Punct::Semi)?;
+            return Ok(TreeMember::Default {
+                name,
+                value,
+                span: start.to(self.prev_span()),
+            });
+        }
         self.expect_punct(Punct::Colon)?;
         let ty = self.type_expr()?;
         let default = if self.eat_punct(Punct::Assign) {
@@ -556,6 +581,97 @@ impl Parser {
             default,
             span: start.to(self.prev_span()),
         })
+    }
+
+    /// `traversal NAME(params) { body }`, `traversal NAME(params);` or
+    /// `traversal NAME(params) walk;` (`walk` is a word only here).
+    fn traversal_decl(&mut self) -> PResult<TraversalDecl> {
+        let start = self.span();
+        self.expect_kw(Keyword::Traversal)?;
+        let name = self.ident("a traversal name")?;
+        self.expect_punct(Punct::LParen)?;
+        let params = self.comma_list(Punct::RParen, |p| p.param())?;
+        let mut is_walk = false;
+        let body = if self.eat_punct(Punct::Semi) {
+            None
+        } else if self.at_word("walk") && *self.peek_at(1) == TokenKind::Punct(Punct::Semi) {
+            let walk = self.bump().span;
+            self.bump();
+            is_walk = true;
+            Some(Block {
+                stmts: vec![Stmt {
+                    kind: StmtKind::Walk(None),
+                    span: walk.to(self.prev_span()),
+                }],
+                span: walk.to(self.prev_span()),
+            })
+        } else {
+            Some(self.block()?)
+        };
+        Ok(TraversalDecl {
+            name,
+            params,
+            body,
+            is_walk,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// Whether the next token is the identifier `word` (a contextual word
+    /// such as `walk`, `impl` or `limit`).
+    fn at_word(&self, word: &str) -> bool {
+        matches!(self.peek(), TokenKind::Ident(n) if n == word)
+    }
+
+    /// Whether an `impl` block starts here: `impl NAME {`.
+    fn at_impl(&self) -> bool {
+        self.at_word("impl")
+            && matches!(self.peek_at(1), TokenKind::Ident(_))
+            && *self.peek_at(2) == TokenKind::Punct(Punct::LBrace)
+    }
+
+    /// `impl NAME { traversal* }`.
+    fn impl_decl(&mut self) -> PResult<Item> {
+        let start = self.bump().span;
+        let ty = self.ident("a tree type name")?;
+        let open = self.expect_punct(Punct::LBrace)?;
+        let mut traversals = Vec::new();
+        while !self.at_punct(Punct::RBrace) {
+            if *self.peek() == TokenKind::Eof || self.at_item_start() {
+                self.unclosed(open);
+                return Ok(Item::Impl(ImplDecl {
+                    ty,
+                    traversals,
+                    span: start.to(self.prev_span()),
+                }));
+            }
+            let before = self.pos;
+            if !self.at_kw(Keyword::Traversal) {
+                let e = self.error_here("`traversal` (an `impl` block holds traversals only)");
+                if self.pos == before {
+                    self.bump();
+                }
+                self.skip_statement(before);
+                let _ = e;
+                continue;
+            }
+            match self.traversal_decl() {
+                Ok(t) => traversals.push(t),
+                Err(Reported) => {
+                    if self.pos == before {
+                        self.bump();
+                    }
+                    self.depth = 0;
+                    self.skip_statement(before);
+                }
+            }
+        }
+        self.bump();
+        Ok(Item::Impl(ImplDecl {
+            ty,
+            traversals,
+            span: start.to(self.prev_span()),
+        }))
     }
 
     fn pure_fn(&mut self) -> PResult<Item> {
@@ -749,6 +865,34 @@ impl Parser {
                 let limit = self.while_limit()?;
                 let body = self.block()?;
                 StmtKind::While { cond, limit, body }
+            }
+            // `break;` ends a `while` loop (§8.6); `break` stays an
+            // ordinary name, so only `break` directly followed by `;` is
+            // the statement (`break = 1;`, `break.f();` are not).
+            TokenKind::Ident(n)
+                if n == "break" && matches!(self.peek_at(1), TokenKind::Punct(Punct::Semi)) =>
+            {
+                self.bump();
+                self.bump();
+                StmtKind::Break
+            }
+            // `walk;` and `walk(args);` (a call of a traversal named `walk`
+            // has a receiver: `self.walk();`).
+            TokenKind::Ident(n)
+                if n == "walk"
+                    && matches!(
+                        self.peek_at(1),
+                        TokenKind::Punct(Punct::Semi | Punct::LParen)
+                    ) =>
+            {
+                self.bump();
+                let args = if self.eat_punct(Punct::LParen) {
+                    Some(self.comma_list(Punct::RParen, |p| p.expr(Restriction::None))?)
+                } else {
+                    None
+                };
+                self.expect_punct(Punct::Semi)?;
+                StmtKind::Walk(args)
             }
             TokenKind::Keyword(Keyword::Return) => {
                 self.bump();

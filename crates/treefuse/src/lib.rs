@@ -23,10 +23,11 @@ pub mod error_index;
 use std::fmt;
 use std::path::Path;
 pub use treefuse_fusion::{FusedProgram, FusionOptions};
-pub use treefuse_interp::{Host, RunStats, RuntimeError, VisitProfile};
+pub use treefuse_interp::{Host, RunStats, RuntimeError, TraversalLoopStats, VisitProfile};
 pub use treefuse_runtime::{Tree, TreeInputError};
 pub use treefuse_sema as sema;
 use treefuse_sema::Value;
+pub use treefuse_syntax::SourceMap;
 
 /// Diagnostics of a program that failed to parse or check, with the source
 /// needed to render them.
@@ -34,16 +35,20 @@ use treefuse_sema::Value;
 pub struct Diagnostics {
     /// The individual diagnostics, in source order.
     pub items: Vec<treefuse_syntax::Diagnostic>,
-    /// File name shown in the rendering.
+    /// File name shown in the rendering (the program's file or
+    /// directory).
     pub file_name: String,
-    /// The source text.
+    /// The source text (a program of several files: all of them, one after
+    /// the other).
     pub source: String,
+    /// The program's files, which the spans of `items` point into.
+    pub sources: SourceMap,
 }
 
 impl Diagnostics {
     /// Renders every diagnostic with `file:line:col` and a caret snippet.
     pub fn render(&self, color: bool) -> String {
-        treefuse_syntax::render(&self.items, &self.file_name, &self.source, color)
+        treefuse_syntax::render_map(&self.items, &self.sources, color)
     }
 }
 
@@ -62,15 +67,23 @@ pub struct Program {
     pub model: treefuse_sema::Program,
     /// The source text.
     pub source: String,
-    /// The file name used in messages.
+    /// The file name used in messages (the program's file or directory).
     pub file_name: String,
+    /// The program's files; `source` is their text.
+    pub sources: SourceMap,
 }
 
 impl Program {
     /// Renders the checker's warnings (unreachable `match` patterns) as
     /// diagnostics are rendered.
     pub fn render_warnings(&self, color: bool) -> String {
-        treefuse_syntax::render(&self.model.warnings, &self.file_name, &self.source, color)
+        treefuse_syntax::render_map(&self.model.warnings, &self.sources, color)
+    }
+
+    /// `file:line:col` of a place in the program.
+    pub fn location(&self, span: treefuse_syntax::Span) -> String {
+        let at = self.sources.locate(span.start as usize);
+        format!("{}:{}:{}", at.file, at.line, at.col)
     }
 }
 
@@ -100,28 +113,35 @@ impl From<Diagnostics> for LoadError {
     }
 }
 
-/// Reads, parses and checks a `.tf` file.
+/// Reads, parses and checks a program: a `.tf` file, or a directory whose
+/// `.tf` files (below it, in path order) together form one program
+/// (LANGUAGE.md §8.2).
 pub fn compile_file(path: impl AsRef<Path>) -> Result<Program, LoadError> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path)
-        .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
-    let source = String::from_utf8(bytes)
-        .map_err(|_| LoadError::Io(format!("{} is not valid UTF-8 text", path.display())))?;
-    Ok(compile_source(&path.display().to_string(), &source)?)
+    let sources = SourceMap::read(path.as_ref()).map_err(LoadError::Io)?;
+    Ok(compile_sources(sources)?)
 }
 
 /// Parses and checks program text.
 pub fn compile_source(file_name: &str, source: &str) -> Result<Program, Diagnostics> {
-    match treefuse_sema::compile(source) {
+    compile_sources(SourceMap::single(file_name, source))
+}
+
+/// Parses and checks a program of one or several files.
+pub fn compile_sources(sources: SourceMap) -> Result<Program, Diagnostics> {
+    let source = sources.text().to_string();
+    let file_name = sources.name().to_string();
+    match treefuse_sema::compile_map(&sources) {
         Ok(model) => Ok(Program {
             model,
-            source: source.to_string(),
-            file_name: file_name.to_string(),
+            source,
+            file_name,
+            sources,
         }),
         Err(items) => Err(Diagnostics {
             items,
-            file_name: file_name.to_string(),
-            source: source.to_string(),
+            file_name,
+            source,
+            sources,
         }),
     }
 }
@@ -246,7 +266,6 @@ impl Program {
     /// apart there ([`treefuse_fusion::report::call_sites`]).
     pub fn render_profile(&self, profile: &VisitProfile, fused: Option<&FusedProgram>) -> String {
         let model = &self.model;
-        let lines = treefuse_syntax::LineIndex::new(&self.source);
         let mut rows: Vec<(u64, String)> = Vec::new();
         // Fused functions by visits, for the explanations after the table.
         let mut by_visits: Vec<(u64, usize)> = Vec::new();
@@ -259,14 +278,13 @@ impl Program {
         }
         for (body, &visits) in model.bodies.iter().zip(&profile.by_body) {
             if visits > 0 {
-                let (line, col) = lines.line_col(&self.source, body.span.start as usize);
                 rows.push((
                     visits,
                     format!(
-                        "{}.{} ({}:{line}:{col})",
+                        "{}.{} ({})",
                         model.type_name(body.owner),
                         model.methods[body.method.index()].name,
-                        self.file_name
+                        self.location(body.span)
                     ),
                 ));
             }
@@ -397,8 +415,7 @@ impl Program {
             Engine::Unfused => interp.run_fuse(tree, f, args),
             Engine::Fused(fused) => interp.run_fused(tree, fused, f, args),
         };
-        let stats =
-            result.map_err(|e| RunError::Runtime(e.render(&self.file_name, &self.source)))?;
+        let stats = result.map_err(|e| RunError::Runtime(e.render_at(&self.location(e.span))))?;
         Ok((stats, interp.globals))
     }
 

@@ -160,7 +160,8 @@ tree Prog {
 }
 fuse check(root: Prog) { root.a(); root.b(); }
 "#;
-    let input = r#"{"type": "Prog", "items": [{"type": "Item", "v": 1}, {"type": "Item", "v": 2}]}"#;
+    let input =
+        r#"{"type": "Prog", "items": [{"type": "Item", "v": 1}, {"type": "Item", "v": 2}]}"#;
     let counter = template
         .replace("UPDATE_A", "N = N + self.v;")
         .replace("UPDATE_B", "N = N + 10 * self.v;");
@@ -209,7 +210,8 @@ tree Node {
 fuse run(root: Node) { root.go(0); }
 "#;
     let p = compile_source("inplace.tf", src).unwrap_or_else(|d| panic!("{d}"));
-    let input = r#"{"type": "Node", "v": 5, "xs": [9], "kids": [{"type": "Node", "v": 1, "kids": []}]}"#;
+    let input =
+        r#"{"type": "Node", "v": 5, "xs": [9], "kids": [{"type": "Node", "v": 1, "kids": []}]}"#;
     let (out, _, _) = run_both(&p, "run", input);
     assert_eq!(out["xs"], serde_json::json!([9, 4, 5, 6, 7]));
     assert_eq!(out["copy_"], serde_json::json!([9, 4, 5, 6, 7, -1]));

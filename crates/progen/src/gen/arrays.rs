@@ -187,9 +187,7 @@ impl Gen {
 
     /// A `bool` about node `n` of type `t`.
     fn node_bool(&mut self, t: usize, n: &str) -> String {
-        let below: Vec<usize> = std::iter::once(t)
-            .chain(self.strict_subtypes(t))
-            .collect();
+        let below: Vec<usize> = std::iter::once(t).chain(self.strict_subtypes(t)).collect();
         let s = self.pick(&below);
         let sn = self.types[s].name.clone();
         let bools: Vec<String> = self
@@ -227,9 +225,7 @@ impl Gen {
     /// One statement of a pure function over node `n` of type `t`,
     /// adding to the local `s`.
     fn node_fn_stmt(&mut self, t: usize, earlier: &[NodeFn]) -> Vec<String> {
-        let below: Vec<usize> = std::iter::once(t)
-            .chain(self.strict_subtypes(t))
-            .collect();
+        let below: Vec<usize> = std::iter::once(t).chain(self.strict_subtypes(t)).collect();
         let s = self.pick(&below);
         let sn = self.types[s].name.clone();
         let cast = if s == t {
@@ -387,7 +383,11 @@ impl Gen {
                 let (o, _) = self.pick(&own_bools);
                 vec![format!("self.{o} = {call};")]
             }
-            (true, _) => vec![format!("if {call} {{"), "    g0 = g0 + 1;".into(), "}".into()],
+            (true, _) => vec![
+                format!("if {call} {{"),
+                "    g0 = g0 + 1;".into(),
+                "}".into(),
+            ],
             (false, 0) if !own_ints.is_empty() => {
                 let (o, _) = self.pick(&own_ints);
                 vec![format!("self.{o} = self.{o} + {call};")]
@@ -445,7 +445,9 @@ impl Gen {
                 ]
             }
             3 if risky => vec![format!("{a} = slice({a}, {i}, {e});")],
-            3 => vec![format!("{a} = slice({a}, len({a}) / 3, len({a}) - len({a}) / 4);")],
+            3 => vec![format!(
+                "{a} = slice({a}, len({a}) / 3, len({a}) - len({a}) / 4);"
+            )],
             4 if risky => vec![format!("{a} = insert_at({a}, {i}, {e});")],
             4 => vec![
                 format!("if len({a}) < 8 {{"),

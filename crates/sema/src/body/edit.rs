@@ -233,7 +233,12 @@ impl BodyChecker<'_> {
                 Some(x) => fields.push(x),
                 None => match &field.kind {
                     FieldKind::Data(dt) => fields.push(NewField::Data(Expr {
-                        kind: ExprKind::Const(field.default.clone().unwrap_or(Value::Int(0))),
+                        kind: ExprKind::Const(
+                            self.program
+                                .field_default(t, *f)
+                                .cloned()
+                                .unwrap_or(Value::Int(0)),
+                        ),
                         ty: dt.clone(),
                         span,
                     })),

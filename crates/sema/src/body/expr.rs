@@ -690,7 +690,9 @@ impl BodyChecker<'_> {
                         self.type_name(&e.ty)
                     ),
                 )
-                .with_note("pass a tree path such as `self.left`, a loop variable or a node parameter"),
+                .with_note(
+                    "pass a tree path such as `self.left`, a loop variable or a node parameter",
+                ),
             );
             return None;
         }
@@ -740,7 +742,9 @@ impl BodyChecker<'_> {
             Diagnostic::error(
                 "pure-fn-node-build",
                 span,
-                format!("a pure function cannot {what} tree nodes; it only reads the nodes it is given"),
+                format!(
+                    "a pure function cannot {what} tree nodes; it only reads the nodes it is given"
+                ),
             )
             .with_note("build, move or copy subtrees in a traversal"),
         );

@@ -20,6 +20,7 @@ pub(crate) use rewrite::check_replacement_types;
 use rewrite::Dest;
 use treefuse_syntax::ast;
 use treefuse_syntax::{Diagnostic, Span};
+pub(crate) use walk::{contains_walk, walk_spans};
 
 mod edit;
 mod expr;
@@ -27,6 +28,7 @@ mod path;
 mod pattern;
 mod rewrite;
 mod stmt;
+mod walk;
 
 /// What kind of body is being checked.
 #[derive(Clone, Debug)]
@@ -77,6 +79,26 @@ pub(crate) struct BodyChecker<'a> {
     for_children: Vec<(NodeVarId, ChildSlot)>,
     /// In a `fuse` item, the name of its root parameter.
     fuse_root: Option<String>,
+    /// Whether a `break;` here ends a `while` loop: inside a `while` body
+    /// and not in a `for` nested in it (§8.6).
+    in_while: bool,
+    /// Inside a `for` nested in a `while` body (a `break` there is an
+    /// error that says why).
+    for_in_while: bool,
+    /// In a traversal body, what its `walk` statements expand to.
+    walk: Option<WalkPlan>,
+}
+
+/// What `walk;` expands to in one traversal body for the concrete types it
+/// is checked for (LANGUAGE.md §8.1): the traversal's parameter types and,
+/// in slot order, the child fields whose declared type has the traversal.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct WalkPlan {
+    /// The parameter types of the traversal whose body this is.
+    pub params: Vec<DataType>,
+    /// Per visited child field: the field and the traversal called on it
+    /// (the one its declared type sees under the same name).
+    pub children: Vec<(FieldId, MethodId)>,
 }
 
 impl<'a> BodyChecker<'a> {
@@ -95,7 +117,15 @@ impl<'a> BodyChecker<'a> {
             scopes: vec![Vec::new()],
             for_children: Vec::new(),
             fuse_root: None,
+            in_while: false,
+            for_in_while: false,
+            walk: None,
         }
+    }
+
+    /// Sets what `walk` statements of the body expand to.
+    pub(crate) fn set_walk(&mut self, plan: WalkPlan) {
+        self.walk = Some(plan);
     }
 
     /// Installs a frame whose first `num_params` locals are parameters.

@@ -463,7 +463,10 @@ impl BodyChecker<'_> {
             self.error(
                 "call-args",
                 without_semicolon(span),
-                format!("`insert` takes 2 arguments (an index and a subtree) but {} were given", args.len()),
+                format!(
+                    "`insert` takes 2 arguments (an index and a subtree) but {} were given",
+                    args.len()
+                ),
             );
             return None;
         };
@@ -490,7 +493,10 @@ impl BodyChecker<'_> {
             self.error(
                 "call-args",
                 without_semicolon(span),
-                format!("`remove` takes 1 argument (an index) but {} were given", args.len()),
+                format!(
+                    "`remove` takes 1 argument (an index) but {} were given",
+                    args.len()
+                ),
             );
             return None;
         };
