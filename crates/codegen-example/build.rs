@@ -42,6 +42,7 @@ fn main() {
         "rewriting/cleanup.tf",
         "minic/minic.tf",
         "fusion-rules/regions.tf",
+        "arrays/appends.tf",
         "passes/passes.tf",
         // A directory is one program (its `.tf` files in path order).
         "rules",
@@ -78,8 +79,12 @@ fn main() {
     let grow = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/grow.tf");
     let cold = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/cold.tf");
     let moves = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/moves.tf");
+    let arrays = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/arrays.tf");
     let loops = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/loops.tf");
-    if let Err(e) = config.compile(&[data, names, type_names, grow, cold, moves, loops], &out) {
+    if let Err(e) = config.compile(
+        &[data, names, type_names, grow, cold, moves, loops, arrays],
+        &out,
+    ) {
         panic!("treefuse code generation failed:\n{e}");
     }
     // The hand-computed rewriting cases of the interpreter's tests

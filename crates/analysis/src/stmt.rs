@@ -8,7 +8,7 @@ use treefuse_automata::{Label, Nfa};
 use treefuse_sema::{
     ChildSlot, DataType, Expr, ExprKind, FieldKind, FrameLayout, ListEdit, ListItem, MethodId,
     NewField, NewTree, NodePath, NodeVarId, PathRoot, PathStep, Place, PlaceRoot, Program,
-    Projection, Stmt, StmtKind, Subtree, TypeId,
+    Projection, PureArg, Stmt, StmtKind, Subtree, TypeId,
 };
 
 use crate::access::{AccessSet, FrameVar};
@@ -466,6 +466,18 @@ impl<'a> BodyCtx<'a> {
                 acc.may_fail |= self.pure_fails.get(f.index()).copied().unwrap_or(true);
                 args.iter().for_each(|a| self.expr(a, acc));
             }
+            // A pure function given tree nodes (LANGUAGE §8.8) may read
+            // anything below them: a read of each argument's whole subtree
+            // (`path.*`, as `copy(path)`), in written order.
+            ExprKind::NodeCall(f, args) => {
+                acc.may_fail |= self.pure_fails.get(f.index()).copied().unwrap_or(true);
+                for a in args {
+                    match a {
+                        PureArg::Data(x) => self.expr(x, acc),
+                        PureArg::Node(p) => self.copy_source(p, acc),
+                    }
+                }
+            }
             ExprKind::Is(p, _) => {
                 self.navigate(p, acc);
             }
@@ -727,6 +739,16 @@ impl<'a> BodyCtx<'a> {
                         self.subtree(t, &mut acc)
                     }
                     ListEdit::Push(t) => self.subtree(t, &mut acc),
+                    ListEdit::Insert(i, t) => {
+                        acc.may_fail = true;
+                        self.expr(i, &mut acc);
+                        self.subtree(t, &mut acc)
+                    }
+                    ListEdit::Remove(i) => {
+                        acc.may_fail = true;
+                        self.expr(i, &mut acc);
+                        false
+                    }
                     ListEdit::Assign(items) => self.list_items(items, &mut acc),
                 };
                 self.write_slot(list, moves, &mut acc);
@@ -854,6 +876,19 @@ pub(crate) fn pure_fails(program: &Program) -> Vec<bool> {
             ExprKind::Builtin(b, _) if b.can_fail() => direct[i] = true,
             ExprKind::Index(..) => direct[i] = true,
             ExprKind::Call(g, _) => callees[i].push(g.index()),
+            // Reading tree nodes (LANGUAGE §8.8): a cast or a list index
+            // on the way can fail.
+            ExprKind::NodeCall(g, args) => {
+                callees[i].push(g.index());
+                if args
+                    .iter()
+                    .any(|a| matches!(a, PureArg::Node(p) if p.has_cast()))
+                {
+                    direct[i] = true;
+                }
+            }
+            ExprKind::Field(p, _) | ExprKind::Is(p, _) if p.has_cast() => direct[i] = true,
+            ExprKind::ListLen(slot) if slot.parent.has_cast() => direct[i] = true,
             _ => {}
         };
         match &f.body {
@@ -881,6 +916,14 @@ pub(crate) fn pure_fails(program: &Program) -> Vec<bool> {
                     })
                 }
                 direct[i] |= index_writes(stmts);
+                // Paths of aliases and `for` loops over lists of children.
+                treefuse_sema::visit::for_each_stmt(stmts, &mut |s| match &s.kind {
+                    StmtKind::Alias { path, .. } if path.has_cast() => direct[i] = true,
+                    StmtKind::ForChildren { list, .. } if list.parent.has_cast() => {
+                        direct[i] = true
+                    }
+                    _ => {}
+                });
             }
         }
     }

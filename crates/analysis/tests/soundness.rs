@@ -19,7 +19,7 @@ use treefuse_runtime::{random_tree, GenOptions, NodeId, Slot, Tree};
 use treefuse_sema::ops::{self, BinaryOp};
 use treefuse_sema::{
     Expr, ExprKind, FieldKind, LocalId, MethodId, NewField, NewTree, NodePath, PathRoot, PathStep,
-    PlaceRoot, Program, Projection, PureBody, PureFnId, Stmt, StmtKind, TypeId, Value,
+    PlaceRoot, Program, Projection, PureArg, PureBody, PureFnId, Stmt, StmtKind, TypeId, Value,
 };
 
 enum Stop {
@@ -430,6 +430,24 @@ impl<'a> Tracer<'a> {
                 let vs = self.eval_all(args)?;
                 self.call_pure(*f, vs)?
             }
+            // A pure function over nodes (LANGUAGE §8.8) may read anything
+            // below its node arguments: record a read of every field of
+            // every node there (what the analysis must cover), and, as for
+            // host functions, let any value stand for its result.
+            ExprKind::NodeCall(f, args) => {
+                for a in args {
+                    match a {
+                        PureArg::Data(x) => {
+                            self.eval(x)?;
+                        }
+                        PureArg::Node(path) => {
+                            let n = self.node_path(path)?;
+                            self.read_subtree(n);
+                        }
+                    }
+                }
+                self.p.zero_value(&self.p.pure_fns[f.index()].ret)
+            }
             ExprKind::Array(args) => Value::Array(Arc::new(self.eval_all(args)?)),
             ExprKind::Record(_, args) => Value::Record(Arc::new(self.eval_all(args)?)),
             ExprKind::Is(path, t) => {
@@ -452,6 +470,24 @@ impl<'a> Tracer<'a> {
                 }
             }
         })
+    }
+
+    /// Records a read of the node `n` and of every field of every node
+    /// below it.
+    fn read_subtree(&mut self, n: NodeId) {
+        let mut work = vec![n];
+        while let Some(n) = work.pop() {
+            self.rec_tree(n, &[], false);
+            let ty = self.tree.type_of(n);
+            for f in self.p.types[ty.index()].fields.clone() {
+                self.rec_tree(n, &[self.label(f)], false);
+                match self.tree.slot(n, self.slot_of(f)) {
+                    Slot::Child(c) => work.push(*c),
+                    Slot::List(items) => work.extend(items.iter().copied()),
+                    _ => {}
+                }
+            }
+        }
     }
 
     fn eval_all(&mut self, args: &[Expr]) -> R<Vec<Value>> {

@@ -57,6 +57,10 @@ generated! {
     cold,
     /// `programs/moves.tf`: a value moved where a fused participant replaces its node, and read after.
     moves,
+    /// `programs/arrays.tf`: array built-ins, list inserts and removes, pure functions over nodes.
+    arrays,
+    /// `examples/arrays/appends.tf`: `x = append(x, e);` on a local, a field and a global.
+    appends,
     /// `programs/loops.tf`: `while` loops and `break` in traversals and fuse items (LANGUAGE §8.6).
     loops,
     /// `examples/passes/passes.tf`: default walks, `impl` blocks, subtype defaults, cast aliases.

@@ -333,6 +333,28 @@ impl Gen<'_> {
                             t[p].#name = xs;
                         )
                     }
+                    ListEdit::Insert(i, with) => {
+                        // The index first, checked, then the subtree.
+                        let iv = self.expr(i, fr).ts;
+                        let x = self.subtree(with, fr);
+                        quote!(
+                            let k = list_insert_position(t[p].#name.len(), #iv, #at)?;
+                            let x = #x;
+                            let mut xs = t[p].#name.to_vec();
+                            xs.insert(k, x);
+                            t[p].#name = Arc::from(xs);
+                        )
+                    }
+                    ListEdit::Remove(i) => {
+                        let iv = self.expr(i, fr).ts;
+                        quote!(
+                            let k = #iv;
+                            list_elem(&t[p].#name, k, #at)?;
+                            let mut xs = t[p].#name.to_vec();
+                            xs.remove(k as usize);
+                            t[p].#name = Arc::from(xs);
+                        )
+                    }
                     ListEdit::Assign(items) => {
                         let xs = self.list_value(items, fr);
                         quote!(
@@ -653,6 +675,7 @@ impl Gen<'_> {
                     _ => E::atom(quote!(#name(#(#args),*))),
                 }
             }
+            ExprKind::NodeCall(f, args) => self.node_call(*f, args, fr),
             ExprKind::Array(items) => {
                 E::atom(vec_literal(items.iter().map(|a| self.expr(a, fr).ts)))
             }
@@ -951,6 +974,62 @@ impl Gen<'_> {
                 let m = self.by_ref(&args[0], fr).at(ATOM);
                 E::atom(quote!(#m.values().cloned().collect::<Vec<_>>()))
             }
+            // Array built-ins (LANGUAGE §8.5) on a value of their own (the
+            // first argument is copied unless the expression owns it),
+            // arguments evaluated in order. `x = append(x, e);` and its
+            // kin on a variable update it in place instead
+            // (`Gen::update_array`).
+            Builtin::ArrayAppend => {
+                let (a, e) = (arg(0).ts, arg(1).ts);
+                E::atom(quote!({
+                    let mut xs = #a;
+                    let v = #e;
+                    xs.push(v);
+                    xs
+                }))
+            }
+            Builtin::ArrayConcat => {
+                let ty = self.data_type(result);
+                let el = match result {
+                    DataType::Array(el) => self.data_type(el),
+                    _ => quote!(_),
+                };
+                let a = arg(0).ts;
+                let b = self.as_ref_arg(&args[1], fr);
+                E::atom(quote!({
+                    let mut xs: #ty = #a;
+                    let ys: &[#el] = #b;
+                    xs.extend_from_slice(ys);
+                    xs
+                }))
+            }
+            Builtin::ArraySlice => {
+                let a = self.as_ref_arg(&args[0], fr);
+                let (i, j) = (arg(1).ts, arg(2).ts);
+                let at = self.at(&fr.context, span);
+                E::atom(quote!(array_slice(#a, #i, #j, #at)?))
+            }
+            Builtin::ArrayInsertAt => {
+                let (a, i, e) = (arg(0).ts, arg(1).ts, arg(2).ts);
+                let at = self.at(&fr.context, span);
+                E::atom(quote!({
+                    let mut xs = #a;
+                    let k = #i;
+                    let v = #e;
+                    array_insert_at(&mut xs, k, v, #at)?;
+                    xs
+                }))
+            }
+            Builtin::ArrayRemoveAt => {
+                let (a, i) = (arg(0).ts, arg(1).ts);
+                let at = self.at(&fr.context, span);
+                E::atom(quote!({
+                    let mut xs = #a;
+                    let k = #i;
+                    array_remove_at(&mut xs, k, #at)?;
+                    xs
+                }))
+            }
             Builtin::LenStr | Builtin::LenArray | Builtin::LenMap => {
                 let x = self.by_ref(&args[0], fr).at(ATOM);
                 E {
@@ -988,6 +1067,18 @@ impl Gen<'_> {
     /// One statement. `top` marks a top-level statement of a participant
     /// whose locals were declared up front.
     pub fn stmt(&self, s: &Stmt, fr: &Frame, ret: &Ret, top: bool) -> TokenStream {
+        if self.needs_sync(s, fr) {
+            // A pure function reading nodes (LANGUAGE §8.8) reads lists
+            // from the tree: write the open loops' lists into it first
+            // (nothing the statement's own expressions do changes them).
+            let sync = self.sync_all(fr);
+            let code = self.stmt_unsynced(s, fr, ret, top);
+            return quote!(#sync #code);
+        }
+        self.stmt_unsynced(s, fr, ret, top)
+    }
+
+    fn stmt_unsynced(&self, s: &Stmt, fr: &Frame, ret: &Ret, top: bool) -> TokenStream {
         let is_loop = matches!(
             s.kind,
             StmtKind::ForChildren { .. }
@@ -1163,6 +1254,7 @@ impl Gen<'_> {
                     quote!(if #c { #a })
                 } else if else_branch.len() == 1
                     && matches!(else_branch[0].kind, StmtKind::If { .. })
+                    && !self.needs_sync(&else_branch[0], fr)
                 {
                     let b = self.stmt(&else_branch[0], fr, ret, false);
                     quote!(if #c { #a } else #b)
@@ -1302,11 +1394,20 @@ impl Gen<'_> {
             StmtKind::While { cond, limit, body } => {
                 let n = self.expr(limit, fr).ts;
                 let c = self.expr(cond, fr).ts;
+                // The condition is read before each iteration, after the
+                // body's calls may have changed open lists: a pure
+                // function over nodes in it reads them from the tree.
+                let sync = if !fr.open.borrow().is_empty() && has_node_call(cond) {
+                    self.sync_all(fr)
+                } else {
+                    TokenStream::new()
+                };
                 let b = self.block(body, fr, ret);
                 quote!({
                     let while_limit: i64 = #n;
                     let mut while_iter: i64 = 0;
                     while while_iter < while_limit {
+                        #sync
                         if !(#c) {
                             break;
                         }
@@ -1359,6 +1460,9 @@ impl Gen<'_> {
     }
 
     fn assign(&self, place: &Place, value: &Expr, s: &Stmt, fr: &Frame) -> TokenStream {
+        if let Some(update) = self.update_array(place, value, fr) {
+            return update;
+        }
         if let (PlaceRoot::Local(l), []) = (&place.root, place.projections.as_slice()) {
             if let Some(update) = self.update_in_place(*l, value, fr) {
                 return update;
@@ -1504,6 +1608,60 @@ impl Gen<'_> {
         })
     }
 
+    /// `x = append(x, e);` (and `concat`, `slice`, `insert_at`,
+    /// `remove_at` of `x` itself, LANGUAGE §8.5) where `x` is a local, a
+    /// global or a data field: the `Vec` is changed where it stands
+    /// (`x.push(e)`), so appending is amortized O(1). Evaluated as the
+    /// interpreter does: the path to a field `x`, then the other
+    /// arguments, then the operation.
+    fn update_array(&self, place: &Place, value: &Expr, fr: &Frame) -> Option<TokenStream> {
+        let ExprKind::Builtin(f, args) = &value.kind else {
+            return None;
+        };
+        if !f.updates_array() || !place.projections.is_empty() {
+            return None;
+        }
+        let (first, rest) = args.split_first()?;
+        let mut pre = TokenStream::new();
+        let target = match (&place.root, &first.kind) {
+            (PlaceRoot::Local(l), ExprKind::Local(m)) if l == m => {
+                let n = &fr.locals[l.index()];
+                quote!(#n)
+            }
+            (PlaceRoot::Global(g), ExprKind::Global(h)) if g == h => {
+                let n = &self.global[g.index()];
+                quote!(cx.globals.#n)
+            }
+            (PlaceRoot::Field(p, f), ExprKind::Field(q, g)) if f == g && p.same_steps(q) => {
+                let name = &self.field[f.index()];
+                let path = self.path(q, fr);
+                pre.extend(quote!(let n = #path;));
+                quote!(t[n].#name)
+            }
+            _ => return None,
+        };
+        let at = self.at(&fr.context, value.span);
+        let vals: Vec<TokenStream> = rest.iter().map(|a| self.expr(a, fr).ts).collect();
+        let op = match (f, vals.as_slice()) {
+            (Builtin::ArrayAppend, [e]) => quote!(let v = #e; #target.push(v);),
+            (Builtin::ArrayConcat, [b]) => {
+                let ty = self.data_type(&value.ty);
+                quote!(let ys: #ty = #b; #target.extend(ys);)
+            }
+            (Builtin::ArraySlice, [i, j]) => {
+                quote!(let k = #i; let v = #j; array_slice_in_place(&mut #target, k, v, #at)?;)
+            }
+            (Builtin::ArrayInsertAt, [i, e]) => {
+                quote!(let k = #i; let v = #e; array_insert_at(&mut #target, k, v, #at)?;)
+            }
+            (Builtin::ArrayRemoveAt, [i]) => {
+                quote!(let k = #i; array_remove_at(&mut #target, k, #at)?;)
+            }
+            _ => return None,
+        };
+        Some(quote!({ #pre #op }))
+    }
+
     /// Builds a `new` subtree: its values first, then its nodes.
     pub fn build(&self, t: &NewTree, fr: &Frame) -> TokenStream {
         let mut pre = TokenStream::new();
@@ -1601,4 +1759,96 @@ pub(crate) fn keeps_facts(s: &Stmt) -> bool {
         StmtKind::Break => true,
         _ => false,
     }
+}
+
+impl Gen<'_> {
+    /// A call of a pure function that reads tree nodes (LANGUAGE §8.8):
+    /// the tree, then the arguments in written order (node ids, values;
+    /// Rust evaluates them left to right, as the interpreter does).
+    fn node_call(&self, f: PureFnId, args: &[PureArg], fr: &Frame) -> E {
+        let lent = &self.pure_lent[f.index()];
+        let data: Vec<&Expr> = args
+            .iter()
+            .filter_map(|a| match a {
+                PureArg::Data(e) => Some(e),
+                PureArg::Node(_) => None,
+            })
+            .collect();
+        self.keep_lent_refs(&data, lent, fr);
+        let mut j = 0;
+        let vals: Vec<TokenStream> = args
+            .iter()
+            .map(|a| match a {
+                PureArg::Node(p) => self.path(p, fr),
+                PureArg::Data(e) => {
+                    let lent_here = Self::is_lent(lent, j);
+                    j += 1;
+                    if lent_here {
+                        self.as_ref_arg(e, fr)
+                    } else {
+                        self.expr(e, fr).ts
+                    }
+                }
+            })
+            .collect();
+        let name = &self.pure[f.index()];
+        if self.pure_fallible[f.index()] {
+            E::atom(quote!(#name(t #(, #vals)*)?))
+        } else {
+            E::atom(quote!(#name(t #(, #vals)*)))
+        }
+    }
+
+    /// [`Self::keep_lent_locals`] for the data arguments of a node call.
+    fn keep_lent_refs(&self, args: &[&Expr], lent: &[bool], fr: &Frame) {
+        let borrowed: std::collections::HashSet<LocalId> = args
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Self::is_lent(lent, *i))
+            .filter_map(|(_, a)| local_root(a))
+            .collect();
+        if borrowed.is_empty() {
+            return;
+        }
+        for a in args {
+            visit::walk_expr(a, &mut |x| {
+                if matches!(x.kind, ExprKind::Local(l) if borrowed.contains(&l)) {
+                    fr.moves.borrow_mut().remove(&(x as *const Expr));
+                }
+            });
+        }
+    }
+
+    /// Whether the code of `s` must first write the open loops' lists into
+    /// the tree: its own expressions (a compound statement's head, not its
+    /// body) call a pure function that reads nodes, inside an open loop.
+    fn needs_sync(&self, s: &Stmt, fr: &Frame) -> bool {
+        if fr.open.borrow().is_empty() {
+            return false;
+        }
+        let mut found = false;
+        let mut note = |e: &Expr| found |= matches!(e.kind, ExprKind::NodeCall(..));
+        match &s.kind {
+            StmtKind::If { cond, .. } => visit::walk_expr(cond, &mut note),
+            StmtKind::ForChildren { list, .. } => visit::walk_path(&list.parent, &mut note),
+            StmtKind::ForArray { array, .. } => visit::walk_expr(array, &mut note),
+            StmtKind::ForRange { start, end, .. } => {
+                visit::walk_expr(start, &mut note);
+                visit::walk_expr(end, &mut note);
+            }
+            // (The condition syncs before each iteration itself.)
+            StmtKind::While { limit, .. } => visit::walk_expr(limit, &mut note),
+            _ => visit::walk_stmt_exprs(std::slice::from_ref(s), &mut note),
+        }
+        found
+    }
+}
+
+/// Whether `e` calls a pure function over nodes.
+fn has_node_call(e: &Expr) -> bool {
+    let mut found = false;
+    visit::walk_expr(e, &mut |x| {
+        found |= matches!(x.kind, ExprKind::NodeCall(..))
+    });
+    found
 }

@@ -333,6 +333,11 @@ const RUNTIME_HELPERS: &[&str] = &[
     "substr_checked",
     "checked_index",
     "checked_index_mut",
+    "array_slice",
+    "array_slice_in_place",
+    "array_insert_at",
+    "array_remove_at",
+    "list_insert_position",
     "cast_error",
     "no_traversal",
 ];

@@ -674,6 +674,11 @@ impl<'p> Gen<'p> {
             "rem_int",
             "checked_index",
             "checked_index_mut",
+            "array_slice",
+            "array_slice_in_place",
+            "array_insert_at",
+            "array_remove_at",
+            "list_insert_position",
             "map_index",
             "map_get_or",
             "map_remove",
@@ -1714,6 +1719,13 @@ pub(crate) fn expr_use(e: &Expr, u: &mut Usage) {
         }
         ExprKind::Field(p, _) | ExprKind::Is(p, _) => path_use(p, u),
         ExprKind::ListLen(s) => slot_use(s, u),
+        ExprKind::NodeCall(_, args) => {
+            for a in args {
+                if let PureArg::Node(p) = a {
+                    path_use(p, u);
+                }
+            }
+        }
         _ => {}
     });
 }
@@ -1762,6 +1774,11 @@ pub(crate) fn usage_stmt(s: &Stmt, u: &mut Usage) {
                     subtree_use(with, u);
                 }
                 ListEdit::Push(with) => subtree_use(with, u),
+                ListEdit::Insert(i, with) => {
+                    expr_use(i, u);
+                    subtree_use(with, u);
+                }
+                ListEdit::Remove(i) => expr_use(i, u),
                 ListEdit::Assign(items) => items.iter().for_each(|i| list_item_use(i, u)),
             }
         }

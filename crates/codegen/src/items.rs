@@ -885,6 +885,7 @@ impl Gen<'_> {
             let params = self.params(&fr, &f.frame);
             let ret = self.data_type(&f.ret);
             let name = &self.pure[i];
+            let node_fn = !f.node_params.is_empty();
             let fallible = self.pure_fallible[i];
             let code = match body.as_slice() {
                 [Stmt {
@@ -908,6 +909,30 @@ impl Gen<'_> {
                 ret
             };
             let doc = format!("`pure fn {}` ({}).", f.name, self.source_pos(f.span));
+            // A function that reads tree nodes (LANGUAGE §8.8) takes the
+            // tree, then its parameters as written, nodes as ids.
+            let params = if node_fn {
+                let t = if uses_var(&code, "t") {
+                    quote!(t)
+                } else {
+                    quote!(_t)
+                };
+                let mut data = params.into_iter();
+                let mut all = vec![quote!(#t: &Tree)];
+                for pos in 0..f.arity() {
+                    match f.node_param_at(pos) {
+                        Some(k) => {
+                            let n = &fr.nodes[k];
+                            let id = &self.hier(f.node_params[k].1).id;
+                            all.push(quote!(#n: #id));
+                        }
+                        None => all.extend(data.next()),
+                    }
+                }
+                all
+            } else {
+                params
+            };
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]

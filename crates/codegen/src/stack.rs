@@ -165,7 +165,10 @@ fn scan(p: &Program, stmts: &[Stmt], created: &mut [bool], self_calls: &mut Vec<
             StmtKind::ReplaceSelf { with } => mark_subtree(p, with, created),
             StmtKind::SpliceSelf { items } => mark_items(p, items, created),
             StmtKind::EditList { edit, .. } => match edit {
-                ListEdit::Set(_, t) | ListEdit::Push(t) => mark_subtree(p, t, created),
+                ListEdit::Set(_, t) | ListEdit::Push(t) | ListEdit::Insert(_, t) => {
+                    mark_subtree(p, t, created)
+                }
+                ListEdit::Remove(_) => {}
                 ListEdit::Assign(items) => mark_items(p, items, created),
             },
             StmtKind::CopyTo { source, .. } => mark_copy(p, source.ty, created),

@@ -2295,6 +2295,28 @@ fn input_reads(stmt: &Stmt, analysis: &Analysis) -> Option<AccessSet> {
                 let reads = Nfa::label(labels.global(*g)).with_any_suffix();
                 set.global_reads = set.global_reads.union(&reads);
             }
+            // `len(L)` reads the list; a pure function over nodes
+            // (LANGUAGE §8.8) reads the whole subtree below each node
+            // argument.
+            ExprKind::ListLen(slot) if slot.parent.root == PathRoot::SelfNode => {
+                let mut word: Vec<_> = slot.parent.fields().map(|f| labels.field(f)).collect();
+                word.push(labels.field(slot.field));
+                set.reads = set.reads.union(&Nfa::word(&word).prefix_closure());
+            }
+            ExprKind::NodeCall(_, args) => {
+                for a in args {
+                    if let PureArg::Node(path) = a {
+                        if path.root != PathRoot::SelfNode {
+                            ok = false;
+                            continue;
+                        }
+                        let word: Vec<_> = path.fields().map(|f| labels.field(f)).collect();
+                        let reads = Nfa::word(&word).with_any_suffix().prefix_closure();
+                        set.reads = set.reads.union(&reads);
+                    }
+                }
+            }
+            ExprKind::ListLen(_) => ok = false,
             _ => {}
         })
     };
@@ -2321,7 +2343,11 @@ fn inputs_read_only_the_frame(stmt: &Stmt) -> bool {
         visit::walk_expr(e, &mut |x| {
             ok &= !matches!(
                 x.kind,
-                ExprKind::Field(..) | ExprKind::Global(_) | ExprKind::Is(..)
+                ExprKind::Field(..)
+                    | ExprKind::Global(_)
+                    | ExprKind::Is(..)
+                    | ExprKind::ListLen(_)
+                    | ExprKind::NodeCall(..)
             );
         })
     };

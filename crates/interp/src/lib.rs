@@ -663,8 +663,10 @@ impl<'p> Interpreter<'p> {
                 frame.nodes[var.index()] = self.path(tree, frame, path)?;
             }
             StmtKind::Assign { place, value } => {
-                let v = self.eval(tree, frame, value)?;
-                self.assign(tree, frame, place, v, s.span)?;
+                if !self.update_array_in_place(tree, frame, place, value)? {
+                    let v = self.eval(tree, frame, value)?;
+                    self.assign(tree, frame, place, v, s.span)?;
+                }
             }
             StmtKind::Replace { slot, tree: new } => {
                 let parent = self.path(tree, frame, &slot.parent)?;
@@ -864,6 +866,69 @@ impl<'p> Interpreter<'p> {
         Ok(())
     }
 
+    /// `x = append(x, e);` (and `concat`, `slice`, `insert_at`,
+    /// `remove_at` of `x` itself, LANGUAGE §8.5) where `x` is a local, a
+    /// global or a data field: the array is changed where it stands, so
+    /// that it is copied only if another value shares its storage, and
+    /// appending is amortized O(1). Evaluates as the assignment would (the
+    /// path to `x`, then the other arguments, then the built-in), so it
+    /// fails exactly where and when that does. `false` if the statement is
+    /// not of that shape (nothing was evaluated).
+    fn update_array_in_place(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        place: &Place,
+        value: &Expr,
+    ) -> Result<bool, RuntimeError> {
+        let ExprKind::Builtin(b, args) = &value.kind else {
+            return Ok(false);
+        };
+        if !b.updates_array() || !place.projections.is_empty() {
+            return Ok(false);
+        }
+        let Some((first, rest)) = args.split_first() else {
+            return Ok(false);
+        };
+        let node = match (&place.root, &first.kind) {
+            (PlaceRoot::Local(l), ExprKind::Local(m)) if l == m => None,
+            (PlaceRoot::Global(g), ExprKind::Global(h)) if g == h => None,
+            // (Paths with a list index never compare equal: their index
+            // expressions are different source expressions.)
+            (PlaceRoot::Field(p, f), ExprKind::Field(q, g)) if f == g && p.same_steps(q) => {
+                Some(self.path(tree, frame, q)?)
+            }
+            _ => return Ok(false),
+        };
+        let mut values = self.take_values();
+        for a in rest {
+            match self.eval(tree, frame, a) {
+                Ok(v) => values.push(v),
+                Err(e) => {
+                    self.give_values(values);
+                    return Err(e);
+                }
+            }
+        }
+        let result = match (&place.root, node) {
+            (PlaceRoot::Local(l), _) => ops::array_update(*b, &mut frame.data[l.index()], &values),
+            (PlaceRoot::Global(g), _) => {
+                ops::array_update(*b, &mut self.globals[g.index()], &values)
+            }
+            (PlaceRoot::Field(_, f), Some(n)) => {
+                let slot = self.slot_index(*f);
+                match tree.slot_mut(n, slot) {
+                    Slot::Data(v) => ops::array_update(*b, v, &values),
+                    _ => Ok(()),
+                }
+            }
+            (PlaceRoot::Field(..), None) => Ok(()),
+        };
+        self.give_values(values);
+        result.map_err(|err| self.op_error(frame, value.span, err))?;
+        Ok(true)
+    }
+
     fn build(
         &mut self,
         tree: &mut Tree,
@@ -981,7 +1046,21 @@ impl<'p> Interpreter<'p> {
             }
             ExprKind::Call(f, args) => {
                 let args = self.eval_args(tree, frame, args)?;
-                self.call_pure(tree, frame, *f, args, e.span)?
+                self.call_pure(tree, frame, *f, args, Vec::new(), e.span)?
+            }
+            ExprKind::NodeCall(f, args) => {
+                // Arguments in written order: values, and the nodes the
+                // tree paths reach (LANGUAGE §8.8).
+                let mut values = self.take_values();
+                let mut nodes = self.node_pool.pop().unwrap_or_default();
+                for a in args {
+                    match a {
+                        PureArg::Data(x) => values.push(self.eval(tree, frame, x)?),
+                        PureArg::Node(p) => nodes.push(self.path(tree, frame, p)?),
+                    }
+                }
+                self.sync_all_open_lists(tree);
+                self.call_pure(tree, frame, *f, values, nodes, e.span)?
             }
             ExprKind::Array(items) => Value::Array(Arc::new(
                 items
@@ -1031,6 +1110,7 @@ impl<'p> Interpreter<'p> {
         caller: &Frame,
         f: PureFnId,
         args: Vec<Value>,
+        nodes: Vec<NodeId>,
         span: Span,
     ) -> Result<Value, RuntimeError> {
         let pf = &self.program.pure_fns[f.index()];
@@ -1054,32 +1134,55 @@ impl<'p> Interpreter<'p> {
                 )),
             },
             PureBody::Expr(e) => {
-                let mut frame = self.pure_frame(f, args, caller.self_node);
+                let mut frame = self.pure_frame(f, args, nodes, caller.self_node);
                 let value = self.eval(tree, &mut frame, e);
-                self.give_values(frame.data);
+                self.recycle_pure(frame);
                 value
             }
             PureBody::Block(stmts) => {
-                let mut frame = self.pure_frame(f, args, caller.self_node);
-                // The checker admits only local computation in pure bodies,
-                // so running them with the traversal executor is safe.
+                let mut frame = self.pure_frame(f, args, nodes, caller.self_node);
+                // The checker admits only local computation and reads of
+                // the nodes passed in (`for` over their lists included) in
+                // pure bodies, so running them with the traversal
+                // executor is safe.
                 self.ret = None;
-                self.exec_block(tree, &mut frame, stmts)?;
-                self.give_values(frame.data);
+                let flow = self.exec_block(tree, &mut frame, stmts);
+                self.recycle_pure(frame);
+                flow?;
                 Ok(self.ret.take().unwrap_or(Value::Int(0)))
             }
         }
     }
 
-    fn pure_frame(&self, f: PureFnId, args: Vec<Value>, self_node: NodeId) -> Frame {
+    /// Returns a pure function frame's buffers to the pools (its node
+    /// buffer only if it has one: most pure functions take data only).
+    fn recycle_pure(&mut self, frame: Frame) {
+        let mut nodes = frame.nodes;
+        if nodes.capacity() > 0 && self.node_pool.len() < POOL_LIMIT {
+            nodes.clear();
+            self.node_pool.push(nodes);
+        }
+        self.give_values(frame.data);
+    }
+
+    /// The frame of a pure function: its data arguments, then its node
+    /// arguments (its first node variables, LANGUAGE §8.8).
+    fn pure_frame(
+        &self,
+        f: PureFnId,
+        args: Vec<Value>,
+        mut nodes: Vec<NodeId>,
+        self_node: NodeId,
+    ) -> Frame {
         let pf = &self.program.pure_fns[f.index()];
         let mut data = args;
         data.resize(pf.frame.locals.len(), Value::Int(0));
+        nodes.resize(pf.frame.node_vars.len(), self_node);
         Frame {
             owner: Owner::Pure(f),
             self_node,
             data,
-            nodes: Vec::new(),
+            nodes,
             site: Site::Nowhere,
             replaced: false,
             loops: Vec::new(),

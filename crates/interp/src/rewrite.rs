@@ -106,6 +106,18 @@ impl Interpreter<'_> {
         }
     }
 
+    /// Writes the list of every open loop that changed into the tree,
+    /// whatever node owns it: before a pure function that reads nodes
+    /// (LANGUAGE §8.8), which may read any list below its arguments.
+    pub(crate) fn sync_all_open_lists(&mut self, tree: &mut Tree) {
+        for open in self.open_lists.iter_mut() {
+            if open.stale {
+                *tree.slot_mut(open.parent, open.slot) = Slot::List(open.current());
+                open.stale = false;
+            }
+        }
+    }
+
     /// Opens a loop over the list in `slot` of `node`; returns its index.
     pub(crate) fn open_list(&mut self, tree: &mut Tree, node: NodeId, slot: u32) -> usize {
         let snapshot = self.list_of(tree, node, slot);
@@ -323,6 +335,49 @@ impl Interpreter<'_> {
                         let node = self.subtree(tree, frame, with)?;
                         if let Some(items) = tree.slot_mut(parent, slot).list_mut() {
                             items[i as usize] = node;
+                        }
+                        return Ok(Flow::Normal);
+                    }
+                    ListEdit::Insert(i, with) => {
+                        // The index first, checked (`0 <= i <= len`), then
+                        // the subtree, as for `L[i] = ..`.
+                        let i = self.eval(tree, frame, i)?.as_int();
+                        let len = match tree.slot(parent, slot) {
+                            Slot::List(items) => items.len(),
+                            _ => 0,
+                        };
+                        if i < 0 || i as usize > len {
+                            return Err(self.error(
+                                frame,
+                                s.span,
+                                format!(
+                                    "list insert position {i} out of range (the list has {len} elements)"
+                                ),
+                            ));
+                        }
+                        let node = self.subtree(tree, frame, with)?;
+                        if let Some(items) = tree.slot_mut(parent, slot).list_mut() {
+                            items.insert(i as usize, node);
+                        }
+                        return Ok(Flow::Normal);
+                    }
+                    ListEdit::Remove(i) => {
+                        let i = self.eval(tree, frame, i)?.as_int();
+                        let len = match tree.slot(parent, slot) {
+                            Slot::List(items) => items.len(),
+                            _ => 0,
+                        };
+                        if i < 0 || i as usize >= len {
+                            return Err(self.error(
+                                frame,
+                                s.span,
+                                format!(
+                                    "list index {i} out of range (the list has {len} elements)"
+                                ),
+                            ));
+                        }
+                        if let Some(items) = tree.slot_mut(parent, slot).list_mut() {
+                            items.remove(i as usize);
                         }
                         return Ok(Flow::Normal);
                     }

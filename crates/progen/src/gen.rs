@@ -69,11 +69,17 @@
 //! type and may replace it, the shape of type-guarded calls on a child
 //! (29 of the 200 programs of seeds 1..=200 get one; random bodies alone
 //! got none).
+//!
+//! One program in two also gets the constructs of LANGUAGE §8.5 and §8.8
+//! (array built-ins, appends to a global array from several passes, list
+//! inserts and removes, pure functions that read nodes), added by
+//! `gen/arrays.rs` from a random stream of its own.
 
 use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+mod arrays;
 mod loops;
 mod walks;
 
@@ -279,6 +285,9 @@ pub struct Gen {
     /// under a test of the child's type, decided at the slot's first call
     /// so that every traversal calling it agrees.
     guarded_slots: std::collections::BTreeMap<(String, usize), bool>,
+    /// Array built-ins, list inserts and removes, and pure functions over
+    /// nodes (LANGUAGE §8.5, §8.8), in some programs (`gen/arrays.rs`).
+    ext: Option<arrays::Ext>,
     /// Where `while` loops go (LANGUAGE §8.6, `loops.rs`): a generator of
     /// its own, so programs without loops are what their seeds gave before.
     loop_rng: ChaCha8Rng,
@@ -307,9 +316,11 @@ pub fn generate_with(seed: u64, cfg: &GenConfig) -> String {
         risk_left: 0,
         guarded_slots: Default::default(),
         loop_rng: ChaCha8Rng::seed_from_u64(seed ^ 0x6c6f_6f70_735f_7631),
+        ext: None,
     };
     g.schema();
     g.notes(seed);
+    g.ext_setup(seed);
     let mut program = g.emit();
     program.push_str(&walks::part(seed));
     program
@@ -826,6 +837,7 @@ impl Gen {
         out.push_str(
             "pure fn pf4(xs: [i64], k: i64) -> i64 {\n    let ys: [i64] = xs;\n    for y in ys {\n        ys = [y + k, y];\n        k = k + y;\n    }\n    xs = ys;\n    return k + len(xs) + pf3(ys, k);\n}\n",
         );
+        out.push_str(&self.ext_items());
 
         // Bodies: decide which types define which traversals.
         let nt = self.types.len();
@@ -1415,6 +1427,9 @@ impl Gen {
         let (nl, na) = (cx.locals.len(), cx.aliases.len());
         for _ in 0..n {
             stmts.push(self.stmt(&mut cx, self.cfg.max_nesting));
+            if let Some(extra) = self.ext_stmt(&cx) {
+                stmts.push(extra);
+            }
         }
         // Traversals that replace a child of their node outright, and
         // traversals that call such a one on `self` (often with reads of
@@ -1450,6 +1465,9 @@ impl Gen {
         let mut out = Vec::new();
         for _ in 0..n {
             out.extend(self.stmt(cx, nest));
+            if let Some(extra) = self.ext_stmt(cx) {
+                out.extend(extra);
+            }
         }
         cx.locals.truncate(nl);
         cx.aliases.truncate(na);

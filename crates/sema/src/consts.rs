@@ -80,6 +80,7 @@ pub fn const_eval(program: &Program, e: &Expr) -> Result<Value, Box<Diagnostic>>
         ExprKind::Local(_)
         | ExprKind::Field(..)
         | ExprKind::Call(..)
+        | ExprKind::NodeCall(..)
         | ExprKind::Is(..)
         | ExprKind::ListLen(_)
         | ExprKind::InList => return Err(not_const()),

@@ -215,6 +215,14 @@ impl ItemChecker {
     }
 
     /// Resolves a data type; tree types are rejected with `code`.
+    /// The tree type a written type names, if it names one.
+    fn tree_type_of(&self, t: &ast::TypeExpr) -> Option<TypeId> {
+        match t {
+            ast::TypeExpr::Named(n) => self.names.types.get(&n.name).copied(),
+            _ => None,
+        }
+    }
+
     pub(crate) fn data_type(&mut self, t: &ast::TypeExpr, what: &str) -> Option<DataType> {
         resolve_data_type(&self.names, &mut self.diags, t, what)
     }
@@ -857,31 +865,73 @@ impl ItemChecker {
                 continue;
             }
             let mut params = Vec::new();
-            for p in &f.params {
-                if params.iter().any(|(n, _)| *n == p.name.name) {
+            let mut node_params = Vec::new();
+            let mut node_vars: Vec<NodeVar> = Vec::new();
+            for (pos, p) in f.params.iter().enumerate() {
+                if params.iter().any(|(n, _)| *n == p.name.name)
+                    || node_vars.iter().any(|v| v.name == p.name.name)
+                {
                     self.error(
                         "duplicate-name",
                         p.name.span,
                         format!("parameter `{}` is declared twice", p.name.name),
                     );
                 }
+                // A tree-typed parameter takes a node (LANGUAGE §8.8).
+                if let Some(ty) = self.tree_type_of(&p.ty) {
+                    if matches!(f.body, ast::PureBody::Host) {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "pure-fn-host-node",
+                                p.ty.span(),
+                                format!(
+                                    "`pure fn {}` has no body, so the host supplies it, and the host takes data only, not the tree node `{}`",
+                                    f.name.name, p.name.name
+                                ),
+                            )
+                            .with_note("give the function a body, or pass the node's data fields instead"),
+                        );
+                    }
+                    node_params.push((pos, ty));
+                    node_vars.push(NodeVar {
+                        name: p.name.name.clone(),
+                        ty,
+                        origin: None,
+                    });
+                    continue;
+                }
                 let ty = self.data_type(&p.ty, "a pure function parameter");
                 params.push((p.name.name.clone(), ty.unwrap_or(DataType::Int)));
             }
-            let ret = self
-                .data_type(&f.ret, "a pure function result")
-                .unwrap_or(DataType::Int);
+            let ret = if let Some(ty) = self.tree_type_of(&f.ret) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "pure-fn-node-return",
+                        f.ret.span(),
+                        format!(
+                            "a pure function returns data, not a tree node (`{}` is a tree type)",
+                            self.program.type_name(ty)
+                        ),
+                    )
+                    .with_note("return what the caller needs of the node: a data field, a `bool` of an `is` test, ..."),
+                );
+                DataType::Int
+            } else {
+                self.data_type(&f.ret, "a pure function result")
+                    .unwrap_or(DataType::Int)
+            };
             let id = PureFnId(self.program.pure_fns.len() as u32);
             self.names.pure_fns.insert(f.name.name.clone(), id);
             self.program.pure_fns.push(PureFn {
                 name: f.name.name.clone(),
                 span: f.name.span,
                 params: params.iter().map(|(_, t)| t.clone()).collect(),
+                node_params,
                 ret,
                 frame: FrameLayout {
                     num_params: params.len(),
                     locals: params,
-                    node_vars: Vec::new(),
+                    node_vars,
                 },
                 body: PureBody::Host,
             });
@@ -896,6 +946,11 @@ impl ItemChecker {
             if self.program.pure_fns[id.index()].span != f.name.span {
                 continue;
             }
+            if self.tree_type_of(&f.ret).is_some() {
+                // Reported (`pure-fn-node-return`); its body would only
+                // add follow-up errors.
+                continue;
+            }
             let pf = &self.program.pure_fns[id.index()];
             let ret = pf.ret.clone();
             let frame = pf.frame.clone();
@@ -906,7 +961,9 @@ impl ItemChecker {
                     BodyKind::Pure { ret: ret.clone() },
                     &mut self.diags,
                 );
+                let node_params = frame.node_vars.len();
                 bc.set_frame(frame);
+                bc.bind_node_params(node_params);
                 let body = match &f.body {
                     ast::PureBody::Host => PureBody::Host,
                     ast::PureBody::Expr(e) => match bc.expr(e, Some(&ret)) {

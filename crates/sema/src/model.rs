@@ -257,14 +257,33 @@ pub struct PureFn {
     pub name: String,
     /// Declaration.
     pub span: Span,
-    /// Parameter types.
+    /// Types of the data parameters, in order (the first data locals of
+    /// the frame).
     pub params: Vec<DataType>,
+    /// Tree-node parameters (LANGUAGE §8.8), in order: node parameter `i`
+    /// is node variable `i` of the frame, and stands at position `.0` of
+    /// the parameter list as written (data parameters fill the other
+    /// positions, in order). Empty for a function of data only.
+    pub node_params: Vec<(usize, TypeId)>,
     /// Result type.
     pub ret: DataType,
     /// Frame layout (parameters first).
     pub frame: FrameLayout,
     /// Body.
     pub body: PureBody,
+}
+
+impl PureFn {
+    /// The number of parameters as written (data and node parameters).
+    pub fn arity(&self) -> usize {
+        self.params.len() + self.node_params.len()
+    }
+
+    /// Whether parameter `i` as written is a tree node: `Some(k)` for
+    /// node parameter `k`, `None` for a data parameter.
+    pub fn node_param_at(&self, i: usize) -> Option<usize> {
+        self.node_params.iter().position(|(p, _)| *p == i)
+    }
 }
 
 /// The body of a pure function.
@@ -537,6 +556,12 @@ pub enum ListEdit {
     Set(Expr, Subtree),
     /// `L.push(SUBTREE);`
     Push(Subtree),
+    /// `L.insert(i, SUBTREE);` (§8.5): the subtree goes before element
+    /// `i`; a runtime error unless `0 <= i <= len(L)`.
+    Insert(Expr, Subtree),
+    /// `L.remove(i);` (§8.5): element `i` is dropped; a runtime error
+    /// unless `0 <= i < len(L)`.
+    Remove(Expr),
     /// `L = [..];` or `L = PATH;` (a list child moved whole).
     Assign(Vec<ListItem>),
 }
@@ -611,6 +636,15 @@ impl NodePath {
         self.steps
             .iter()
             .any(|s| matches!(s, PathStep::Cast(_) | PathStep::Elem(..)))
+    }
+
+    /// Whether both paths surely reach the same node whenever they are
+    /// followed with nothing changed in between: the same root and steps,
+    /// whatever their source text (element steps are equal only when they
+    /// are the same source expression, so paths with list indices of two
+    /// places in the source never are).
+    pub fn same_steps(&self, other: &NodePath) -> bool {
+        self.root == other.root && self.steps == other.steps
     }
 
     /// The index expressions of its element steps, in order.
@@ -724,6 +758,10 @@ pub enum ExprKind {
     Builtin(Builtin, Vec<Expr>),
     /// Call of a pure function.
     Call(PureFnId, Vec<Expr>),
+    /// Call of a pure function that takes tree nodes (LANGUAGE §8.8): the
+    /// arguments in written order, evaluated in that order. A function of
+    /// data only is called with [`ExprKind::Call`].
+    NodeCall(PureFnId, Vec<PureArg>),
     /// Array value.
     Array(Vec<Expr>),
     /// Record value, members in declaration order.
@@ -739,6 +777,16 @@ pub enum ExprKind {
     /// `match`: the first arm whose patterns contain the value; the arms
     /// cover every value (the checker made sure) and none is unreachable.
     Match(Box<Expr>, Vec<MatchArm>),
+}
+
+/// An argument of a [`ExprKind::NodeCall`].
+#[derive(Clone, Debug)]
+pub enum PureArg {
+    /// For a data parameter.
+    Data(Expr),
+    /// For a node parameter: a tree path (a read of the whole subtree
+    /// below it, for the analysis).
+    Node(NodePath),
 }
 
 /// One arm of a checked `match`.

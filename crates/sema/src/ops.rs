@@ -122,12 +122,48 @@ pub enum Builtin {
     MapKeys,
     /// `values(m)`, in ascending key order.
     MapValues,
+    /// `append(a, e)`: a new array with `e` after the elements of `a`
+    /// (LANGUAGE §8.5).
+    ArrayAppend,
+    /// `concat(a, b)`: the elements of `a`, then those of `b`.
+    ArrayConcat,
+    /// `slice(a, i, j)`: elements `i` up to but not including `j`; an error
+    /// unless `0 <= i <= j <= len(a)`.
+    ArraySlice,
+    /// `insert_at(a, i, e)`: `e` before element `i`; an error unless
+    /// `0 <= i <= len(a)`.
+    ArrayInsertAt,
+    /// `remove_at(a, i)`: without element `i`; an error unless
+    /// `0 <= i < len(a)`.
+    ArrayRemoveAt,
 }
 
 impl Builtin {
     /// Whether evaluating the built-in can fail.
     pub fn can_fail(self) -> bool {
-        matches!(self, Builtin::Substr | Builtin::MapIndex)
+        matches!(
+            self,
+            Builtin::Substr
+                | Builtin::MapIndex
+                | Builtin::ArraySlice
+                | Builtin::ArrayInsertAt
+                | Builtin::ArrayRemoveAt
+        )
+    }
+
+    /// Whether the built-in takes an array as its first argument and
+    /// returns the array changed (`append`, `concat`, `slice`,
+    /// `insert_at`, `remove_at`): `x = f(x, ..);` can then update `x` in
+    /// place ([`array_update`]).
+    pub fn updates_array(self) -> bool {
+        matches!(
+            self,
+            Builtin::ArrayAppend
+                | Builtin::ArrayConcat
+                | Builtin::ArraySlice
+                | Builtin::ArrayInsertAt
+                | Builtin::ArrayRemoveAt
+        )
     }
 }
 
@@ -147,6 +183,22 @@ pub enum OpError {
     ShiftOutOfRange(i64),
     /// `m[k]` with `k` not in `m`: the key that was looked up.
     KeyAbsent(MapKey),
+    /// `slice(a, i, j)` unless `0 <= i <= j <= len`.
+    SliceOutOfRange {
+        /// The start index.
+        start: i64,
+        /// The end index.
+        end: i64,
+        /// The array's length.
+        len: usize,
+    },
+    /// `insert_at(a, i, e)` unless `0 <= i <= len`.
+    InsertOutOfRange {
+        /// The position used.
+        index: i64,
+        /// The array's length.
+        len: usize,
+    },
     /// `substr` with offsets out of range or not on character boundaries.
     Substr {
         /// The start offset.
@@ -195,6 +247,14 @@ impl std::fmt::Display for OpError {
                 write!(f, "index {index} out of range for array of length {len}")
             }
             OpError::KeyAbsent(key) => f.write_str(&key_absent_message(key, None)),
+            OpError::SliceOutOfRange { start, end, len } => write!(
+                f,
+                "slice({start}, {end}) is out of range for array of length {len}"
+            ),
+            OpError::InsertOutOfRange { index, len } => write!(
+                f,
+                "insert position {index} out of range for array of length {len}"
+            ),
             OpError::ShiftOutOfRange(n) => {
                 write!(f, "shift amount {n} is outside 0..=63")
             }
@@ -369,7 +429,79 @@ pub fn builtin(f: Builtin, args: &[Value]) -> Result<Value, OpError> {
             })),
             _ => Value::Array(Arc::default()),
         },
+        Builtin::ArrayAppend
+        | Builtin::ArrayConcat
+        | Builtin::ArraySlice
+        | Builtin::ArrayInsertAt
+        | Builtin::ArrayRemoveAt => {
+            let mut a = arg(0);
+            array_update(f, &mut a, args.get(1..).unwrap_or(&[]))?;
+            a
+        }
     })
+}
+
+/// Applies an array built-in ([`Builtin::updates_array`]) to `array` in
+/// place, with `rest` its other arguments: `array` becomes the value the
+/// built-in returns. The elements are copied only if the array's storage
+/// is shared (copy on write), so `x = append(x, e);` on an `x` that holds
+/// the only reference is amortized O(1). On an error `array` is unchanged.
+pub fn array_update(f: Builtin, array: &mut Value, rest: &[Value]) -> Result<(), OpError> {
+    let Value::Array(items) = array else {
+        return Ok(());
+    };
+    let int = |i: usize| rest.get(i).map_or(0, Value::as_int);
+    let len = items.len();
+    match f {
+        Builtin::ArrayAppend => {
+            if let Some(e) = rest.first() {
+                Arc::make_mut(items).push(e.clone());
+            }
+        }
+        Builtin::ArrayConcat => {
+            if let Some(Value::Array(b)) = rest.first() {
+                if !b.is_empty() {
+                    Arc::make_mut(items).extend(b.iter().cloned());
+                }
+            }
+        }
+        Builtin::ArraySlice => {
+            let (start, end) = (int(0), int(1));
+            let range = usize::try_from(start)
+                .ok()
+                .zip(usize::try_from(end).ok())
+                .filter(|&(i, j)| i <= j && j <= len)
+                .ok_or(OpError::SliceOutOfRange { start, end, len })?;
+            if range != (0, len) {
+                match Arc::get_mut(items) {
+                    Some(v) => {
+                        v.truncate(range.1);
+                        v.drain(..range.0);
+                    }
+                    None => *items = Arc::new(items[range.0..range.1].to_vec()),
+                }
+            }
+        }
+        Builtin::ArrayInsertAt => {
+            let index = int(0);
+            let i = usize::try_from(index)
+                .ok()
+                .filter(|&i| i <= len)
+                .ok_or(OpError::InsertOutOfRange { index, len })?;
+            let e = rest.get(1).cloned().unwrap_or(Value::Int(0));
+            Arc::make_mut(items).insert(i, e);
+        }
+        Builtin::ArrayRemoveAt => {
+            let index = int(0);
+            let i = usize::try_from(index)
+                .ok()
+                .filter(|&i| i < len)
+                .ok_or(OpError::IndexOutOfRange { index, len })?;
+            Arc::make_mut(items).remove(i);
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// The value stored under key `k` in map `m`.

@@ -353,6 +353,18 @@ fn loops(
                         crate::visit::walk_stmt_exprs(std::slice::from_ref(later), &mut |e| {
                             let path = match &e.kind {
                                 ExprKind::Field(p, _) | ExprKind::Is(p, _) => p,
+                                // A pure function given the element reads
+                                // its whole subtree (LANGUAGE §8.8).
+                                ExprKind::NodeCall(_, args) => {
+                                    for a in args {
+                                        if let PureArg::Node(p) = a {
+                                            if p.root == PathRoot::Var(*var) {
+                                                reads.insert((list.field, true));
+                                            }
+                                        }
+                                    }
+                                    return;
+                                }
                                 _ => return,
                             };
                             if path.root == PathRoot::Var(*var) {

@@ -48,6 +48,11 @@ pub fn walk_stmt_exprs<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
                         walk_subtree(with, f);
                     }
                     ListEdit::Push(with) => walk_subtree(with, f),
+                    ListEdit::Insert(i, with) => {
+                        walk_expr(i, f);
+                        walk_subtree(with, f);
+                    }
+                    ListEdit::Remove(i) => walk_expr(i, f),
                     ListEdit::Assign(items) => walk_list_items(items, f),
                 }
             }
@@ -184,6 +189,14 @@ pub fn walk_expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
         | ExprKind::Call(_, args)
         | ExprKind::Array(args)
         | ExprKind::Record(_, args) => args.iter().for_each(|a| walk_expr(a, f)),
+        ExprKind::NodeCall(_, args) => {
+            for a in args {
+                match a {
+                    PureArg::Data(e) => walk_expr(e, f),
+                    PureArg::Node(p) => walk_path(p, f),
+                }
+            }
+        }
         ExprKind::If(c, a, b) => {
             walk_expr(c, f);
             walk_expr(a, f);

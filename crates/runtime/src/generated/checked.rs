@@ -159,3 +159,75 @@ pub fn no_traversal(traversal: &'static str, ty: &str) -> Fail {
         col: 0,
     })
 }
+
+/// `slice(a, i, j)` (LANGUAGE §8.5): elements `i` up to but not including
+/// `j`; an error unless `0 <= i <= j <= len`.
+#[inline]
+pub fn array_slice<T: Clone>(a: &[T], i: i64, j: i64, at: &At) -> Result<Vec<T>, Fail> {
+    let (start, end) = slice_range(a.len(), i, j, at)?;
+    Ok(a[start..end].to_vec())
+}
+
+/// `a = slice(a, i, j);` in place.
+#[inline]
+pub fn array_slice_in_place<T>(a: &mut Vec<T>, i: i64, j: i64, at: &At) -> Result<(), Fail> {
+    let (start, end) = slice_range(a.len(), i, j, at)?;
+    a.truncate(end);
+    a.drain(..start);
+    Ok(())
+}
+
+/// The range of `slice(a, i, j)` on an array of `len` elements.
+#[inline]
+fn slice_range(len: usize, i: i64, j: i64, at: &At) -> Result<(usize, usize), Fail> {
+    match usize::try_from(i).ok().zip(usize::try_from(j).ok()) {
+        Some((start, end)) if start <= end && end <= len => Ok((start, end)),
+        _ => Err(at.error(format!(
+            "slice({i}, {j}) is out of range for array of length {len}"
+        ))),
+    }
+}
+
+/// `a = insert_at(a, i, e);` in place (LANGUAGE §8.5): an error unless
+/// `0 <= i <= len`.
+#[inline]
+pub fn array_insert_at<T>(a: &mut Vec<T>, i: i64, e: T, at: &At) -> Result<(), Fail> {
+    match usize::try_from(i).ok().filter(|&k| k <= a.len()) {
+        Some(k) => {
+            a.insert(k, e);
+            Ok(())
+        }
+        None => Err(at.error(format!(
+            "insert position {i} out of range for array of length {}",
+            a.len()
+        ))),
+    }
+}
+
+/// `a = remove_at(a, i);` in place (LANGUAGE §8.5): an error unless
+/// `0 <= i < len`.
+#[inline]
+pub fn array_remove_at<T>(a: &mut Vec<T>, i: i64, at: &At) -> Result<(), Fail> {
+    match usize::try_from(i).ok().filter(|&k| k < a.len()) {
+        Some(k) => {
+            a.remove(k);
+            Ok(())
+        }
+        None => Err(at.error(format!(
+            "index {i} out of range for array of length {}",
+            a.len()
+        ))),
+    }
+}
+
+/// The position of `L.insert(i, ..)` in a list child of `len` elements
+/// (LANGUAGE §8.5): an error unless `0 <= i <= len`.
+#[inline]
+pub fn list_insert_position(len: usize, i: i64, at: &At) -> Result<usize, Fail> {
+    match usize::try_from(i).ok().filter(|&k| k <= len) {
+        Some(k) => Ok(k),
+        None => Err(at.error(format!(
+            "list insert position {i} out of range (the list has {len} elements)"
+        ))),
+    }
+}

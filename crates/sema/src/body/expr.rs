@@ -201,6 +201,10 @@ impl BodyChecker<'_> {
                     DataType::Record(r),
                 )
             }
+            ast::ExprKind::New(..) if self.in_pure_fn() => {
+                self.pure_fn_node_build(span, "create");
+                None
+            }
             ast::ExprKind::New(..) => {
                 self.error(
                     "new-position",
@@ -448,6 +452,9 @@ impl BodyChecker<'_> {
         span: Span,
     ) -> Option<Expr> {
         if let Some(&f) = self.names.pure_fns.get(&name.name) {
+            if !self.program.pure_fns[f.index()].node_params.is_empty() {
+                return self.node_call(f, name, args, span);
+            }
             let params = self.program.pure_fns[f.index()].params.clone();
             let ret = self.program.pure_fns[f.index()].ret.clone();
             let args = self.call_args(&name.name, args, &params, span)?;
@@ -469,6 +476,14 @@ impl BodyChecker<'_> {
                     Some((**k).clone())
                 }
                 ("get" | "insert", Some(DataType::Map(_, v)), 2) => Some((**v).clone()),
+                // Array built-ins type elements from the array, so that
+                // `append(xs, [])` and `concat(xs, [])` check.
+                ("append", Some(DataType::Array(t)), 1)
+                | ("insert_at", Some(DataType::Array(t)), 2) => Some((**t).clone()),
+                ("concat", Some(a @ DataType::Array(_)), 1) => Some(a.clone()),
+                ("slice" | "insert_at" | "remove_at", Some(DataType::Array(_)), 1 | 2) => {
+                    Some(DataType::Int)
+                }
                 _ => None,
             };
             checked.push(self.expr(a, expected.as_ref())?);
@@ -536,6 +551,15 @@ impl BodyChecker<'_> {
             }
             ("keys", [Map(k, _)]) => Some((Builtin::MapKeys, Array(k.clone()))),
             ("values", [Map(_, v)]) => Some((Builtin::MapValues, Array(v.clone()))),
+            ("append", [a @ Array(t), e]) if **t == **e => {
+                Some((Builtin::ArrayAppend, (*a).clone()))
+            }
+            ("concat", [a @ Array(_), b]) if *a == *b => Some((Builtin::ArrayConcat, (*a).clone())),
+            ("slice", [a @ Array(_), Int, Int]) => Some((Builtin::ArraySlice, (*a).clone())),
+            ("insert_at", [a @ Array(t), Int, e]) if **t == **e => {
+                Some((Builtin::ArrayInsertAt, (*a).clone()))
+            }
+            ("remove_at", [a @ Array(_), Int]) => Some((Builtin::ArrayRemoveAt, (*a).clone())),
             _ => None,
         };
         match resolved {
@@ -545,9 +569,29 @@ impl BodyChecker<'_> {
                 span,
             }),
             None => {
-                const BUILTINS: [&str; 17] = [
-                    "to_f64", "to_i64", "abs", "min", "max", "sqrt", "floor", "ceil", "len",
-                    "to_str", "substr", "get", "contains", "insert", "remove", "keys", "values",
+                const BUILTINS: [&str; 22] = [
+                    "to_f64",
+                    "to_i64",
+                    "abs",
+                    "min",
+                    "max",
+                    "sqrt",
+                    "floor",
+                    "ceil",
+                    "len",
+                    "to_str",
+                    "substr",
+                    "get",
+                    "contains",
+                    "insert",
+                    "remove",
+                    "keys",
+                    "values",
+                    "append",
+                    "concat",
+                    "slice",
+                    "insert_at",
+                    "remove_at",
                 ];
                 if BUILTINS.contains(&name.name.as_str()) {
                     let given = tys
@@ -573,5 +617,148 @@ impl BodyChecker<'_> {
                 None
             }
         }
+    }
+}
+
+impl BodyChecker<'_> {
+    /// A call of a pure function that takes tree nodes (LANGUAGE §8.8):
+    /// each node parameter is given a tree path whose static type is a
+    /// subtype of the parameter's, each data parameter a value.
+    fn node_call(
+        &mut self,
+        f: PureFnId,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Expr> {
+        let pf = &self.program.pure_fns[f.index()];
+        let (arity, ret) = (pf.arity(), pf.ret.clone());
+        if args.len() != arity {
+            self.error(
+                "call-args",
+                span,
+                format!(
+                    "`{}` takes {arity} argument(s) but {} were given",
+                    name.name,
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut ok = true;
+        let mut data = 0;
+        for (i, a) in args.iter().enumerate() {
+            let pf = &self.program.pure_fns[f.index()];
+            match pf.node_param_at(i) {
+                Some(k) => {
+                    let want = pf.node_params[k].1;
+                    match self.node_arg(a, want) {
+                        Some(p) => out.push(PureArg::Node(p)),
+                        None => ok = false,
+                    }
+                }
+                None => {
+                    let p = pf.params[data].clone();
+                    data += 1;
+                    match self.expr(a, Some(&p)) {
+                        Some(e) if self.expect_type(&e, &p) => out.push(PureArg::Data(e)),
+                        _ => ok = false,
+                    }
+                }
+            }
+        }
+        ok.then_some(Expr {
+            kind: ExprKind::NodeCall(f, out),
+            ty: ret,
+            span,
+        })
+    }
+
+    /// The argument of a node parameter of type `want`: a tree path.
+    fn node_arg(&mut self, a: &ast::Expr, want: TypeId) -> Option<NodePath> {
+        if !self.denotes_tree(a) {
+            // Check it for its own errors, then say what is expected.
+            let e = self.expr(a, None)?;
+            self.report(
+                Diagnostic::error(
+                    "type-mismatch",
+                    a.span,
+                    format!(
+                        "expected a tree node of type `{}`, found a value of type `{}`",
+                        self.program.type_name(want),
+                        self.type_name(&e.ty)
+                    ),
+                )
+                .with_note(
+                    "pass a tree path such as `self.left`, a loop variable or a node parameter",
+                ),
+            );
+            return None;
+        }
+        match self.resolve(a)? {
+            Resolved::Node(p) => {
+                if !self.program.is_subtype(p.ty, want) {
+                    let mut d = Diagnostic::error(
+                        "type-mismatch",
+                        a.span,
+                        format!(
+                            "expected a tree node of type `{}`, found `{}`",
+                            self.program.type_name(want),
+                            self.program.type_name(p.ty)
+                        ),
+                    );
+                    if self.program.is_subtype(want, p.ty) {
+                        d = d.with_note(format!(
+                            "cast it if it is one: `(PATH as {})`",
+                            self.program.type_name(want)
+                        ));
+                    }
+                    self.report(d);
+                    return None;
+                }
+                Some(p)
+            }
+            Resolved::List(_) => {
+                self.list_misuse(a.span);
+                None
+            }
+            Resolved::Data(e) => {
+                let msg = format!(
+                    "expected a tree node of type `{}`, found a value of type `{}`",
+                    self.program.type_name(want),
+                    self.type_name(&e.ty)
+                );
+                self.error("type-mismatch", a.span, msg);
+                None
+            }
+        }
+    }
+
+    /// `pure-fn-node-build`: a pure function would create, move or copy
+    /// nodes (`what`).
+    pub(super) fn pure_fn_node_build(&mut self, span: Span, what: &str) {
+        self.report(
+            Diagnostic::error(
+                "pure-fn-node-build",
+                span,
+                format!(
+                    "a pure function cannot {what} tree nodes; it only reads the nodes it is given"
+                ),
+            )
+            .with_note("build, move or copy subtrees in a traversal"),
+        );
+    }
+
+    /// `pure-fn-node-write`: a pure function would change a node it reads.
+    pub(super) fn pure_fn_node_write(&mut self, span: Span, what: &str) {
+        self.report(
+            Diagnostic::error(
+                "pure-fn-node-write",
+                span,
+                format!("a pure function cannot {what}; it only reads the nodes it is given"),
+            )
+            .with_note("make the change in a traversal, with the function's result"),
+        );
     }
 }

@@ -136,6 +136,21 @@ impl<'a> BodyChecker<'a> {
         self.frame = frame;
     }
 
+    /// Binds the first `n` node variables of the frame, a pure function's
+    /// tree-node parameters (LANGUAGE §8.8). They are node variables
+    /// without an origin, as loop variables are: paths start at them.
+    pub(crate) fn bind_node_params(&mut self, n: usize) {
+        for i in 0..n.min(self.frame.node_vars.len()) {
+            let name = self.frame.node_vars[i].name.clone();
+            self.scopes[0].push((name, Binding::LoopVar(NodeVarId(i as u32))));
+        }
+    }
+
+    /// Whether this is a pure function's body.
+    fn in_pure_fn(&self) -> bool {
+        matches!(self.kind, BodyKind::Pure { .. })
+    }
+
     pub(crate) fn into_frame(self) -> FrameLayout {
         self.frame
     }
@@ -402,7 +417,7 @@ pub(crate) fn always_returns(stmts: &[Stmt]) -> bool {
 /// The pure functions called anywhere in `stmts`, with the calls' spans.
 pub(crate) fn called_pure_fns(stmts: &[Stmt], out: &mut Vec<(PureFnId, Span)>) {
     crate::visit::walk_stmt_exprs(stmts, &mut |e| {
-        if let ExprKind::Call(f, _) = e.kind {
+        if let ExprKind::Call(f, _) | ExprKind::NodeCall(f, _) = e.kind {
             out.push((f, e.span));
         }
     });
@@ -411,7 +426,7 @@ pub(crate) fn called_pure_fns(stmts: &[Stmt], out: &mut Vec<(PureFnId, Span)>) {
 /// The pure functions called in `e`, with the calls' spans.
 pub(crate) fn called_pure_fns_expr(e: &Expr, out: &mut Vec<(PureFnId, Span)>) {
     crate::visit::walk_expr(e, &mut |x| {
-        if let ExprKind::Call(f, _) = x.kind {
+        if let ExprKind::Call(f, _) | ExprKind::NodeCall(f, _) = x.kind {
             out.push((f, x.span));
         }
     });

@@ -348,6 +348,9 @@ impl BodyChecker<'_> {
             }
         };
         if !matches!(self.kind, BodyKind::Traversal { .. }) {
+            if self.in_pure_fn() {
+                self.pure_fn_node_write(e.span, "edit a list of children");
+            }
             return None;
         }
         if slot.parent.root != PathRoot::SelfNode || !slot.parent.steps.is_empty() {
@@ -446,6 +449,66 @@ impl BodyChecker<'_> {
         })
     }
 
+    /// `self.L.insert(i, SUBTREE);` (LANGUAGE §8.5): as `push`, the
+    /// subtree is `new` or `copy(..)` (nothing is replaced, so nothing may
+    /// move in).
+    pub(super) fn insert_stmt(
+        &mut self,
+        list: &ast::Expr,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<StmtKind> {
+        let slot = self.owned_list(list)?;
+        let [index, value] = args else {
+            self.error(
+                "call-args",
+                without_semicolon(span),
+                format!(
+                    "`insert` takes 2 arguments (an index and a subtree) but {} were given",
+                    args.len()
+                ),
+            );
+            return None;
+        };
+        let i = self
+            .expr(index, Some(&DataType::Int))
+            .filter(|i| self.expect_type(i, &DataType::Int))?;
+        let with = self.list_element(&slot, value, &Dest::Nothing)?;
+        Some(StmtKind::EditList {
+            list: slot,
+            edit: ListEdit::Insert(i, with),
+        })
+    }
+
+    /// `self.L.remove(i);` (LANGUAGE §8.5): the element's subtree is
+    /// dropped.
+    pub(super) fn remove_stmt(
+        &mut self,
+        list: &ast::Expr,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<StmtKind> {
+        let slot = self.owned_list(list)?;
+        let [index] = args else {
+            self.error(
+                "call-args",
+                without_semicolon(span),
+                format!(
+                    "`remove` takes 1 argument (an index) but {} were given",
+                    args.len()
+                ),
+            );
+            return None;
+        };
+        let i = self
+            .expr(index, Some(&DataType::Int))
+            .filter(|i| self.expect_type(i, &DataType::Int))?;
+        Some(StmtKind::EditList {
+            list: slot,
+            edit: ListEdit::Remove(i),
+        })
+    }
+
     /// `slot = copy(PATH);`
     pub(super) fn copy_to_stmt(
         &mut self,
@@ -531,6 +594,10 @@ impl BodyChecker<'_> {
                     ty: DataType::Bool,
                     span,
                 }))
+            }
+            "copy" if !self.names.pure_fns.contains_key("copy") && self.in_pure_fn() => {
+                self.pure_fn_node_build(span, "copy");
+                Some(None)
             }
             "copy" if !self.names.pure_fns.contains_key("copy") => {
                 self.report(

@@ -79,9 +79,17 @@ impl BodyChecker<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<StmtKind> {
+        if let Some(reported) = self.array_method(receiver, method, args) {
+            return reported;
+        }
+        let list_edit = matches!(method.name.as_str(), "push" | "insert" | "remove");
         match self.kind {
             BodyKind::Traversal { .. } => {}
             BodyKind::Pure { .. } => {
+                if list_edit && self.try_resolve_list(receiver) == Some(true) {
+                    self.pure_fn_node_write(span, "edit a list of children");
+                    return None;
+                }
                 self.error(
                     "pure-fn-effect",
                     span,
@@ -98,8 +106,12 @@ impl BodyChecker<'_> {
                 return None;
             }
         }
-        if method.name == "push" && self.try_resolve_list(receiver) == Some(true) {
-            return self.push_stmt(receiver, args, span);
+        if list_edit && self.try_resolve_list(receiver) == Some(true) {
+            return match method.name.as_str() {
+                "push" => self.push_stmt(receiver, args, span),
+                "insert" => self.insert_stmt(receiver, args, span),
+                _ => self.remove_stmt(receiver, args, span),
+            };
         }
         let recv = match self.resolve(receiver)? {
             Resolved::Node(p) => p,
@@ -258,7 +270,11 @@ impl BodyChecker<'_> {
         let resolved = self.resolve_expecting(init, declared.as_ref())?;
         match resolved {
             Resolved::Node(path) => {
-                if !matches!(self.kind, BodyKind::Traversal { .. }) {
+                // (In a pure function, a path starts at a node parameter.)
+                if !matches!(
+                    self.kind,
+                    BodyKind::Traversal { .. } | BodyKind::Pure { .. }
+                ) {
                     self.error(
                         "pure-fn-tree",
                         init.span,
@@ -370,6 +386,12 @@ impl BodyChecker<'_> {
             return self.list_assign_stmt(bare, value);
         }
         match self.target(target)? {
+            Target::Place(place, _)
+                if self.in_pure_fn() && matches!(place.root, PlaceRoot::Field(..)) =>
+            {
+                self.pure_fn_node_write(target.span, "write a field of a tree node");
+                None
+            }
             Target::Place(place, ty) => {
                 let v = self.expr(value, Some(&ty))?;
                 if !self.expect_type(&v, &ty) {
@@ -379,11 +401,7 @@ impl BodyChecker<'_> {
             }
             Target::Slot(slot) => {
                 if !matches!(self.kind, BodyKind::Traversal { .. }) {
-                    self.error(
-                        "pure-fn-tree",
-                        target.span,
-                        "only traversals can change the tree",
-                    );
+                    self.pure_fn_node_write(target.span, "replace or move a subtree");
                     return None;
                 }
                 self.check_for_list_write(&slot, target.span)?;
@@ -813,5 +831,48 @@ impl BodyChecker<'_> {
             value,
             span,
         })
+    }
+}
+
+impl BodyChecker<'_> {
+    /// `x.push(e);` (or `insert`, `remove`, `append`) on a data array: an
+    /// array is a value, changed by assigning it a new one (LANGUAGE §8.5).
+    /// `Some(None)` once reported; `None` if the receiver is not an array.
+    fn array_method(
+        &mut self,
+        receiver: &ast::Expr,
+        method: &ast::Ident,
+        args: &[ast::Expr],
+    ) -> Option<Option<StmtKind>> {
+        let name = method.name.as_str();
+        if !matches!(name, "push" | "insert" | "remove" | "append") {
+            return None;
+        }
+        // Resolve quietly: if it is not an array, the usual checks report.
+        let mut scratch = Vec::new();
+        std::mem::swap(self.diags, &mut scratch);
+        let r = self.resolve(receiver);
+        std::mem::swap(self.diags, &mut scratch);
+        let Some(Resolved::Data(e)) = r else {
+            return None;
+        };
+        if !matches!(e.ty, DataType::Array(_)) {
+            return None;
+        }
+        let x = span_text_hint(receiver);
+        let fix = match (name, args.len()) {
+            ("push" | "append", _) => format!("{x} = append({x}, e);"),
+            ("insert", _) => format!("{x} = insert_at({x}, i, e);"),
+            _ => format!("{x} = remove_at({x}, i);"),
+        };
+        self.report(
+            Diagnostic::error(
+                "array-method",
+                receiver.span.to(method.span),
+                format!("an array is a value and has no method `{name}`; write `{fix}`"),
+            )
+            .with_note("`append`, `concat`, `slice`, `insert_at` and `remove_at` return a new array; assigning it back (`x = append(x, e);`) takes amortized O(1)"),
+        );
+        Some(None)
     }
 }
