@@ -16,6 +16,19 @@ fn examples() -> Vec<PathBuf> {
         "minic",
         "scopes",
     ] {
+        // A directory with `.tf` files in a subdirectory is one program
+        // (`examples/minic`: `types.tf` and `passes/*.tf`).
+        let has_tf_below = std::fs::read_dir(root.join(dir)).unwrap().any(|e| {
+            let p = e.unwrap().path();
+            p.is_dir()
+                && std::fs::read_dir(&p)
+                    .unwrap()
+                    .any(|f| f.unwrap().path().extension().is_some_and(|x| x == "tf"))
+        });
+        if has_tf_below {
+            out.push(root.join(dir));
+            continue;
+        }
         for e in std::fs::read_dir(root.join(dir)).unwrap() {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "tf") {

@@ -22,10 +22,14 @@ impl Arith {
         if self.op == ArithOp::Mul {
             if self.r is IntLit && log2_exact((self.r as IntLit).v) > 0 {
                 let k = log2_exact((self.r as IntLit).v);
-                self = new Arith { op: ArithOp::Shl, l: self.l, r: new IntLit { v: k }, ty: Ty::Int, effect_free: self.effect_free };
+                self = new Arith {
+                    op: ArithOp::Shl, l: self.l, r: new IntLit { v: k }, ty: Ty::Int, effect_free: self.effect_free,
+                };
             } else if self.l is IntLit && log2_exact((self.l as IntLit).v) > 0 {
                 let k = log2_exact((self.l as IntLit).v);
-                self = new Arith { op: ArithOp::Shl, l: self.r, r: new IntLit { v: k }, ty: Ty::Int, effect_free: self.effect_free };
+                self = new Arith {
+                    op: ArithOp::Shl, l: self.r, r: new IntLit { v: k }, ty: Ty::Int, effect_free: self.effect_free,
+                };
             }
         }
     }
