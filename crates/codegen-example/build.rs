@@ -79,7 +79,8 @@ fn main() {
     let grow = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/grow.tf");
     let cold = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/cold.tf");
     let moves = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/moves.tf");
-    if let Err(e) = config.compile(&[data, names, type_names, grow, cold, moves], &out) {
+    let loops = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/loops.tf");
+    if let Err(e) = config.compile(&[data, names, type_names, grow, cold, moves, loops], &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
     // The hand-computed rewriting cases of the interpreter's tests

@@ -186,9 +186,9 @@ impl<'a> BodyCtx<'a> {
                         scan(then_branch, out);
                         scan(else_branch, out);
                     }
-                    StmtKind::ForArray { body, .. } | StmtKind::ForRange { body, .. } => {
-                        scan(body, out)
-                    }
+                    StmtKind::ForArray { body, .. }
+                    | StmtKind::ForRange { body, .. }
+                    | StmtKind::While { body, .. } => scan(body, out),
                     _ => {}
                 }
             }
@@ -780,6 +780,20 @@ impl<'a> BodyCtx<'a> {
                     self.expr(v, &mut acc);
                 }
             }
+            // A `while` (§8.6) is one statement for the fuser: its set is
+            // the limit's and the condition's reads and the union of its
+            // body's statements over all iterations (the analysis is
+            // flow-insensitive, so a local written in one iteration and
+            // read in the next is both read and written by the loop, and a
+            // `break` or a false condition, which only skip the rest of
+            // the loop, can only remove accesses from that union).
+            StmtKind::While { cond, limit, body } => {
+                self.expr(limit, &mut acc);
+                self.expr(cond, &mut acc);
+                blocks.push(self.block(body));
+            }
+            // `break` ends the loop it is in: it touches nothing.
+            StmtKind::Break => {}
         }
         for b in &blocks {
             for o in b {
@@ -861,7 +875,8 @@ pub(crate) fn pure_fails(program: &Program) -> Vec<bool> {
                         } => index_writes(then_branch) || index_writes(else_branch),
                         StmtKind::ForArray { body, .. }
                         | StmtKind::ForRange { body, .. }
-                        | StmtKind::ForChildren { body, .. } => index_writes(body),
+                        | StmtKind::ForChildren { body, .. }
+                        | StmtKind::While { body, .. } => index_writes(body),
                         _ => false,
                     })
                 }

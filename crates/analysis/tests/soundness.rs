@@ -32,6 +32,7 @@ type R<T> = Result<T, Stop>;
 enum Flow {
     Normal,
     Return,
+    Break,
 }
 
 struct Act {
@@ -706,8 +707,9 @@ impl<'a> Tracer<'a> {
                 Some(b) if i == 0 => nest.push((b, 0, None)),
                 Some(b) => *nest.last_mut().unwrap() = (b, i, None),
             }
-            if self.exec(s)? == Flow::Return {
-                return Ok(Flow::Return);
+            match self.exec(s)? {
+                Flow::Normal => {}
+                flow => return Ok(flow),
             }
         }
         if block.is_some() && !stmts.is_empty() {
@@ -787,6 +789,27 @@ impl<'a> Tracer<'a> {
                 self.stack.last_mut().unwrap().nest.last_mut().unwrap().2 = None;
             }
             StmtKind::Return(_) => return Ok(Flow::Return),
+            // §8.6: the limit once, the condition before each iteration;
+            // accesses of the body count as block 0 of this statement.
+            StmtKind::While { cond, limit, body } => {
+                let n = self.eval(limit)?.as_int();
+                let depth = self.stack.last().unwrap().nest.len();
+                let mut i = 0;
+                while i < n {
+                    self.stack.last_mut().unwrap().nest.truncate(depth);
+                    if !self.eval(cond)?.as_bool() {
+                        break;
+                    }
+                    i += 1;
+                    match self.exec_block(body, Some(0))? {
+                        Flow::Normal => {}
+                        Flow::Break => break,
+                        Flow::Return => return Ok(Flow::Return),
+                    }
+                }
+                self.stack.last_mut().unwrap().nest.truncate(depth);
+            }
+            StmtKind::Break => return Ok(Flow::Break),
             StmtKind::ReplaceSelf { .. }
             | StmtKind::SpliceSelf { .. }
             | StmtKind::EditList { .. }
@@ -1052,7 +1075,7 @@ impl Gen {
     fn stmt(&mut self, ty: &str, children: &[&str], list: bool, depth: u32) -> String {
         let e = self.expr(children, 2);
         let m = format!("t{}", self.rng_u(3));
-        match self.rng_u(16) {
+        match self.rng_u(17) {
             0 => format!("self.v = {e};"),
             1 => format!("self.p = Pair {{ a: {e}, b: self.p.a }};"),
             2 => format!("g = {e};"),
@@ -1117,6 +1140,14 @@ impl Gen {
             }
             14 if self.chance(4) => "return;".into(),
             15 if ty == "S" => "if self.last is S { self.last = new S { items: (self.last as S).items, last: new L {} }; }".into(),
+            // A `while` loop (§8.6) that may `break`.
+            16 if depth > 0 => {
+                let c = self.cond(children, 1);
+                let limit = self.rng_u(4);
+                let body = self.block(ty, children, list, depth - 1);
+                let b = self.cond(children, 1);
+                format!("while {c} limit {limit} {{\n{body}if {b} {{ break; }}\n}}")
+            }
             _ => format!("self.v = self.v + {e};"),
         }
     }

@@ -57,6 +57,8 @@ generated! {
     cold,
     /// `programs/moves.tf`: a value moved where a fused participant replaces its node, and read after.
     moves,
+    /// `programs/loops.tf`: `while` loops and `break` in traversals and fuse items (LANGUAGE §8.6).
+    loops,
     /// `examples/passes/passes.tf`: default walks, `impl` blocks, subtype defaults, cast aliases.
     passes,
     /// `examples/rules`: a program of several files, one lint rule each.

@@ -990,7 +990,10 @@ impl Gen<'_> {
     pub fn stmt(&self, s: &Stmt, fr: &Frame, ret: &Ret, top: bool) -> TokenStream {
         let is_loop = matches!(
             s.kind,
-            StmtKind::ForChildren { .. } | StmtKind::ForArray { .. } | StmtKind::ForRange { .. }
+            StmtKind::ForChildren { .. }
+                | StmtKind::ForArray { .. }
+                | StmtKind::ForRange { .. }
+                | StmtKind::While { .. }
         );
         if is_loop {
             fr.loop_depth.set(fr.loop_depth.get() + 1);
@@ -1290,6 +1293,29 @@ impl Gen<'_> {
                 let b = self.block(body, fr, ret);
                 quote!(for #m #v in #a..#z { #b })
             }
+            // `while c limit n { .. }` (§8.6): the limit once, the
+            // condition before each iteration (not once the limit is
+            // reached), `break` leaving this loop. A `break;` is never
+            // inside a loop the generated code opens within the body (the
+            // checker allows it only outside `for` bodies), so it ends
+            // this loop. Nested loops shadow the counter names.
+            StmtKind::While { cond, limit, body } => {
+                let n = self.expr(limit, fr).ts;
+                let c = self.expr(cond, fr).ts;
+                let b = self.block(body, fr, ret);
+                quote!({
+                    let while_limit: i64 = #n;
+                    let mut while_iter: i64 = 0;
+                    while while_iter < while_limit {
+                        if !(#c) {
+                            break;
+                        }
+                        while_iter += 1;
+                        #b
+                    }
+                })
+            }
+            StmtKind::Break => quote!(break;),
             StmtKind::Return(value) => match (ret, value) {
                 (Ret::Pure { fallible }, Some(v)) => {
                     let v = self.expr(v, fr).ts;
@@ -1569,9 +1595,10 @@ pub(crate) fn keeps_facts(s: &Stmt) -> bool {
             else_branch,
             ..
         } => then_branch.iter().chain(else_branch).all(keeps_facts),
-        StmtKind::ForArray { body, .. } | StmtKind::ForRange { body, .. } => {
-            body.iter().all(keeps_facts)
-        }
+        StmtKind::ForArray { body, .. }
+        | StmtKind::ForRange { body, .. }
+        | StmtKind::While { body, .. } => body.iter().all(keeps_facts),
+        StmtKind::Break => true,
         _ => false,
     }
 }

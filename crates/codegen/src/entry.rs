@@ -27,16 +27,28 @@ impl Gen<'_> {
                     out.extend(quote!(cx.globals.#n = #v;));
                 }
                 FuseLevel::While { cond, limit, body } => {
+                    // The limit once, before the first iteration (§8.6).
+                    let n = self.expr(limit, fr).ts;
                     let c = self.expr(cond, fr).ts;
                     let b = self.fuse_level(body, fr, unit);
                     out.extend(quote! {
-                        for _ in 0..#limit {
-                            if !(#c) {
-                                break;
+                        {
+                            let while_limit: i64 = #n;
+                            let mut while_iter: i64 = 0;
+                            while while_iter < while_limit {
+                                if !(#c) {
+                                    break;
+                                }
+                                while_iter += 1;
+                                #b
                             }
-                            #b
                         }
                     });
+                }
+                FuseLevel::Break => {
+                    out.extend(quote!(break;));
+                    // What follows in the block cannot run.
+                    break;
                 }
             }
         }
@@ -335,10 +347,14 @@ pub(crate) fn fuse_stmt_exprs(
         match s {
             treefuse_sema::FuseStmt::Call(_) => {}
             treefuse_sema::FuseStmt::SetGlobal { value, .. } => f(value),
-            treefuse_sema::FuseStmt::While { cond, body, .. } => {
+            treefuse_sema::FuseStmt::While {
+                cond, limit, body, ..
+            } => {
+                f(limit);
                 f(cond);
                 fuse_stmt_exprs(body, f);
             }
+            treefuse_sema::FuseStmt::Break { .. } => {}
         }
     }
 }

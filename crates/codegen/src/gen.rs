@@ -626,6 +626,8 @@ pub(crate) fn reserved_locals() -> Vec<String> {
         "before",
         "other",
         "start_kind",
+        "while_limit",
+        "while_iter",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -1489,7 +1491,8 @@ impl<'p> Gen<'p> {
             }
             StmtKind::ForChildren { body, .. }
             | StmtKind::ForArray { body, .. }
-            | StmtKind::ForRange { body, .. } => body.iter().any(|s| self.contains_return(s)),
+            | StmtKind::ForRange { body, .. }
+            | StmtKind::While { body, .. } => body.iter().any(|s| self.contains_return(s)),
             _ => false,
         }
     }
@@ -1791,13 +1794,25 @@ pub(crate) fn usage_stmt(s: &Stmt, u: &mut Usage) {
                 expr_use(v, u);
             }
         }
+        StmtKind::While { cond, limit, body } => {
+            expr_use(limit, u);
+            expr_use(cond, u);
+            usage(body, u);
+        }
+        StmtKind::Break => {}
     }
 }
 
-/// Whether running `s` always ends in `return` (or a replacement).
+/// Whether running `s` always ends in `return` (or a replacement), or,
+/// inside a `while` body, leaves the loop (`break`): what follows it in
+/// its block cannot run. A `while` itself never diverges (its limit may
+/// be `<= 0`).
 pub(crate) fn diverges(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Return(_) | StmtKind::ReplaceSelf { .. } | StmtKind::SpliceSelf { .. } => true,
+        StmtKind::Return(_)
+        | StmtKind::ReplaceSelf { .. }
+        | StmtKind::SpliceSelf { .. }
+        | StmtKind::Break => true,
         StmtKind::If {
             then_branch,
             else_branch,

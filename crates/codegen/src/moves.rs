@@ -246,6 +246,10 @@ fn reads_by_statement(stmts: &[Stmt], out: &mut Vec<(LocalId, *const Expr, bool)
                 walk_path(&list.parent, &mut |e| v.push(e));
                 v
             }
+            StmtKind::While { cond, limit, body } => {
+                reads_by_statement(body, out);
+                vec![limit, cond]
+            }
             _ => exprs_of(s),
         };
         for e in direct {
@@ -281,7 +285,9 @@ fn writes(s: &Stmt, out: &mut HashSet<LocalId>) {
             out.insert(*var);
             body.iter().for_each(|s| writes(s, out));
         }
-        StmtKind::ForChildren { body, .. } => body.iter().for_each(|s| writes(s, out)),
+        StmtKind::ForChildren { body, .. } | StmtKind::While { body, .. } => {
+            body.iter().for_each(|s| writes(s, out))
+        }
         _ => {}
     }
 }
@@ -365,6 +371,47 @@ fn looped(
     live.extend(entry);
 }
 
+thread_local! {
+    /// Per enclosing `while` being analysed, innermost last: what is live
+    /// right after it, so live at a `break;` in its body.
+    static BREAK_LIVE: std::cell::RefCell<Vec<HashSet<LocalId>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`looped`] for a `while` body: `pinned` (what the condition reads)
+/// stays live throughout the body, no variable is rebound.
+fn looped_while(
+    body: &[Stmt],
+    live: &mut HashSet<LocalId>,
+    out: &mut Out,
+    pinned: &HashSet<LocalId>,
+    exit: &Exit,
+) {
+    let after = live.clone();
+    let inner_exit = |entry: &HashSet<LocalId>| match exit {
+        Exit::Function => Exit::Function,
+        Exit::Statement(end) => {
+            let mut l: HashSet<LocalId> = end.union(&after).chain(entry).copied().collect();
+            l.extend(pinned);
+            Exit::Statement(l)
+        }
+    };
+    let mut entry: HashSet<LocalId> = HashSet::new();
+    loop {
+        let mut l: HashSet<LocalId> = after.union(&entry).copied().collect();
+        l.extend(pinned);
+        block(body, &mut l, &mut None, &inner_exit(&entry));
+        if l.is_subset(&entry) {
+            break;
+        }
+        entry.extend(l);
+    }
+    let mut l: HashSet<LocalId> = after.union(&entry).copied().collect();
+    l.extend(pinned);
+    block(body, &mut l, out, &inner_exit(&entry));
+    live.extend(entry);
+}
+
 fn stmt(s: &Stmt, live: &mut HashSet<LocalId>, out: &mut Out, exit: &Exit) {
     match &s.kind {
         StmtKind::If {
@@ -405,6 +452,24 @@ fn stmt(s: &Stmt, live: &mut HashSet<LocalId>, out: &mut Out, exit: &Exit) {
             let mut reads = Vec::new();
             walk_path(&list.parent, &mut |e| reads.push(e));
             uses(&reads, live, out);
+        }
+        // `while c limit n { .. }`: `n` once, then `c` before each
+        // iteration. What `c` reads stays live throughout the body (it is
+        // read again after it) and is never moved; a `break` in the body
+        // goes on after the loop, where `live` (as it is now) holds.
+        StmtKind::While { cond, limit, body } => {
+            let mut cond_reads = HashSet::new();
+            uses(&[cond], &mut cond_reads, &mut None);
+            BREAK_LIVE.with(|b| b.borrow_mut().push(live.clone()));
+            looped_while(body, live, out, &cond_reads, exit);
+            BREAK_LIVE.with(|b| b.borrow_mut().pop());
+            live.extend(cond_reads);
+            uses(&[limit], live, out);
+        }
+        StmtKind::Break => {
+            if let Some(after) = BREAK_LIVE.with(|b| b.borrow().last().cloned()) {
+                live.clone_from(&after);
+            }
         }
         StmtKind::Return(_) | StmtKind::ReplaceSelf { .. } | StmtKind::SpliceSelf { .. } => {
             match exit {

@@ -184,7 +184,8 @@ fn scan(p: &Program, stmts: &[Stmt], created: &mut [bool], self_calls: &mut Vec<
             }
             StmtKind::ForChildren { body, .. }
             | StmtKind::ForArray { body, .. }
-            | StmtKind::ForRange { body, .. } => scan(p, body, created, self_calls),
+            | StmtKind::ForRange { body, .. }
+            | StmtKind::While { body, .. } => scan(p, body, created, self_calls),
             _ => {}
         }
     }
@@ -295,7 +296,8 @@ fn stmts_call(stmts: &[Stmt]) -> bool {
         } => stmts_call(then_branch) || stmts_call(else_branch),
         StmtKind::ForChildren { body, .. }
         | StmtKind::ForArray { body, .. }
-        | StmtKind::ForRange { body, .. } => stmts_call(body),
+        | StmtKind::ForRange { body, .. }
+        | StmtKind::While { body, .. } => stmts_call(body),
         _ => false,
     })
 }

@@ -1630,10 +1630,14 @@ impl Builder<'_, '_> {
                     let body = self.entry_stmts(fuse, body, chunks);
                     out.push(EntryStmt::While {
                         cond: cond.clone(),
-                        limit: *limit,
+                        limit: limit.clone(),
                         body,
                         span: *span,
                     });
+                }
+                FuseStmt::Break { span } => {
+                    self.flush_calls(fuse, &mut run, chunks, &mut out);
+                    out.push(EntryStmt::Break { span: *span });
                 }
             }
         }
@@ -2118,7 +2122,29 @@ impl Builder<'_, '_> {
                     (_, true) => "the earlier statement",
                     _ => "each statement",
                 };
+                // A `while` loop (§8.6) is one statement for the fuser: its
+                // iterations run one after another as the unfused run makes
+                // them.
+                let in_while = |v: usize| {
+                    !candidate(&vertices[v])
+                        && matches!(
+                            program.bodies[participants[vertices[v].participant].body.index()]
+                                .body
+                                .as_deref()
+                                .and_then(|b| b.get(vertices[v].stmt))
+                                .map(|s| &s.kind),
+                            Some(StmtKind::While { .. })
+                        )
+                };
                 let reason = match target {
+                    CallTarget::Child(f) if in_while(a) || in_while(b) => format!(
+                        "{which} calls a traversal on `self.{}` inside a `while` loop, which the fuser keeps whole: its iterations run one after another, with their calls, as in the unfused run",
+                        program.fields[f.index()].name
+                    ),
+                    CallTarget::List(f) if in_while(a) || in_while(b) => format!(
+                        "{which} loops over `self.{}` inside a `while` loop, which the fuser keeps whole: its iterations run one after another, with their calls, as in the unfused run",
+                        program.fields[f.index()].name
+                    ),
                     CallTarget::Child(f) => format!(
                         "{which} calls a traversal on `self.{}` inside a statement the fuser does not take apart (calls on a child are fused only as whole statements `self.c.f(..)` or `if e {{ self.c.f(..); }}`)",
                         program.fields[f.index()].name
@@ -2351,9 +2377,9 @@ fn call_targets(stmts: &[Stmt], out: &mut BTreeSet<CallTarget>) {
                 }
                 call_targets(body, out);
             }
-            StmtKind::ForArray { body, .. } | StmtKind::ForRange { body, .. } => {
-                call_targets(body, out)
-            }
+            StmtKind::ForArray { body, .. }
+            | StmtKind::ForRange { body, .. }
+            | StmtKind::While { body, .. } => call_targets(body, out),
             _ => {}
         }
     }

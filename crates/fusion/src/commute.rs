@@ -282,7 +282,8 @@ fn walk_assignments(stmts: &[Stmt], f: &mut impl FnMut(&Place, &Expr)) {
             }
             StmtKind::ForChildren { body, .. }
             | StmtKind::ForArray { body, .. }
-            | StmtKind::ForRange { body, .. } => walk_assignments(body, f),
+            | StmtKind::ForRange { body, .. }
+            | StmtKind::While { body, .. } => walk_assignments(body, f),
             // Tree edits of §7 assign no globals (their data initializers
             // are expressions, not assignments).
             StmtKind::Call { .. }
@@ -294,7 +295,8 @@ fn walk_assignments(stmts: &[Stmt], f: &mut impl FnMut(&Place, &Expr)) {
             | StmtKind::SpliceSelf { .. }
             | StmtKind::EditList { .. }
             | StmtKind::CopyTo { .. }
-            | StmtKind::Return(_) => {}
+            | StmtKind::Return(_)
+            | StmtKind::Break => {}
         }
     }
 }

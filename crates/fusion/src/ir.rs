@@ -67,11 +67,16 @@ pub enum EntryStmt {
     While {
         /// Read before each iteration.
         cond: Expr,
-        /// At least 1.
-        limit: u64,
+        /// Evaluated once, before the first iteration (`<= 0`: none).
+        limit: Expr,
         /// The loop body.
         body: Vec<EntryStmt>,
         /// The whole loop.
+        span: Span,
+    },
+    /// `break;`: ends the innermost `while` (LANGUAGE §8.6).
+    Break {
+        /// The statement.
         span: Span,
     },
 }
@@ -402,11 +407,13 @@ pub enum FuseLevel<'a, S> {
     While {
         /// Read before each iteration.
         cond: &'a Expr,
-        /// At least 1.
-        limit: u64,
+        /// Evaluated once, before the first iteration (`<= 0`: none).
+        limit: &'a Expr,
         /// The loop body.
         body: &'a [S],
     },
+    /// `break;`
+    Break,
 }
 
 /// Statements of a `fuse` item, unfused or fused (see [`FuseLevel`]).
@@ -426,11 +433,8 @@ impl FuseLevelStmt for treefuse_sema::FuseStmt {
             },
             FuseStmt::While {
                 cond, limit, body, ..
-            } => FuseLevel::While {
-                cond,
-                limit: *limit,
-                body,
-            },
+            } => FuseLevel::While { cond, limit, body },
+            FuseStmt::Break { .. } => FuseLevel::Break,
         }
     }
 }
@@ -445,11 +449,8 @@ impl FuseLevelStmt for EntryStmt {
             },
             EntryStmt::While {
                 cond, limit, body, ..
-            } => FuseLevel::While {
-                cond,
-                limit: *limit,
-                body,
-            },
+            } => FuseLevel::While { cond, limit, body },
+            EntryStmt::Break { .. } => FuseLevel::Break,
         }
     }
 }

@@ -210,11 +210,21 @@ fn entry_text(
             } => {
                 let head = src.snippet(*span);
                 let head = head.split('{').next().unwrap_or("").trim();
+                let limit = match &limit.kind {
+                    treefuse_sema::ExprKind::Const(treefuse_sema::Value::Int(n)) => n.to_string(),
+                    _ => format!("`{}`, evaluated once,", src.snippet(limit.span)),
+                };
                 out.push_str(&format!(
                     "{pad}{}  {head} (at most {limit} iterations; the calls of one iteration are fused):\n",
                     src.at(*span)
                 ));
                 entry_text(program, fuse, entry, body, src, depth + 1, out);
+            }
+            EntryStmt::Break { span } => {
+                out.push_str(&format!(
+                    "{pad}{}  break; (ends the loop; the calls before it in the iteration are fused)\n",
+                    src.at(*span)
+                ));
             }
         }
     }

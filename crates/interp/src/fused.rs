@@ -229,6 +229,7 @@ impl<'p> Interpreter<'p> {
             ));
         };
         self.open_lists.clear();
+        self.loop_counts.clear();
         let plan = Plan::new(self.program, fused);
         let mut stats = RunStats::default();
         let start = self.visits;
@@ -267,6 +268,7 @@ impl<'p> Interpreter<'p> {
         )?;
         stats.node_visits = self.visits - start;
         stats.profile = std::mem::take(&mut self.profile);
+        stats.traversal_loops = self.take_loop_stats();
         Ok(stats)
     }
 

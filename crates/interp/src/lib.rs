@@ -107,8 +107,26 @@ pub struct RunStats {
     /// The iterations each `while` loop of the item took, in the order the
     /// loops ended (LANGUAGE §7.7).
     pub loop_iterations: Vec<u64>,
+    /// The `while` loops of traversals (LANGUAGE §8.6), every one of the
+    /// program by source position: how often each was entered and the
+    /// iterations it took in all.
+    pub traversal_loops: Vec<TraversalLoopStats>,
     /// Where the visits went.
     pub profile: VisitProfile,
+}
+
+/// The counts of one `while` loop of a traversal over a run (§8.6).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraversalLoopStats {
+    /// The loop statement in the source.
+    pub span: Span,
+    /// The traversal body it is written in (`Type.name` by
+    /// [`Program::body_name`]).
+    pub body: BodyId,
+    /// How many times the loop statement was run.
+    pub entered: u64,
+    /// The iterations it took in all (the body ran this often).
+    pub iterations: u64,
 }
 
 /// Where the visits of one run went, for finding what a fused schedule
@@ -167,6 +185,8 @@ const _: () = assert!(std::mem::size_of::<Frame>() <= 128);
 enum Flow {
     Normal,
     Return,
+    /// `break;`: ends the innermost `while` (§8.6).
+    Break,
 }
 
 /// Bytes of stack that must remain before a traversal call recurses.
@@ -204,6 +224,9 @@ pub struct Interpreter<'p> {
     /// body ends (kept here rather than in every frame: frames are moved
     /// on every call, and smaller ones move without a `memcpy` call).
     ret: Option<Value>,
+    /// Per `while` loop of a traversal that ran in this run, by the start
+    /// of its span: (entered, iterations) (§8.6).
+    loop_counts: HashMap<u32, (u64, u64)>,
 }
 
 /// Most buffers kept for reuse (about the deepest recursion that matters).
@@ -225,7 +248,40 @@ impl<'p> Interpreter<'p> {
             loops_pool: Vec::new(),
             open_lists: Vec::new(),
             ret: None,
+            loop_counts: HashMap::new(),
         }
+    }
+
+    /// The counts of every `while` loop of the program's traversals for
+    /// the run that just ended, by source position, and clears them for
+    /// the next run.
+    pub(crate) fn take_loop_stats(&mut self) -> Vec<TraversalLoopStats> {
+        let mut out: Vec<TraversalLoopStats> = Vec::new();
+        for (i, b) in self.program.bodies.iter().enumerate() {
+            if self.program.is_synthetic(b.method) {
+                continue;
+            }
+            let Some(stmts) = &b.body else { continue };
+            treefuse_sema::visit::for_each_stmt(stmts, &mut |s| {
+                if matches!(s.kind, StmtKind::While { .. }) {
+                    out.push(TraversalLoopStats {
+                        span: s.span,
+                        body: BodyId(i as u32),
+                        entered: 0,
+                        iterations: 0,
+                    });
+                }
+            });
+        }
+        out.sort_by_key(|l| (l.span.start, l.span.end));
+        out.dedup_by_key(|l| l.span.start);
+        for l in &mut out {
+            if let Some(&(entered, iterations)) = self.loop_counts.get(&l.span.start) {
+                (l.entered, l.iterations) = (entered, iterations);
+            }
+        }
+        self.loop_counts.clear();
+        out
     }
 
     /// Node visits so far.
@@ -359,6 +415,7 @@ impl<'p> Interpreter<'p> {
     ) -> Result<RunStats, RuntimeError> {
         let mut frame = self.fuse_frame(tree, fuse, args);
         self.open_lists.clear();
+        self.loop_counts.clear();
         let mut stats = RunStats::default();
         let start = self.visits;
         self.profile = VisitProfile::new(self.program, 0);
@@ -381,12 +438,15 @@ impl<'p> Interpreter<'p> {
         )?;
         stats.node_visits = self.visits - start;
         stats.profile = std::mem::take(&mut self.profile);
+        stats.traversal_loops = self.take_loop_stats();
         Ok(stats)
     }
 
     /// Runs the statements of a `fuse` item, unfused or fused: `run_unit`
     /// runs one call or one chunk (by index); global assignments and
     /// `while` loops are the same in both runs.
+    /// Returns [`Flow::Break`] when a `break;` ended the statements (the
+    /// caller, a `while`, ends), else [`Flow::Normal`].
     pub(crate) fn run_fuse_level<S, U>(
         &mut self,
         tree: &mut Tree,
@@ -394,7 +454,7 @@ impl<'p> Interpreter<'p> {
         stmts: &[S],
         stats: &mut RunStats,
         run_unit: &mut U,
-    ) -> Result<(), RuntimeError>
+    ) -> Result<Flow, RuntimeError>
     where
         S: FuseLevelStmt,
         U: FnMut(&mut Self, &mut Tree, &mut Frame, usize) -> Result<(), RuntimeError>,
@@ -411,19 +471,68 @@ impl<'p> Interpreter<'p> {
                     self.globals[global.index()] = v;
                 }
                 FuseLevel::While { cond, limit, body } => {
-                    let mut iterations = 0;
-                    while iterations < limit {
+                    // The limit is evaluated once; `<= 0` runs no
+                    // iteration (§8.6).
+                    let limit = self.eval(tree, frame, limit)?.as_int();
+                    let mut iterations: u64 = 0;
+                    while (iterations as i128) < i128::from(limit) {
                         if !matches!(self.eval(tree, frame, cond)?, Value::Bool(true)) {
                             break;
                         }
                         iterations += 1;
-                        self.run_fuse_level(tree, frame, body, stats, run_unit)?;
+                        if let Flow::Break =
+                            self.run_fuse_level(tree, frame, body, stats, run_unit)?
+                        {
+                            break;
+                        }
                     }
                     stats.loop_iterations.push(iterations);
                 }
+                FuseLevel::Break => return Ok(Flow::Break),
             }
         }
-        Ok(())
+        Ok(Flow::Normal)
+    }
+
+    /// Runs a traversal's `while cond limit n { body }` (§8.6): the limit
+    /// is evaluated once (`<= 0`: no iteration), the condition before each
+    /// iteration; `break` ends the loop, `return` the traversal.
+    fn exec_while(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        span: Span,
+        cond: &Expr,
+        limit: &Expr,
+        body: &[Stmt],
+    ) -> Result<Flow, RuntimeError> {
+        let limit = self.eval(tree, frame, limit)?.as_int();
+        let mut iterations: i64 = 0;
+        let mut flow = Flow::Normal;
+        let result = loop {
+            if iterations >= limit {
+                break Ok(());
+            }
+            match self.eval(tree, frame, cond) {
+                Ok(Value::Bool(true)) => {}
+                Ok(_) => break Ok(()),
+                Err(e) => break Err(e),
+            }
+            iterations += 1;
+            match self.exec_block(tree, frame, body) {
+                Ok(Flow::Normal) => {}
+                Ok(Flow::Break) => break Ok(()),
+                Ok(Flow::Return) => {
+                    flow = Flow::Return;
+                    break Ok(());
+                }
+                Err(e) => break Err(e),
+            }
+        };
+        let counts = self.loop_counts.entry(span.start).or_default();
+        counts.0 += 1;
+        counts.1 += iterations as u64;
+        result.map(|()| flow)
     }
 
     fn context(&self, owner: Owner) -> String {
@@ -497,8 +606,9 @@ impl<'p> Interpreter<'p> {
         stmts: &[Stmt],
     ) -> Result<Flow, RuntimeError> {
         for s in stmts {
-            if let Flow::Return = self.exec(tree, frame, s)? {
-                return Ok(Flow::Return);
+            match self.exec(tree, frame, s)? {
+                Flow::Normal => {}
+                flow => return Ok(flow),
             }
         }
         Ok(Flow::Normal)
@@ -627,6 +737,10 @@ impl<'p> Interpreter<'p> {
                 }
                 return Ok(Flow::Return);
             }
+            StmtKind::While { cond, limit, body } => {
+                return self.exec_while(tree, frame, s.span, cond, limit, body);
+            }
+            StmtKind::Break => return Ok(Flow::Break),
         }
         Ok(Flow::Normal)
     }

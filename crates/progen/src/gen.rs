@@ -34,7 +34,11 @@
 //! `cflag = cflag || e`), so the fuzzer covers the fusion of commuting
 //! updates; rarely a statement also reads it, which must stop that.
 //! `fuse` items may assign globals and run some calls in a
-//! `while COND limit N` loop.
+//! `while COND limit N` loop (`N` sometimes an expression over `lim` and
+//! `g0`, the body sometimes ending with `break;`), and traversal bodies
+//! have `while` loops of their own with limits from constants, parameters,
+//! fields and globals, a counter local carried across iterations and
+//! `if C { break; }` (LANGUAGE §8.6, `gen/loops.rs`).
 //!
 //! Traversals often replace a child of their node outright
 //! (`self.c = new ..`), and call a lower-order traversal on `self` with
@@ -70,6 +74,7 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+mod loops;
 mod walks;
 
 /// One in how many programs end with [`Gen::typed_loops`].
@@ -249,6 +254,9 @@ struct Ctx {
     loopvar: Option<(String, usize)>,
     child_calls: u32,
     self_calls: u32,
+    /// Inside a `while` body: calls go to lower-order traversals only
+    /// (see `loops.rs`).
+    in_while: bool,
 }
 
 /// The generator state.
@@ -271,6 +279,9 @@ pub struct Gen {
     /// under a test of the child's type, decided at the slot's first call
     /// so that every traversal calling it agrees.
     guarded_slots: std::collections::BTreeMap<(String, usize), bool>,
+    /// Where `while` loops go (LANGUAGE §8.6, `loops.rs`): a generator of
+    /// its own, so programs without loops are what their seeds gave before.
+    loop_rng: ChaCha8Rng,
 }
 
 const DATA_NAMES: &[&str] = &["x", "y", "z", "w", "r", "s", "arr", "ok", "q", "u"];
@@ -295,6 +306,7 @@ pub fn generate_with(seed: u64, cfg: &GenConfig) -> String {
         fresh: 0,
         risk_left: 0,
         guarded_slots: Default::default(),
+        loop_rng: ChaCha8Rng::seed_from_u64(seed ^ 0x6c6f_6f70_735f_7631),
     };
     g.schema();
     g.notes(seed);
@@ -923,6 +935,7 @@ impl Gen {
             } else {
                 None
             };
+            let mut breaks = false;
             for k in 0..n {
                 let mut pad = "    ";
                 if let Some((from, to)) = looped {
@@ -933,6 +946,10 @@ impl Gen {
                             1 => "true".to_string(),
                             _ => format!("g0 != {}", self.below(4)),
                         };
+                        // A limit expression, and a `break;` ending the
+                        // body (LANGUAGE §8.6), from `loops.rs`.
+                        let (limit, brk) = self.fuse_loop_extras(limit, lim);
+                        breaks = brk;
                         out.push_str(&format!("    while {cond} limit {limit} {{\n"));
                         if self.chance(2) {
                             out.push_str("        g0 = g0 + 1;\n");
@@ -970,6 +987,9 @@ impl Gen {
                     args.join(", ")
                 ));
                 if looped.is_some_and(|(_, to)| k + 1 == to) {
+                    if breaks {
+                        out.push_str("        break;\n");
+                    }
                     out.push_str("    }\n");
                 }
             }
@@ -1914,6 +1934,9 @@ impl Gen {
                 return vec![self.counter_update(cx, kind)];
             }
         }
+        if let Some(lines) = self.maybe_while(cx, nest) {
+            return lines;
+        }
         // In loops, type tests of the element between calls on it.
         if in_for && self.chance(3) {
             if let Some(lines) = self.try_stmt(cx, nest, in_for, 18) {
@@ -2070,7 +2093,11 @@ impl Gen {
                     let (c, ct) = self.pick(&singles);
                     (format!("self.{c}"), ct, Some((c, ct)))
                 };
-                let ms = self.visible_methods(rt);
+                let mut ms = self.visible_methods(rt);
+                if cx.in_while {
+                    // Repeated by a loop: lower-order traversals only.
+                    ms.retain(|&m| self.methods[m].order < cx.order);
+                }
                 if ms.is_empty() {
                     return None;
                 }

@@ -58,7 +58,8 @@ pub(crate) fn split_branch_calls(stmts: &mut Vec<Stmt>, frame: &mut FrameLayout)
             }
             StmtKind::ForChildren { body, .. }
             | StmtKind::ForArray { body, .. }
-            | StmtKind::ForRange { body, .. } => split_branch_calls(body, frame),
+            | StmtKind::ForRange { body, .. }
+            | StmtKind::While { body, .. } => split_branch_calls(body, frame),
             _ => {}
         }
         out.push(stmt);

@@ -331,11 +331,18 @@ pub enum FuseStmt {
     While {
         /// Read before each iteration.
         cond: Expr,
-        /// At least 1.
-        limit: u64,
+        /// An `i64` expression (parameters, globals, constants), evaluated
+        /// once before the first iteration; `<= 0` runs no iteration
+        /// (LANGUAGE §8.6).
+        limit: Expr,
         /// The loop body.
         body: Vec<FuseStmt>,
         /// The whole loop.
+        span: Span,
+    },
+    /// `break;` inside a `while` body: ends that loop at once (§8.6).
+    Break {
+        /// The statement.
         span: Span,
     },
 }
@@ -455,6 +462,21 @@ pub enum StmtKind {
     },
     /// `return;` in a traversal, `return e;` in a pure function.
     Return(Option<Expr>),
+    /// `while cond limit N { body }` in a traversal (LANGUAGE §8.6): `limit`
+    /// is evaluated once, before the first iteration (`<= 0` runs none);
+    /// `cond` is read before each iteration; the body runs at most `limit`
+    /// times, and reaching the limit ends the loop without an error.
+    While {
+        /// Read before each iteration.
+        cond: Expr,
+        /// An `i64` expression, evaluated once.
+        limit: Expr,
+        /// The loop body.
+        body: Vec<Stmt>,
+    },
+    /// `break;` directly in a `while` body or in `if` branches inside it
+    /// (never inside a `for` there): ends the innermost `while` at once.
+    Break,
     /// `self = SUBTREE;` (LANGUAGE.md §7.1): the subtree takes the
     /// receiver's place (its parent's slot, its list position, or the
     /// root), and the traversal ends at this node.

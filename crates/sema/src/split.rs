@@ -311,6 +311,7 @@ fn call_runs(stmts: &[FuseStmt], out: &mut Vec<Vec<usize>>) {
                 out.push(std::mem::take(&mut run));
                 call_runs(body, out);
             }
+            FuseStmt::Break { .. } => out.push(std::mem::take(&mut run)),
         }
     }
     out.push(run);
@@ -372,9 +373,9 @@ fn loops(
                 loops(then_branch, element_lists, reads);
                 loops(else_branch, element_lists, reads);
             }
-            StmtKind::ForArray { body, .. } | StmtKind::ForRange { body, .. } => {
-                loops(body, element_lists, reads)
-            }
+            StmtKind::ForArray { body, .. }
+            | StmtKind::ForRange { body, .. }
+            | StmtKind::While { body, .. } => loops(body, element_lists, reads),
             _ => {}
         }
     }
@@ -495,9 +496,9 @@ fn element_calls(stmts: &[Stmt], in_loop: bool, out: &mut BTreeSet<MethodId>) {
                 element_calls(else_branch, in_loop, out);
             }
             StmtKind::ForChildren { body, .. } => element_calls(body, true, out),
-            StmtKind::ForArray { body, .. } | StmtKind::ForRange { body, .. } => {
-                element_calls(body, in_loop, out)
-            }
+            StmtKind::ForArray { body, .. }
+            | StmtKind::ForRange { body, .. }
+            | StmtKind::While { body, .. } => element_calls(body, in_loop, out),
             _ => {}
         }
     }

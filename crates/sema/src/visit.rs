@@ -80,6 +80,12 @@ pub fn walk_stmt_exprs<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
                     walk_expr(v, f);
                 }
             }
+            StmtKind::While { cond, limit, body } => {
+                walk_expr(limit, f);
+                walk_expr(cond, f);
+                walk_stmt_exprs(body, f);
+            }
+            StmtKind::Break => {}
         }
     }
 }
@@ -100,7 +106,8 @@ pub fn for_each_stmt<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Stmt)) {
             }
             StmtKind::ForChildren { body, .. }
             | StmtKind::ForArray { body, .. }
-            | StmtKind::ForRange { body, .. } => for_each_stmt(body, f),
+            | StmtKind::ForRange { body, .. }
+            | StmtKind::While { body, .. } => for_each_stmt(body, f),
             _ => {}
         }
     }
@@ -119,7 +126,8 @@ pub fn any_stmt(stmts: &[Stmt], pred: &impl Fn(&Stmt) -> bool) -> bool {
                 } => any_stmt(then_branch, pred) || any_stmt(else_branch, pred),
                 StmtKind::ForChildren { body, .. }
                 | StmtKind::ForArray { body, .. }
-                | StmtKind::ForRange { body, .. } => any_stmt(body, pred),
+                | StmtKind::ForRange { body, .. }
+                | StmtKind::While { body, .. } => any_stmt(body, pred),
                 _ => false,
             }
     })

@@ -298,16 +298,20 @@ pub enum StmtKind {
     /// receiver's concrete type, with the traversal's own arguments
     /// (`None`) or with these.
     Walk(Option<Vec<Expr>>),
-    /// `while COND limit N { }` (only in `fuse` items; LANGUAGE §7.7).
+    /// `while COND limit N { }` (in `fuse` items, LANGUAGE §7.7, and in
+    /// traversals, §8.6).
     While {
         /// Condition, read before each iteration.
         cond: Expr,
-        /// The iteration limit as written (`None` when `limit N` is
-        /// missing, which the checker reports).
-        limit: Option<(i64, Span)>,
+        /// The iteration limit as written, any `i64` expression (`None`
+        /// when `limit N` is missing, which the checker reports).
+        limit: Option<Expr>,
         /// Body.
         body: Block,
     },
+    /// `break;` (LANGUAGE §8.6): ends the innermost `while` loop. `break`
+    /// is an ordinary name everywhere else.
+    Break,
 }
 
 /// What a `for` loop iterates over.

@@ -279,28 +279,21 @@ impl Parser {
     }
 
     /// `limit N` after a `while` condition (`limit` is an ordinary name
-    /// everywhere else). A missing `limit` is left to the checker, which
-    /// explains it; a negative literal is kept so the checker can say why
-    /// it is wrong.
-    fn while_limit(&mut self) -> PResult<Option<(i64, Span)>> {
+    /// everywhere else). `N` is any expression, read like a condition:
+    /// `while c limit n { .. }` must not take `n { .. }` for a record value.
+    /// A missing `limit` is left to the checker, which explains it.
+    fn while_limit(&mut self) -> PResult<Option<Expr>> {
         if !matches!(self.peek(), TokenKind::Ident(n) if n == "limit") {
             return Ok(None);
         }
-        self.bump();
-        let start = self.span();
-        let negative = self.eat_punct(Punct::Minus);
-        match *self.peek() {
-            TokenKind::Int(v) => {
-                let end = self.bump().span;
-                let v = i64::try_from(v).unwrap_or(i64::MAX);
-                let span = Span {
-                    start: start.start,
-                    end: end.end,
-                };
-                Ok(Some((if negative { -v } else { v }, span)))
-            }
-            _ => Err(self.error_here("an integer literal (the iteration limit)")),
+        // `while c limit { .. }`: `limit` ends the condition but no
+        // expression follows.
+        if matches!(self.peek_at(1), TokenKind::Punct(Punct::LBrace)) {
+            self.bump();
+            return Err(self.error_here("an iteration limit (an `i64` expression)"));
         }
+        self.bump();
+        Ok(Some(self.expr(Restriction::NoRecord)?))
     }
 
     fn enter(&mut self) -> PResult<()> {
@@ -872,6 +865,16 @@ impl Parser {
                 let limit = self.while_limit()?;
                 let body = self.block()?;
                 StmtKind::While { cond, limit, body }
+            }
+            // `break;` ends a `while` loop (§8.6); `break` stays an
+            // ordinary name, so only `break` directly followed by `;` is
+            // the statement (`break = 1;`, `break.f();` are not).
+            TokenKind::Ident(n)
+                if n == "break" && matches!(self.peek_at(1), TokenKind::Punct(Punct::Semi)) =>
+            {
+                self.bump();
+                self.bump();
+                StmtKind::Break
             }
             // `walk;` and `walk(args);` (a call of a traversal named `walk`
             // has a receiver: `self.walk();`).

@@ -23,7 +23,7 @@ pub mod error_index;
 use std::fmt;
 use std::path::Path;
 pub use treefuse_fusion::{FusedProgram, FusionOptions};
-pub use treefuse_interp::{Host, RunStats, RuntimeError, VisitProfile};
+pub use treefuse_interp::{Host, RunStats, RuntimeError, TraversalLoopStats, VisitProfile};
 pub use treefuse_runtime::{Tree, TreeInputError};
 pub use treefuse_sema as sema;
 use treefuse_sema::Value;

@@ -46,7 +46,7 @@ enum Command {
     /// Check a program: print nothing and exit 0 if it is valid, print
     /// diagnostics and exit 1 otherwise.
     Check {
-        /// The .tf program.
+        /// The .tf program, or a directory whose .tf files form one program.
         file: PathBuf,
         /// Color the diagnostics.
         #[arg(long)]
@@ -57,7 +57,7 @@ enum Command {
     /// The output is the root node object with one extra top-level key,
     /// "globals", holding the final value of every global.
     Run {
-        /// The .tf program.
+        /// The .tf program, or a directory whose .tf files form one program.
         file: PathBuf,
         /// The `fuse` item to run.
         #[arg(long)]
@@ -95,7 +95,7 @@ enum Command {
     /// Fuse the program's `fuse` items and report what was fused, what each
     /// call site became, and why calls on the same child stayed apart.
     Fuse {
-        /// The .tf program.
+        /// The .tf program, or a directory whose .tf files form one program.
         file: PathBuf,
         /// Output format.
         #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
@@ -105,7 +105,7 @@ enum Command {
     },
     /// Print the dependence graphs of the fused functions of a `fuse` item.
     Explain {
-        /// The .tf program.
+        /// The .tf program, or a directory whose .tf files form one program.
         file: PathBuf,
         /// The `fuse` item.
         #[arg(long)]
@@ -120,7 +120,7 @@ enum Command {
     /// the resulting trees, globals and runtime errors. Exit 0 when they
     /// agree, 1 with the first difference otherwise.
     CheckEquiv {
-        /// The .tf program.
+        /// The .tf program, or a directory whose .tf files form one program.
         file: PathBuf,
         /// The `fuse` item.
         #[arg(long)]
@@ -145,7 +145,7 @@ enum Command {
     },
     /// Generate a random tree for a program's schema as JSON.
     Gen {
-        /// The .tf program.
+        /// The .tf program, or a directory whose .tf files form one program.
         file: PathBuf,
         /// Type of the root node (a concrete subtype is chosen if abstract).
         #[arg(long)]
@@ -172,7 +172,7 @@ enum Command {
     /// Generate Rust code for a program: its tree types, the unfused
     /// traversals and one function per `fuse` item, fused and unfused.
     Emit {
-        /// The .tf program.
+        /// The .tf program, or a directory whose .tf files form one program.
         file: PathBuf,
         /// Write the Rust module here instead of standard output.
         #[arg(short = 'o', long = "out")]
@@ -381,6 +381,29 @@ fn write_output(out: Option<&Path>, text: &str) -> Result<(), Failure> {
     }
 }
 
+/// The `while` loops of the program's traversals with their counts
+/// (LANGUAGE §8.6), by source position, for `--stats`.
+fn traversal_loops_json(
+    program: &treefuse::Program,
+    stats: &treefuse::RunStats,
+) -> Vec<serde_json::Value> {
+    let lines = treefuse_syntax::LineIndex::new(&program.source);
+    stats
+        .traversal_loops
+        .iter()
+        .map(|l| {
+            let (line, col) = lines.line_col(&program.source, l.span.start as usize);
+            serde_json::json!({
+                "traversal": program.model.body_name(l.body),
+                "line": line,
+                "col": col,
+                "entered": l.entered,
+                "iterations": l.iterations,
+            })
+        })
+        .collect()
+}
+
 fn dispatch(command: Command) -> Result<(), Failure> {
     match command {
         Command::Demo => demo(),
@@ -427,6 +450,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     "node_visits": run_stats.node_visits,
                     "visits_per_call": run_stats.visits_per_call,
                     "loop_iterations": run_stats.loop_iterations,
+                    "traversal_loops": traversal_loops_json(&program, &run_stats),
                     "run_seconds": elapsed.as_secs_f64(),
                 });
                 note(line);

@@ -79,6 +79,12 @@ pub(crate) struct BodyChecker<'a> {
     for_children: Vec<(NodeVarId, ChildSlot)>,
     /// In a `fuse` item, the name of its root parameter.
     fuse_root: Option<String>,
+    /// Whether a `break;` here ends a `while` loop: inside a `while` body
+    /// and not in a `for` nested in it (§8.6).
+    in_while: bool,
+    /// Inside a `for` nested in a `while` body (a `break` there is an
+    /// error that says why).
+    for_in_while: bool,
     /// In a traversal body, what its `walk` statements expand to.
     walk: Option<WalkPlan>,
 }
@@ -111,6 +117,8 @@ impl<'a> BodyChecker<'a> {
             scopes: vec![Vec::new()],
             for_children: Vec::new(),
             fuse_root: None,
+            in_while: false,
+            for_in_while: false,
             walk: None,
         }
     }

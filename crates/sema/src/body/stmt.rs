@@ -47,23 +47,25 @@ impl BodyChecker<'_> {
                     else_branch,
                 })
             }
-            ast::StmtKind::For { var, iter, body } => self.for_stmt(var, iter, body),
-            ast::StmtKind::Return(value) => self.return_stmt(value.as_ref(), span),
+            ast::StmtKind::For { var, iter, body } => {
+                // A `break` in a `for` body would be ambiguous (Rust ends
+                // the `for`, §8.6 speaks of `while` loops only).
+                let saved = (self.in_while, self.for_in_while);
+                self.for_in_while |= self.in_while;
+                self.in_while = false;
+                let checked = self.for_stmt(var, iter, body);
+                (self.in_while, self.for_in_while) = saved;
+                checked
+            }
             ast::StmtKind::Walk(args) => {
                 self.walk_stmt(args.as_deref(), span, out);
                 None
             }
-            ast::StmtKind::While { cond, .. } => {
-                self.error(
-                    "while-outside-fuse",
-                    Span {
-                        start: span.start,
-                        end: cond.span.end,
-                    },
-                    "`while` loops are allowed only in `fuse` items",
-                );
-                None
+            ast::StmtKind::Return(value) => self.return_stmt(value.as_ref(), span),
+            ast::StmtKind::While { cond, limit, body } => {
+                self.while_stmt(cond, limit.as_ref(), body, span)
             }
+            ast::StmtKind::Break => self.break_stmt(span),
         };
         if let Some(kind) = kind {
             out.push(Stmt { kind, span });
@@ -572,6 +574,77 @@ impl BodyChecker<'_> {
         }
     }
 
+    /// `while COND limit N { .. }` in a traversal (LANGUAGE §8.6).
+    fn while_stmt(
+        &mut self,
+        cond: &ast::Expr,
+        limit: Option<&ast::Expr>,
+        body: &ast::Block,
+        span: Span,
+    ) -> Option<StmtKind> {
+        let head = Span {
+            start: span.start,
+            end: cond.span.end,
+        };
+        if !matches!(self.kind, BodyKind::Traversal { .. }) {
+            self.report(
+                Diagnostic::error(
+                    "pure-fn-while",
+                    head,
+                    "`while` loops are allowed only in traversals and `fuse` items",
+                )
+                .with_note("a pure function loops with `for` over an array or a range `a..b`"),
+            );
+            return None;
+        }
+        let cond = self
+            .expr(cond, Some(&DataType::Bool))
+            .filter(|c| self.expect_type(c, &DataType::Bool));
+        let limit = self.while_limit(limit, head);
+        let saved = (self.in_while, self.for_in_while);
+        (self.in_while, self.for_in_while) = (true, false);
+        let body = self.block(body);
+        (self.in_while, self.for_in_while) = saved;
+        Some(StmtKind::While {
+            cond: cond?,
+            limit: limit?,
+            body,
+        })
+    }
+
+    /// The iteration limit of a `while`: an `i64` expression, required.
+    fn while_limit(&mut self, limit: Option<&ast::Expr>, head: Span) -> Option<Expr> {
+        match limit {
+            Some(n) => self
+                .expr(n, Some(&DataType::Int))
+                .filter(|n| self.expect_type(n, &DataType::Int)),
+            None => {
+                self.report(
+                    Diagnostic::error("while-limit", head, "a `while` loop needs an iteration limit")
+                        .with_note("write `while COND limit N { ... }`; N is an `i64` expression, evaluated once before the first iteration"),
+                );
+                None
+            }
+        }
+    }
+
+    /// `break;`: only inside a `while` body (§8.6).
+    fn break_stmt(&mut self, span: Span) -> Option<StmtKind> {
+        if self.in_while {
+            return Some(StmtKind::Break);
+        }
+        let mut d = Diagnostic::error(
+            "break-outside-while",
+            span,
+            "`break;` is allowed only inside a `while` loop",
+        );
+        if self.for_in_while {
+            d = d.with_note("`break` ends a `while` loop, and cannot leave a `for` loop nested in one; end the `for` early with a condition on its body, or loop with `while`");
+        }
+        self.report(d);
+        None
+    }
+
     /// Checks the body of a `fuse` item: calls on the root, global
     /// assignments and `while` loops (LANGUAGE §7.7). Returns every call in
     /// written order and the statement tree indexing them.
@@ -621,29 +694,10 @@ impl BodyChecker<'_> {
                     let cond = self
                         .expr(cond, Some(&DataType::Bool))
                         .filter(|c| self.expect_type(c, &DataType::Bool));
-                    let limit = match *limit {
-                        Some((n, _)) if n >= 1 => Some(n as u64),
-                        Some((n, span)) => {
-                            self.error(
-                                "while-limit",
-                                span,
-                                format!("the iteration limit must be at least 1, not {n}"),
-                            );
-                            None
-                        }
-                        None => {
-                            self.report(
-                                Diagnostic::error(
-                                    "while-limit",
-                                    head,
-                                    "a `while` loop in a fuse item needs an iteration limit",
-                                )
-                                .with_note("write `while COND limit N { ... }` with N >= 1"),
-                            );
-                            None
-                        }
-                    };
+                    let limit = self.while_limit(limit.as_ref(), head);
+                    let in_while = std::mem::replace(&mut self.in_while, true);
                     let body = self.fuse_stmts(body, root, root_ty, calls);
+                    self.in_while = in_while;
                     if let (Some(cond), Some(limit)) = (cond, limit) {
                         out.push(FuseStmt::While {
                             cond,
@@ -653,11 +707,16 @@ impl BodyChecker<'_> {
                         });
                     }
                 }
+                ast::StmtKind::Break => {
+                    if self.break_stmt(s.span).is_some() {
+                        out.push(FuseStmt::Break { span: s.span });
+                    }
+                }
                 ast::StmtKind::Walk(args) => self.walk_stmt(args.as_deref(), s.span, &mut Vec::new()),
                 _ => self.error(
                     "fuse-body",
                     s.span,
-                    "a fuse item may only contain traversal calls on its root (`root.f();`), global assignments (`g = e;`) and `while` loops",
+                    "a fuse item may only contain traversal calls on its root (`root.f();`), global assignments (`g = e;`), `while` loops and `break;`",
                 ),
             }
         }

@@ -1,13 +1,16 @@
-// A `while` loop in a fuse item needs `limit N` with N >= 1.
+// A `while` loop needs `limit N` (LANGUAGE §7.7, §8.6).
 global changed: bool = true;
 tree Leaf {
-    traversal f() { changed = false; }
+    n: i64;
+    traversal f() {
+        changed = false;
+        while self.n < 3 {
+            self.n = self.n + 1;
+        }
+    }
 }
 fuse run(root: Leaf) {
     while changed {
-        root.f();
-    }
-    while changed limit 0 {
         root.f();
     }
 }
