@@ -9,7 +9,8 @@ fn main() {
         "render/render.tf",
         "ast/ast.tf",
         "scopes/scopes.tf",
-        "minic/minic.tf",
+        // A directory program (one file per pass): `minic.rs`.
+        "minic",
     ]
     .iter()
     .map(|f| format!("{root}/{f}"))

@@ -40,7 +40,8 @@ fn main() {
         "rewriting/splice.tf",
         "treefold/treefold.tf",
         "rewriting/cleanup.tf",
-        "minic/minic.tf",
+        // A directory program: the tree types and one file per pass.
+        "minic",
         "fusion-rules/regions.tf",
         "arrays/appends.tf",
         "passes/passes.tf",

@@ -5,11 +5,11 @@ allocate) can go: a model of the four passes on the tree they start from.
 Usage (the tree before the last chunk: `optimize` without its last four
 calls, run unfused):
 
-    sed -e '/^    root.dead_branches();/d' -e '/^    root.unreachable();/d' \
-        -e '/^    root.flatten();/d' -e '/^    root.allocate();/d' \
-        examples/minic/minic.tf > /tmp/pre.tf
+    rm -rf /tmp/pre && cp -r examples/minic /tmp/pre
+    sed -i -e '/^    root.dead_branches();/d' -e '/^    root.unreachable();/d' \
+        -e '/^    root.flatten();/d' -e '/^    root.allocate();/d' /tmp/pre/types.tf
     treefuse gen-example minic --size 10000 --seed 1 > /tmp/prog10k.json
-    treefuse run /tmp/pre.tf --fuse optimize --tree /tmp/prog10k.json > /tmp/pre10k.json
+    treefuse run /tmp/pre --fuse optimize --tree /tmp/prog10k.json > /tmp/pre10k.json
     python3 examples/minic/last_chunk_bound.py /tmp/pre10k.json
 
 It prints the visits each pass makes (they must equal the unfused run's

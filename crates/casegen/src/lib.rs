@@ -11,7 +11,7 @@
 //! | `ast-lists`    | `examples/ast/ast_lists.tf`         | 1, 2, 3  | functions  |
 //! | `toylang`      | `examples/toylang/toylang.tf`       | 1        | top-level expressions |
 //! | `scopes`       | `examples/scopes/scopes.tf`         | 1        | nodes (about) |
-//! | `minic`        | `examples/minic/minic.tf`           | 1        | functions  |
+//! | `minic`        | `examples/minic/` (a directory)     | 1        | functions  |
 //! | `treefold-min`, `treefold-nested`, `treefold-life` | `examples/treefold/treefold.tf` | 1 | `min`s, nesting depth, neighbours (see [`treefold`]) |
 //!
 //! The render and AST variants follow the reference builders of the Grafter

@@ -1,4 +1,5 @@
-//! Random programs of the C-like language of `examples/minic/minic.tf`.
+//! Random programs of the C-like language of `examples/minic/` (a
+//! directory program: `types.tf` and one file per pass).
 //!
 //! A program has `size` functions `f0 .. f{size-1}`, each with 0 to 3
 //! integer parameters, returning `Int`. A body is what a test suite of a

@@ -35,7 +35,7 @@ generated! {
     splice,
     /// `examples/treefold/treefold.tf`: trace-tree folding to a fixpoint.
     treefold,
-    /// `examples/minic/minic.tf`: the mini-C middle end.
+    /// `examples/minic/`: the mini-C middle end (a directory program, one file per pass).
     minic,
     /// `examples/fusion-rules/regions.tf`: a loop after one replacing elements, merged whole.
     regions,

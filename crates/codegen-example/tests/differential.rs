@@ -650,13 +650,13 @@ fn treefold() {
     agree_on_random_trees("treefold", &program, "fold", &u, &f);
 }
 
-/// The minic middle end (`examples/minic/minic.tf`: 15 passes with maps,
+/// The minic middle end (`examples/minic/`, one file per pass: 15 passes with maps,
 /// enums, nodes replacing themselves, thickets and a fixpoint loop;
 /// fused calls resume postponed passes on replacement nodes): the
 /// hand-checked program, generated programs and random trees.
 #[test]
 fn minic() {
-    let program = example("examples/minic/minic.tf");
+    let program = example("examples/minic");
     let (u, f) = engines!(
         minic,
         run_optimize_unfused_counted,

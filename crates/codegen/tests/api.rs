@@ -16,6 +16,19 @@ fn examples() -> Vec<PathBuf> {
         "minic",
         "scopes",
     ] {
+        // A directory with `.tf` files in a subdirectory is one program
+        // (`examples/minic`: `types.tf` and `passes/*.tf`).
+        let has_tf_below = std::fs::read_dir(root.join(dir)).unwrap().any(|e| {
+            let p = e.unwrap().path();
+            p.is_dir()
+                && std::fs::read_dir(&p)
+                    .unwrap()
+                    .any(|f| f.unwrap().path().extension().is_some_and(|x| x == "tf"))
+        });
+        if has_tf_below {
+            out.push(root.join(dir));
+            continue;
+        }
         for e in std::fs::read_dir(root.join(dir)).unwrap() {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "tf") {
@@ -158,7 +171,13 @@ fn every_traversal_function_carries_its_source_position() {
     for f in examples() {
         let code =
             treefuse_codegen::emit_file(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        let stem = f.file_name().unwrap().to_string_lossy().into_owned();
+        // A file's positions name it; a directory program's name the file
+        // of the directory (`04_typecheck.tf:7:9`).
+        let marker = if f.is_dir() {
+            ".tf:".to_string()
+        } else {
+            format!("{}:", f.file_name().unwrap().to_string_lossy())
+        };
         let lines: Vec<&str> = code.lines().collect();
         let start = lines
             .iter()
@@ -186,7 +205,7 @@ fn every_traversal_function_carries_its_source_position() {
                 .rev()
                 .skip_while(|l| l.trim_start().starts_with("#["))
                 .take_while(|l| l.trim_start().starts_with("///"))
-                .any(|l| l.contains(&format!("{stem}:")));
+                .any(|l| l.contains(&marker));
             assert!(
                 doc,
                 "{}: `{}` has no source position",

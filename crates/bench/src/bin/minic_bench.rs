@@ -1,4 +1,4 @@
-//! `minic-bench`: the generated Rust of `examples/minic/minic.tf` (the
+//! `minic-bench`: the generated Rust of `examples/minic/` (the
 //! whole `optimize` pipeline), unfused against fused, on one tree read
 //! once (`treefuse gen-example minic --size N > prog.json`):
 //!

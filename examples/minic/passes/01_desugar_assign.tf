@@ -1,0 +1,32 @@
+// Pass 1, desugar_assign:  x op= e, x++, x--  =>  x = x op e, x = x + 1, x = x - 1.
+// The statement replaces itself; everything else walks down to the
+// statements (expressions contain none).
+
+impl Program { traversal desugar_assign() walk; }
+impl Func { traversal desugar_assign() walk; }
+impl Stmt { traversal desugar_assign() walk; }
+
+impl CompoundAssign {
+    traversal desugar_assign() {
+        self = new Assign {
+            name: self.name,
+            value: new Arith { op: self.op, l: new Var { name: self.name }, r: self.value },
+        };
+    }
+}
+impl Incr {
+    traversal desugar_assign() {
+        self = new Assign {
+            name: self.name,
+            value: new Arith { op: ArithOp::Add, l: new Var { name: self.name }, r: new IntLit { v: 1 } },
+        };
+    }
+}
+impl Decr {
+    traversal desugar_assign() {
+        self = new Assign {
+            name: self.name,
+            value: new Arith { op: ArithOp::Sub, l: new Var { name: self.name }, r: new IntLit { v: 1 } },
+        };
+    }
+}

@@ -1,0 +1,24 @@
+// Pass 2, desugar_loops:
+//   for (i; c; s) b    =>  { i; while (c) { b s } }
+//   do b while (c)     =>  { copy of b; while (c) b }
+// The loop replaces itself after its body is desugared.
+
+impl Program { traversal desugar_loops() walk; }
+impl Func { traversal desugar_loops() walk; }
+impl Stmt { traversal desugar_loops() walk; }
+
+impl DoWhile {
+    traversal desugar_loops() {
+        walk;
+        self = new Block { stmts: [copy(self.body), new While { cond: self.cond, body: self.body }] };
+    }
+}
+impl For {
+    // Only the body: `init` and `step` are simple statements.
+    traversal desugar_loops() {
+        self.body.desugar_loops();
+        self = new Block {
+            stmts: [self.init, new While { cond: self.cond, body: new Block { stmts: [self.body, self.step] } }],
+        };
+    }
+}

@@ -1,0 +1,36 @@
+// Pass 8, strength_reduce: `x * 2^k` and `2^k * x` => `x << k` (not `/` or
+// `%`: they round differently on negative numbers).
+
+// k when v == 2^k (1 <= k <= 62), else -1.
+pure fn log2_exact(v: i64) -> i64 {
+    let k: i64 = -1;
+    for i in 1..63 {
+        if v == 1 << i { k = i; }
+    }
+    return k;
+}
+
+impl Program { traversal strength_reduce() walk; }
+impl Func { traversal strength_reduce() walk; }
+impl Stmt { traversal strength_reduce() walk; }
+impl Sugar { traversal strength_reduce() {} }
+impl Expr { traversal strength_reduce() walk; }
+
+impl Arith {
+    traversal strength_reduce() {
+        walk;
+        if self.op == ArithOp::Mul {
+            if self.r is IntLit && log2_exact((self.r as IntLit).v) > 0 {
+                let k = log2_exact((self.r as IntLit).v);
+                self = new Arith {
+                    op: ArithOp::Shl, l: self.l, r: new IntLit { v: k }, ty: Ty::Int, effect_free: self.effect_free,
+                };
+            } else if self.l is IntLit && log2_exact((self.l as IntLit).v) > 0 {
+                let k = log2_exact((self.l as IntLit).v);
+                self = new Arith {
+                    op: ArithOp::Shl, l: self.r, r: new IntLit { v: k }, ty: Ty::Int, effect_free: self.effect_free,
+                };
+            }
+        }
+    }
+}
