@@ -41,8 +41,9 @@ pub struct Diagnostics {
     /// The source text (a program of several files: all of them, one after
     /// the other).
     pub source: String,
-    /// The program's files, which the spans of `items` point into.
-    pub sources: SourceMap,
+    /// The program's files, which the spans of `items` point into (boxed:
+    /// an error value stays small).
+    pub sources: Box<SourceMap>,
 }
 
 impl Diagnostics {
@@ -141,7 +142,7 @@ pub fn compile_sources(sources: SourceMap) -> Result<Program, Diagnostics> {
             items,
             file_name,
             source,
-            sources,
+            sources: Box::new(sources),
         }),
     }
 }
