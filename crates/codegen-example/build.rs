@@ -82,8 +82,11 @@ fn main() {
     let moves = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/moves.tf");
     let arrays = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/arrays.tf");
     let loops = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/loops.tf");
+    let optional = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/optional.tf");
     if let Err(e) = config.compile(
-        &[data, names, type_names, grow, cold, moves, loops, arrays],
+        &[
+            data, names, type_names, grow, cold, moves, loops, arrays, optional,
+        ],
         &out,
     ) {
         panic!("treefuse code generation failed:\n{e}");

@@ -333,7 +333,8 @@ impl<'a> BodyCtx<'a> {
 
     /// Root and child-field labels of a node path; notes casts as failures.
     fn path(&self, p: &NodePath, acc: &mut Acc) -> (Root, Vec<Label>) {
-        acc.may_fail |= p.has_cast();
+        // Following an empty optional child may fail (§8.7).
+        acc.may_fail |= p.has_cast() || self.program.path_has_optional(p);
         p.index_exprs().for_each(|i| self.expr(i, acc));
         let root = self.root(p.root, acc);
         (root, p.fields().map(|f| self.labels.field(f)).collect())
@@ -478,7 +479,7 @@ impl<'a> BodyCtx<'a> {
                     }
                 }
             }
-            ExprKind::Is(p, _) => {
+            ExprKind::Is(p, _) | ExprKind::IsNone(p) => {
                 self.navigate(p, acc);
             }
             ExprKind::ListLen(slot) => {
@@ -601,6 +602,7 @@ impl<'a> BodyCtx<'a> {
                 self.copy_source(p, acc);
                 false
             }
+            NewField::Empty => false,
         }
     }
 
@@ -719,6 +721,9 @@ impl<'a> BodyCtx<'a> {
                 self.copy_source(source, &mut acc);
                 self.write_slot(slot, false, &mut acc);
             }
+            // Emptying an optional child writes its slot like a
+            // replacement (§8.7).
+            StmtKind::Clear { slot } => self.write_slot(slot, false, &mut acc),
             StmtKind::ReplaceSelf { with } => {
                 let moves = self.subtree(with, &mut acc);
                 self.replace_self(moves, &mut acc);

@@ -74,7 +74,7 @@ impl<'a> Tracer<'a> {
                             parent.insert(*c, (n, l));
                         }
                     }
-                    Slot::Data(_) => {}
+                    Slot::Data(_) | Slot::Empty => {}
                 }
             }
         }
@@ -280,6 +280,16 @@ impl<'a> Tracer<'a> {
     }
 
     fn node_path(&mut self, path: &NodePath) -> R<NodeId> {
+        match self.node_path_opt(path, false)? {
+            Some(n) => Ok(n),
+            None => Err(self.fail()),
+        }
+    }
+
+    /// The node a path reaches; `None` if its last step is an empty
+    /// optional child and `last_may_be_empty` (a call, `is`, `is none`),
+    /// else an empty optional child on the way fails (LANGUAGE §8.7).
+    fn node_path_opt(&mut self, path: &NodePath, last_may_be_empty: bool) -> R<Option<NodeId>> {
         let mut n = match path.root {
             PathRoot::SelfNode => self.stack.last().unwrap().self_node,
             PathRoot::Var(v) => {
@@ -287,7 +297,7 @@ impl<'a> Tracer<'a> {
                 self.stack.last().unwrap().nodes[v.index()]
             }
         };
-        for step in &path.steps {
+        for (k, step) in path.steps.iter().enumerate() {
             // Rewriting in place (LANGUAGE.md §7) is not traced: stop the
             // run as if out of fuel (its soundness is covered by the
             // differential fusion tests).
@@ -295,7 +305,11 @@ impl<'a> Tracer<'a> {
                 PathStep::Elem(..) => return Err(Stop::Fuel),
                 &PathStep::Child(f) => {
                     self.rec_tree(n, &[self.label(f)], false);
-                    n = self.tree.child(n, self.slot_of(f));
+                    match self.tree.child_opt(n, self.slot_of(f)) {
+                        Some(c) => n = c,
+                        None if last_may_be_empty && k + 1 == path.steps.len() => return Ok(None),
+                        None => return Err(self.fail()),
+                    }
                 }
                 &PathStep::Cast(t) => {
                     self.rec_tree(n, &[], false);
@@ -305,7 +319,7 @@ impl<'a> Tracer<'a> {
                 }
             }
         }
-        Ok(n)
+        Ok(Some(n))
     }
 
     fn local_get(&mut self, l: LocalId) -> Value {
@@ -450,10 +464,19 @@ impl<'a> Tracer<'a> {
             }
             ExprKind::Array(args) => Value::Array(Arc::new(self.eval_all(args)?)),
             ExprKind::Record(_, args) => Value::Record(Arc::new(self.eval_all(args)?)),
-            ExprKind::Is(path, t) => {
-                let n = self.node_path(path)?;
-                self.rec_tree(n, &[], false);
-                Value::Bool(self.p.is_subtype(self.tree.type_of(n), *t))
+            ExprKind::Is(path, t) => match self.node_path_opt(path, true)? {
+                Some(n) => {
+                    self.rec_tree(n, &[], false);
+                    Value::Bool(self.p.is_subtype(self.tree.type_of(n), *t))
+                }
+                None => Value::Bool(false),
+            },
+            ExprKind::IsNone(path) => {
+                let n = self.node_path_opt(path, true)?;
+                if let Some(n) = n {
+                    self.rec_tree(n, &[], false);
+                }
+                Value::Bool(n.is_none())
             }
             ExprKind::If(c, a, b) => {
                 if self.eval(c)?.as_bool() {
@@ -658,6 +681,7 @@ impl<'a> Tracer<'a> {
             Data(Value),
             Node(NodeId),
             List(Vec<NodeId>),
+            Empty,
         }
         let mut built = Vec::new();
         for f in &t.fields {
@@ -677,6 +701,7 @@ impl<'a> Tracer<'a> {
                     B::List(out)
                 }
                 NewField::Copy(_) => return Err(Stop::Fuel),
+                NewField::Empty => B::Empty,
                 NewField::MoveList(s) => {
                     let parent = self.node_path(&s.parent)?;
                     let l = self.label(s.field);
@@ -705,6 +730,7 @@ impl<'a> Tracer<'a> {
                     }
                     Slot::List(items.into())
                 }
+                B::Empty => Slot::Empty,
             };
         }
         Ok(n)
@@ -765,7 +791,10 @@ impl<'a> Tracer<'a> {
                 method,
                 args,
             } => {
-                let n = self.node_path(receiver)?;
+                // A call on an empty optional child does nothing.
+                let Some(n) = self.node_path_opt(receiver, true)? else {
+                    return Ok(Flow::Normal);
+                };
                 let vs = self.eval_all(args)?;
                 self.rec_tree(n, &[], false);
                 self.invoke(n, *method, vs)?;
@@ -793,6 +822,18 @@ impl<'a> Tracer<'a> {
                 let parent = self.node_path(&slot.parent)?;
                 let n = self.moved(source)?;
                 self.replace_slot(parent, slot.field, n);
+            }
+            StmtKind::Clear { slot } => {
+                let parent = self.node_path(&slot.parent)?;
+                let l = self.label(slot.field);
+                self.rec_tree(parent, &[l], true);
+                let index = self.slot_of(slot.field);
+                if let Slot::Child(old) = *self.tree.slot(parent, index) {
+                    if self.parent.get(&old) == Some(&(parent, l)) {
+                        self.parent.remove(&old);
+                    }
+                }
+                *self.tree.slot_mut(parent, index) = Slot::Empty;
             }
             StmtKind::If {
                 cond,
@@ -981,7 +1022,7 @@ fn ast_accesses_are_covered() {
 #[test]
 fn hand_written_schemas_are_covered() {
     let mut errors = 0;
-    for f in ["boxes", "lists", "moves", "edits", "guards"] {
+    for f in ["boxes", "lists", "moves", "edits", "guards", "optional"] {
         let src = std::fs::read_to_string(format!(
             "{}/tests/programs/{f}.tf",
             env!("CARGO_MANIFEST_DIR")

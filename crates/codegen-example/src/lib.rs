@@ -67,6 +67,8 @@ generated! {
     passes,
     /// `examples/rules`: a program of several files, one lint rule each.
     rules,
+    /// `programs/optional.tf`: optional children (calls, `is none`, emptying, filling, moves, copies, failing reads).
+    optional,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),

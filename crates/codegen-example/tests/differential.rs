@@ -1193,3 +1193,130 @@ fn passes_and_rules() {
     );
     agree_on_random_trees("rules", &program, "lint", &u, &f);
 }
+
+/// `programs/optional.tf`: optional children (LANGUAGE.md §8.7) in
+/// generated code, unfused and fused, against the interpreter: calls on
+/// empty and full ones (plain, guarded, with arguments), `is none`,
+/// emptying, filling, moves, copies, nodes replacing themselves in them,
+/// and (`fuse strict`) reads through empty ones that fail.
+#[test]
+fn optional_children() {
+    let program = example("crates/codegen-example/programs/optional.tf");
+    let root = program.model.fuse_named("all").unwrap().root_type;
+    let (u, f) = engines!(optional, run_all_unfused_counted, run_all_fused_counted);
+    let (su, sf) = engines!(
+        optional,
+        run_strict_unfused_counted,
+        run_strict_fused_counted
+    );
+    let (mut ran, mut failed) = (0, 0);
+    for seed in 0..60 {
+        let options = GenOptions {
+            nodes: 10 + 5 * (seed as usize % 12),
+            seed,
+            ..Default::default()
+        };
+        let t = random_tree(&program.model, root, &options).unwrap();
+        agree(
+            &format!("optional all seed {seed}"),
+            &program,
+            "all",
+            &t,
+            &u,
+            &f,
+        );
+        match agree(
+            &format!("optional strict seed {seed}"),
+            &program,
+            "strict",
+            &t,
+            &su,
+            &sf,
+        ) {
+            Some(_) => ran += 1,
+            None => failed += 1,
+        }
+    }
+    assert!(ran > 5 && failed > 5, "strict: {ran} ran, {failed} failed");
+    // A tree built with the typed API: optional children are `Option`s.
+    use g::optional::{Add, Block, If, Num, Return, Tree};
+    let mut tree = Tree::default();
+    let one = tree
+        .add(Num {
+            v: 1,
+            ..Default::default()
+        })
+        .unwrap();
+    let two = tree
+        .add(Num {
+            v: 7,
+            ..Default::default()
+        })
+        .unwrap();
+    let sum = tree
+        .add(Add {
+            l: one,
+            r: Some(two),
+            ..Default::default()
+        })
+        .unwrap();
+    let ret = tree
+        .add(Return {
+            value: Some(sum),
+            line: 3,
+        })
+        .unwrap();
+    let empty = tree
+        .add(Return {
+            value: None,
+            line: 9,
+        })
+        .unwrap();
+    let cond = tree
+        .add(Num {
+            v: -1,
+            ..Default::default()
+        })
+        .unwrap();
+    let test = tree
+        .add(If {
+            cond,
+            then_s: ret,
+            else_s: Some(empty),
+        })
+        .unwrap();
+    let block = tree
+        .add(Block {
+            body: vec![test].into(),
+            tail: None,
+        })
+        .unwrap();
+    tree.root = g::optional::NodeRef::Stmt(block);
+    assert_eq!(tree.get::<Return>(empty).unwrap().value, None);
+    assert_eq!(tree.get::<Add>(sum).unwrap().r, Some(two));
+    let bad = Return {
+        value: Some(g::optional::ExprId(99)),
+        line: 0,
+    };
+    assert!(
+        tree.clone().add(bad).is_err(),
+        "a missing child is rejected"
+    );
+    let schema = g::optional::schema();
+    let json = g::optional::write_json(&schema, &tree, &Default::default());
+    assert!(json.contains(r#""tail":null"#), "{json}");
+    let input = program.read_tree("all", &json).unwrap();
+    agree("optional typed tree", &program, "all", &input, &u, &f);
+    // Computed by hand: `count(0)` adds the depths of the numbers (the
+    // condition at 0, `1` and `7` below the `Add` at 2 each: 4); `prune(5)`
+    // fills the empty `value` of the `else` (line 9 > 5) and then empties
+    // `else_s` (the condition is negative); `fold` turns `1 + 7` into `8`;
+    // `sum` adds the condition and that number (the `else` is empty):
+    // -1 + 8 = 7.
+    let (out, _) = f(&input).unwrap();
+    let out: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(out["globals"]["SUM"], 7, "{out}");
+    assert_eq!(out["globals"]["DEPTHS"], 4, "{out}");
+    assert_eq!(out["body"][0]["else_s"], serde_json::Value::Null, "{out}");
+    assert_eq!(out["body"][0]["then_s"]["value"]["v"], 8, "{out}");
+}

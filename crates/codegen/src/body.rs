@@ -20,6 +20,13 @@ impl Gen<'_> {
         };
         for (i, step) in p.steps.iter().enumerate() {
             cur = match step {
+                // Through an optional child: an error if it is empty (§8.7).
+                PathStep::Child(f) if self.p.is_optional(*f) => {
+                    let name = &self.field[f.index()];
+                    let fname = &self.p.fields[f.index()].name;
+                    let at = self.at(&fr.context, p.span);
+                    quote!(opt_child(t[#cur].#name, #fname, #at)?)
+                }
                 PathStep::Child(f) => match self.self_child(p.root, i, *f) {
                     Some(local) => quote!(#local),
                     None => {
@@ -46,6 +53,25 @@ impl Gen<'_> {
             };
         }
         cur
+    }
+
+    /// The node a path reaches as an `Option` of the hierarchy's id type,
+    /// `None` if its last step is an empty optional child (§8.7), for the
+    /// forms that take an empty one: calls, `is T` and `is none`. Steps
+    /// before the last fail on an empty optional child as in
+    /// [`Self::path`].
+    pub fn path_opt(&self, p: &NodePath, fr: &Frame) -> TokenStream {
+        let Some(f) = self.p.ends_in_optional(p) else {
+            let n = self.path(p, fr);
+            return quote!(Some(#n));
+        };
+        let parent = NodePath {
+            steps: p.steps[..p.steps.len() - 1].to_vec(),
+            ..p.clone()
+        };
+        let parent = self.path(&parent, fr);
+        let name = &self.field[f.index()];
+        quote!(t[#parent].#name)
     }
 
     /// The local holding child field `f` of the receiver, if step `i` of a
@@ -684,6 +710,21 @@ impl Gen<'_> {
                 let items = items.iter().map(|a| self.expr(a, fr).ts);
                 E::atom(quote!(#name::new(#(#items),*)))
             }
+            // `is T` on an optional child: false when it is empty (§8.7).
+            ExprKind::Is(p, ty) if self.p.ends_in_optional(p).is_some() => {
+                let path = self.path_opt(p, fr);
+                match self.kind_pattern(*ty) {
+                    Some(pat) => E::atom(quote!(matches!(#path.map(|n| t[n].kind), Some(#pat)))),
+                    None => E::atom(quote!({
+                        let _ = #path;
+                        false
+                    })),
+                }
+            }
+            ExprKind::IsNone(p) => {
+                let path = self.path_opt(p, fr);
+                E::atom(quote!(#path.is_none()))
+            }
             ExprKind::Is(p, ty) => {
                 let path = self.path(p, fr);
                 match self.kind_pattern(*ty) {
@@ -1103,6 +1144,18 @@ impl Gen<'_> {
             | StmtKind::SpliceSelf { .. }
             | StmtKind::EditList { .. }
             | StmtKind::CopyTo { .. } => self.rewrite_stmt(s, fr, ret),
+            StmtKind::Clear { slot } => {
+                let field = &self.field[slot.field.index()];
+                let p = self.path(&slot.parent, fr);
+                if slot.parent.steps.is_empty() {
+                    quote!(t[#p].#field = None;)
+                } else {
+                    quote!({
+                        let n = #p;
+                        t[n].#field = None;
+                    })
+                }
+            }
             StmtKind::Call {
                 receiver,
                 method,
@@ -1116,8 +1169,12 @@ impl Gen<'_> {
                     (PathRoot::Var(v), true) => self.open_loop_of(v, fr),
                     _ => None,
                 };
+                // A call on an optional child runs only when it is full,
+                // its arguments evaluated only then (§8.7).
+                let optional = self.p.ends_in_optional(receiver).is_some();
                 let recv = match (receiver.root, receiver.steps.is_empty()) {
                     (_, true) => self.path(receiver, fr),
+                    _ if optional => quote!(n),
                     _ => {
                         let r = self.path(receiver, fr);
                         pre.extend(quote!(let n = #r;));
@@ -1185,9 +1242,10 @@ impl Gen<'_> {
                             let site = self.site_arg(needs_site, self.child_site(*field));
                             if replaces {
                                 let name = &self.field[field.index()];
+                                let x = if optional { quote!(Some(x)) } else { quote!(x) };
                                 quote!(
                                     if let Some(x) = #f(t, cx, #recv #site #(, #vals)*)?.single() {
-                                        t[this].#name = x;
+                                        t[this].#name = #x;
                                     }
                                 )
                             } else {
@@ -1204,7 +1262,10 @@ impl Gen<'_> {
                     }
                 };
                 let scoped = !pre.is_empty() || replaces || uses_var(&call, "k");
-                if !scoped {
+                if optional {
+                    let slot = self.path_opt(receiver, fr);
+                    quote!(if let Some(n) = #slot { #pre #call })
+                } else if !scoped {
                     call
                 } else {
                     quote!({ #pre #call })
@@ -1444,17 +1505,27 @@ impl Gen<'_> {
                 .then(|| self.hoisted_child(slot.field, true))
                 .flatten()
                 .map(|local| quote!(#local = v;));
+            let v = if self.p.is_optional(slot.field) {
+                quote!(Some(v))
+            } else {
+                quote!(v)
+            };
             quote!({
                 let v = #value;
-                t[#p].#field = v;
+                t[#p].#field = #v;
                 #sync
             })
         } else {
             let p = self.path(&slot.parent, fr);
+            let v = if self.p.is_optional(slot.field) {
+                quote!(Some(v))
+            } else {
+                quote!(v)
+            };
             quote!({
                 let n = #p;
                 let v = #value;
-                t[n].#field = v;
+                t[n].#field = #v;
             })
         }
     }
@@ -1668,12 +1739,22 @@ impl Gen<'_> {
         let mut args = Vec::new();
         for (i, nf) in t.fields.iter().enumerate() {
             let (ts, simple) = self.new_field(nf, fr);
+            // A full optional child (§8.7) is `Some` of the node.
+            let optional = !matches!(nf, NewField::Empty)
+                && self.p.types[t.ty.index()]
+                    .fields
+                    .get(i)
+                    .is_some_and(|f| self.p.is_optional(*f));
             if simple {
-                args.push(ts);
+                args.push(if optional { quote!(Some(#ts)) } else { ts });
             } else {
                 let name = format_ident!("f{i}");
                 pre.extend(quote!(let #name = #ts;));
-                args.push(quote!(#name));
+                args.push(if optional {
+                    quote!(Some(#name))
+                } else {
+                    quote!(#name)
+                });
             }
         }
         let push = self.push_node(t.ty, quote!(t), args);
@@ -1701,6 +1782,7 @@ impl Gen<'_> {
             }
             NewField::MoveList(slot) => (self.with_list(slot, fr, &View::All), false),
             NewField::Copy(p) => (self.copy(p, fr), false),
+            NewField::Empty => (quote!(None), true),
         }
     }
 }

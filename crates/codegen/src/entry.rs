@@ -322,6 +322,7 @@ const RUNTIME_HELPERS: &[&str] = &[
     "OpenList",
     "thicket_error",
     "list_elem",
+    "opt_child",
     "div_int",
     "rem_int",
     "shift_int",

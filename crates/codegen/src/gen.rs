@@ -218,6 +218,9 @@ pub(crate) fn assign_slots(p: &Program, fields: &[FieldId], hier_of: &[usize]) -
         d
     };
     let key = |f: FieldId| match &p.fields[f.index()].kind {
+        FieldKind::Child(t) if p.fields[f.index()].optional => {
+            format!("optional {}", hier_of[t.index()])
+        }
         FieldKind::Child(t) => format!("child {}", hier_of[t.index()]),
         FieldKind::List(t) => format!("list {}", hier_of[t.index()]),
         FieldKind::Data(d) => format!("data {d:?}"),
@@ -716,6 +719,7 @@ impl<'p> Gen<'p> {
             "OpenList",
             "thicket_error",
             "list_elem",
+            "opt_child",
             "list_set",
             "copy_pending",
             // Imported from treefuse-runtime by the JSON layer.
@@ -734,6 +738,7 @@ impl<'p> Gen<'p> {
             "enum_index",
             "rt_data",
             "rt_child",
+            "rt_child_opt",
             "rt_list",
             "schema_of",
             "read_runtime_tree",
@@ -1049,6 +1054,11 @@ impl<'p> Gen<'p> {
 
     pub fn field_type(&self, f: FieldId) -> TokenStream {
         match &self.p.fields[f.index()].kind {
+            // An optional child (§8.7).
+            FieldKind::Child(t) if self.p.is_optional(f) => {
+                let id = &self.hier(*t).id;
+                quote!(Option<#id>)
+            }
             FieldKind::Child(t) => {
                 let id = &self.hier(*t).id;
                 quote!(#id)
@@ -1090,6 +1100,7 @@ impl<'p> Gen<'p> {
     pub fn field_blank(&self, f: FieldId) -> TokenStream {
         let fd = &self.p.fields[f.index()];
         match &fd.kind {
+            FieldKind::Child(_) if fd.optional => quote!(None),
             FieldKind::Child(t) => {
                 let id = &self.hier(*t).id;
                 quote!(#id(u32::MAX))
@@ -1707,6 +1718,7 @@ fn new_use(t: &NewTree, u: &mut Usage) {
             NewField::List(items) => items.iter().for_each(|i| field(i, u)),
             NewField::MoveList(s) => slot_use(s, u),
             NewField::Copy(p) => path_use(p, u),
+            NewField::Empty => {}
         }
     }
     t.fields.iter().for_each(|f| field(f, u));
@@ -1717,7 +1729,7 @@ pub(crate) fn expr_use(e: &Expr, u: &mut Usage) {
         ExprKind::Local(l) => {
             u.read.insert(*l);
         }
-        ExprKind::Field(p, _) | ExprKind::Is(p, _) => path_use(p, u),
+        ExprKind::Field(p, _) | ExprKind::Is(p, _) | ExprKind::IsNone(p) => path_use(p, u),
         ExprKind::ListLen(s) => slot_use(s, u),
         ExprKind::NodeCall(_, args) => {
             for a in args {
@@ -1764,6 +1776,7 @@ pub(crate) fn usage_stmt(s: &Stmt, u: &mut Usage) {
             slot_use(slot, u);
             path_use(source, u);
         }
+        StmtKind::Clear { slot } => slot_use(slot, u),
         StmtKind::ReplaceSelf { with } => subtree_use(with, u),
         StmtKind::SpliceSelf { items } => items.iter().for_each(|i| list_item_use(i, u)),
         StmtKind::EditList { list, edit } => {

@@ -67,6 +67,10 @@ impl Gen<'_> {
                 let args = t.fields.iter().enumerate().map(|(s, f)| {
                     let s = s as u32;
                     match &self.p.fields[f.index()].kind {
+                        FieldKind::Child(c) if self.p.is_optional(*f) => {
+                            let id = &self.hier(*c).id;
+                            quote!(rt_child_opt(rt, n, #s, &map).map(#id))
+                        }
                         FieldKind::Child(c) => {
                             let id = &self.hier(*c).id;
                             quote!(#id(rt_child(rt, n, #s, &map)))
@@ -114,6 +118,10 @@ impl Gen<'_> {
                 let pushes = self.p.types[t.index()].fields.iter().rev().filter_map(|f| {
                     let name = &self.field[f.index()];
                     match &self.p.fields[f.index()].kind {
+                        FieldKind::Child(c) if self.p.is_optional(*f) => {
+                            let cv = &self.variant[self.hier(*c).root.index()];
+                            Some(quote!(if let Some(c) = node.#name { stack.push(NodeRef::#cv(c)); }))
+                        }
                         FieldKind::Child(c) => {
                             let cv = &self.variant[self.hier(*c).root.index()];
                             Some(quote!(stack.push(NodeRef::#cv(node.#name));))
@@ -144,6 +152,13 @@ impl Gen<'_> {
                     let s = s as u32;
                     let name = &self.field[f.index()];
                     match &self.p.fields[f.index()].kind {
+                        FieldKind::Child(c) if self.p.is_optional(*f) => {
+                            let cm = &maps[self.hier_of[c.index()]];
+                            quote!(*rt.slot_mut(n, #s) = match node.#name {
+                                Some(c) => RtSlot::Child(RtNodeId(#cm[c.0 as usize])),
+                                None => RtSlot::Empty,
+                            };)
+                        }
                         FieldKind::Child(c) => {
                             let cm = &maps[self.hier_of[c.index()]];
                             quote!(*rt.slot_mut(n, #s) = RtSlot::Child(RtNodeId(#cm[node.#name.0 as usize]));)
@@ -326,7 +341,7 @@ impl Gen<'_> {
                 use treefuse_runtime::{
                     generated::interop::{
                         enum_index, from_value, next_field, read_runtime_tree, record_fields,
-                        rt_child, rt_data, rt_list, schema_of, to_value, write_runtime_tree,
+                        rt_child, rt_child_opt, rt_data, rt_list, schema_of, to_value, write_runtime_tree,
                         Convert, Numbering,
                     },
                     sema::{self, Value as RtValue},

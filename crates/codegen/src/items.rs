@@ -571,6 +571,11 @@ impl Gen<'_> {
                     let fd = &self.p.fields[f.index()];
                     let owner = &self.p.types[fd.owner.index()].name;
                     match &fd.kind {
+                        FieldKind::Child(c) if fd.optional => format!(
+                            "`{owner}.{}`: an optional child, `None` or a `{}` node added before this one.",
+                            fd.name,
+                            self.p.types[c.index()].name
+                        ),
                         FieldKind::Child(c) => format!(
                             "`{owner}.{}`: a child, a `{}` node added before this one.",
                             fd.name,
@@ -622,6 +627,11 @@ impl Gen<'_> {
                     FieldKind::List(_) => {
                         let check = check(quote!(child));
                         quote!(for &child in self.#m.iter() { #check })
+                    }
+                    // An optional child (§8.7) is checked when set.
+                    _ if fd.optional => {
+                        let check = check(quote!(child));
+                        quote!(if let Some(child) = self.#m { #check })
                     }
                     _ => {
                         let check = check(quote!(self.#m));
@@ -1142,6 +1152,19 @@ impl Gen<'_> {
                         .filter_map(|f| {
                             let name = &self.field[f.index()];
                             match &self.p.fields[f.index()].kind {
+                                // An empty optional child stays empty (§8.7).
+                                FieldKind::Child(ct) if self.p.is_optional(*f) => {
+                                    let ch = self.hier(*ct);
+                                    let cv = &self.variant[ch.root.index()];
+                                    let copy = self.copy_node(ch, quote!(c));
+                                    Some(quote!({
+                                        if let Some(c) = t[n].#name {
+                                            let c = #copy;
+                                            t[n].#name = Some(c);
+                                            stack.push(NodeRef::#cv(c));
+                                        }
+                                    }))
+                                }
                                 FieldKind::Child(ct) => {
                                     let ch = self.hier(*ct);
                                     let cv = &self.variant[ch.root.index()];
@@ -1744,7 +1767,9 @@ impl Gen<'_> {
                 .fields
                 .iter()
                 .filter(|g| {
+                    // Optional children (§8.7) are read where used.
                     matches!(self.p.fields[g.index()].kind, FieldKind::Child(_))
+                        && !self.p.is_optional(**g)
                         && !unread.contains(g)
                 })
                 .map(|&g| {
@@ -1920,7 +1945,15 @@ impl Gen<'_> {
                 }
                 Step::Group(g) => {
                     for (members, targets) in self.call_sites(fi, step) {
-                        let fw = self.forwarding.borrow().by_targets.get(targets).cloned();
+                        // No value forwarded from an optional child (§8.7),
+                        // which may be empty.
+                        let fw = self
+                            .forwarding
+                            .borrow()
+                            .by_targets
+                            .get(targets)
+                            .filter(|_| !self.p.is_optional(g.field))
+                            .cloned();
                         let call = self.fused_call(
                             &members,
                             &flagged,
@@ -2471,14 +2504,19 @@ impl Gen<'_> {
             };
             quote!(, #bits)
         };
+        let optional = match deliver {
+            Deliver::Child(field) => self.p.is_optional(*field),
+            _ => false,
+        };
         let (child_def, call) = match deliver {
             Deliver::Child(field) => {
                 let name = &self.field[field.index()];
                 let site = self.site_arg(needs_site, self.child_site(*field));
+                let x = if optional { quote!(Some(x)) } else { quote!(x) };
                 let call = if replaces {
                     quote!(
                         if let Some(x) = #disp(t, cx, child #site #mask #(, #args)*)?.single() {
-                            t[this].#name = x;
+                            t[this].#name = #x;
                         }
                     )
                 } else if value.is_some() {
@@ -2515,6 +2553,50 @@ impl Gen<'_> {
             }
             _ => quote!(),
         };
+        if let (true, Deliver::Child(field)) = (optional, deliver) {
+            // An optional child (§8.7): read once (evaluating guards and
+            // arguments cannot change it); when it is empty, no call
+            // takes part and only the live calls' guards are evaluated,
+            // as unfused.
+            let name = &self.field[field.index()];
+            let mut guards_only = TokenStream::new();
+            for (p, s) in members {
+                if let StmtKind::If { cond, .. } = &s.kind {
+                    let c = self.expr(cond, &frames[*p]).ts;
+                    if flagged[*p] {
+                        let flag = format_ident!("active_{p}");
+                        guards_only.extend(quote!(if #flag { let _ = #c; }));
+                    } else {
+                        guards_only.extend(quote!(let _ = #c;));
+                    }
+                }
+            }
+            let body = if any_cond {
+                quote!(
+                    let mut m: u64 = #always;
+                    #pre
+                    if m != 0 {
+                        #call
+                    }
+                )
+            } else {
+                quote!(#pre #call)
+            };
+            if guards_only.is_empty() {
+                return quote!(
+                    if let Some(child) = t[this].#name {
+                        #body
+                    }
+                );
+            }
+            return quote!(
+                if let Some(child) = t[this].#name {
+                    #body
+                } else {
+                    #guards_only
+                }
+            );
+        }
         if any_cond {
             quote!(
                 let mut m: u64 = #always;

@@ -135,7 +135,7 @@ fn mark_new(p: &Program, t: &NewTree, created: &mut [bool]) {
             NewField::New(t) => mark_new(p, t, created),
             NewField::List(items) => items.iter().for_each(|i| field(p, i, created)),
             NewField::Copy(path) => mark_copy(p, path.ty, created),
-            NewField::Data(_) | NewField::Move(_) | NewField::MoveList(_) => {}
+            NewField::Data(_) | NewField::Move(_) | NewField::MoveList(_) | NewField::Empty => {}
         }
     }
     created[t.ty.index()] = true;

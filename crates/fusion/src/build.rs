@@ -1370,6 +1370,11 @@ impl Builder<'_, '_> {
             let FieldKind::Child(child_ty) = self.program.fields[field.index()].kind else {
                 continue;
             };
+            // An optional child may be empty as the function starts: no
+            // type to split by (§8.7).
+            if self.program.is_optional(field) {
+                continue;
+            }
             let types = self.program.types[child_ty.index()]
                 .concrete_subtypes
                 .clone();
@@ -2278,10 +2283,13 @@ fn input_reads(stmt: &Stmt, analysis: &Analysis) -> Option<AccessSet> {
     let mut ok = true;
     let mut add = |e: &Expr, set: &mut AccessSet| {
         visit::walk_expr(e, &mut |x| match &x.kind {
-            ExprKind::Field(path, _) | ExprKind::Is(path, _) if path.root == PathRoot::SelfNode => {
+            ExprKind::Field(path, _) | ExprKind::Is(path, _) | ExprKind::IsNone(path)
+                if path.root == PathRoot::SelfNode =>
+            {
                 let mut word: Vec<_> = path.fields().map(|f| labels.field(f)).collect();
                 // A field read covers a record value whole (`.*`); an `is`
-                // test reads only the node's type tag (the path itself).
+                // test reads only the node's type tag (the path itself),
+                // `is none` the slot (the path's last label).
                 let reads = if let ExprKind::Field(_, f) = &x.kind {
                     word.push(labels.field(*f));
                     Nfa::word(&word).with_any_suffix().prefix_closure()
@@ -2290,7 +2298,7 @@ fn input_reads(stmt: &Stmt, analysis: &Analysis) -> Option<AccessSet> {
                 };
                 set.reads = set.reads.union(&reads);
             }
-            ExprKind::Field(..) | ExprKind::Is(..) => ok = false,
+            ExprKind::Field(..) | ExprKind::Is(..) | ExprKind::IsNone(_) => ok = false,
             ExprKind::Global(g) => {
                 let reads = Nfa::label(labels.global(*g)).with_any_suffix();
                 set.global_reads = set.global_reads.union(&reads);
@@ -2346,6 +2354,7 @@ fn inputs_read_only_the_frame(stmt: &Stmt) -> bool {
                 ExprKind::Field(..)
                     | ExprKind::Global(_)
                     | ExprKind::Is(..)
+                    | ExprKind::IsNone(_)
                     | ExprKind::ListLen(_)
                     | ExprKind::NodeCall(..)
             );

@@ -295,6 +295,7 @@ fn walk_assignments(stmts: &[Stmt], f: &mut impl FnMut(&Place, &Expr)) {
             | StmtKind::SpliceSelf { .. }
             | StmtKind::EditList { .. }
             | StmtKind::CopyTo { .. }
+            | StmtKind::Clear { .. }
             | StmtKind::Return(_)
             | StmtKind::Break => {}
         }
@@ -320,7 +321,7 @@ enum UpdateClass {
 /// `g - e`, `g || e`, `e || g`, `g && e`, `e && g`, `min(g, e)`,
 /// `max(e, g)`, ...), its class, provided `e` does not read `g` (and, for
 /// `||` and `&&` with `g` first, cannot fail).
-fn update_class(g: GlobalId, value: &Expr) -> Option<UpdateClass> {
+fn update_class(program: &Program, g: GlobalId, value: &Expr) -> Option<UpdateClass> {
     let is_g = |e: &Expr| matches!(e.kind, ExprKind::Global(x) if x == g);
     let reads_g = |e: &Expr| {
         let mut found = false;
@@ -368,7 +369,7 @@ fn update_class(g: GlobalId, value: &Expr) -> Option<UpdateClass> {
         }
         _ => return None,
     };
-    if reads_g(other) || (conditional && !cannot_fail(other)) {
+    if reads_g(other) || (conditional && !cannot_fail(program, other)) {
         return None;
     }
     Some(class)
@@ -376,7 +377,7 @@ fn update_class(g: GlobalId, value: &Expr) -> Option<UpdateClass> {
 
 /// Whether evaluating `e` can never raise a runtime error (conservative:
 /// any form not known to be safe counts as possibly failing).
-fn cannot_fail(e: &Expr) -> bool {
+fn cannot_fail(program: &Program, e: &Expr) -> bool {
     let mut safe = true;
     walk_expr(e, &mut |x| {
         safe &= match &x.kind {
@@ -388,8 +389,18 @@ fn cannot_fail(e: &Expr) -> bool {
             | ExprKind::Record(..)
             | ExprKind::If(..)
             | ExprKind::Unary(..) => true,
-            ExprKind::Field(p, _) | ExprKind::Is(p, _) => {
+            // Reading through an empty optional child fails (§8.7); `is`
+            // and `is none` take an empty last step.
+            ExprKind::Field(p, _) => {
                 p.steps.iter().all(|s| matches!(s, PathStep::Child(_)))
+                    && !program.path_has_optional(p)
+            }
+            ExprKind::Is(p, _) | ExprKind::IsNone(p) => {
+                let n = p.steps.len().saturating_sub(1);
+                p.steps.iter().all(|s| matches!(s, PathStep::Child(_)))
+                    && p.steps[..n]
+                        .iter()
+                        .all(|s| !matches!(s, PathStep::Child(f) if program.is_optional(*f)))
             }
             ExprKind::Binary(op, ..) => !op.can_fail(),
             ExprKind::Builtin(f, _) => !f.can_fail(),
@@ -414,7 +425,10 @@ fn commutative_counters(program: &Program) -> BTreeSet<GlobalId> {
                 return;
             };
             let i = g.index();
-            match (place.projections.is_empty(), update_class(g, value)) {
+            match (
+                place.projections.is_empty(),
+                update_class(program, g, value),
+            ) {
                 (true, Some(c)) if class[i].is_none_or(|k| k == c) => {
                     class[i] = Some(c);
                     updates[i] += 1;

@@ -475,7 +475,12 @@ impl<'p> Interpreter<'p> {
         frames: &mut [Frame],
         (active, admitted): (u64, u64),
     ) -> Result<(), RuntimeError> {
-        let child = tree.child(node, group.slot);
+        let Some(child) = tree.child_opt(node, group.slot) else {
+            // An empty optional child (§8.7): every call on it does
+            // nothing and visits nothing, but the guards of the live
+            // calls are still evaluated, as unfused.
+            return self.empty_group(tree, &group.calls, frames, (active, admitted));
+        };
         let site = Site::Child(node, group.slot);
         let Some((target, callee, mask)) = self.live_frames(
             tree,
@@ -492,6 +497,26 @@ impl<'p> Interpreter<'p> {
             return Ok(());
         };
         self.call_fused(tree, fused, plan, target, child, mask, callee, site)
+    }
+
+    /// The calls of a group on an empty optional child: each live call's
+    /// guard is evaluated (it may fail), in order, and nothing else.
+    fn empty_group(
+        &mut self,
+        tree: &mut Tree,
+        calls: &[(usize, Option<&'p Stmt>)],
+        frames: &mut [Frame],
+        (active, admitted): (u64, u64),
+    ) -> Result<(), RuntimeError> {
+        for (k, &(p, s)) in calls.iter().enumerate() {
+            let Some(s) = s.filter(|_| active & (1 << p) != 0 && admitted & (1 << k) != 0) else {
+                continue;
+            };
+            if let StmtKind::If { cond, .. } = &s.kind {
+                self.eval(tree, &mut frames[p], cond)?;
+            }
+        }
+        Ok(())
     }
 
     /// Prepares a fused call on `node`, which stands at `site`: the callee

@@ -636,7 +636,11 @@ impl<'p> Interpreter<'p> {
                         return Ok(Flow::Normal);
                     }
                 }
-                let node = self.path(tree, frame, receiver)?;
+                // A call on an empty optional child does nothing, its
+                // arguments unevaluated (§8.7).
+                let Some(node) = self.path_opt(tree, frame, receiver)? else {
+                    return Ok(Flow::Normal);
+                };
                 let args = self.eval_args(tree, frame, args)?;
                 let site = match receiver.steps.last() {
                     None if receiver.root == PathRoot::SelfNode => frame.site,
@@ -678,6 +682,10 @@ impl<'p> Interpreter<'p> {
                 let parent = self.path(tree, frame, &slot.parent)?;
                 let moved = self.path(tree, frame, source)?;
                 *tree.slot_mut(parent, self.slot_index(slot.field)) = Slot::Child(moved);
+            }
+            StmtKind::Clear { slot } => {
+                let parent = self.path(tree, frame, &slot.parent)?;
+                *tree.slot_mut(parent, self.slot_index(slot.field)) = Slot::Empty;
             }
             StmtKind::If {
                 cond,
@@ -752,19 +760,66 @@ impl<'p> Interpreter<'p> {
         self.program.fields[field.index()].slot
     }
 
-    /// Follows a node path, checking casts and list indices.
+    /// Follows a node path, checking casts, list indices and that every
+    /// optional child on the way holds a node (§8.7).
     fn path(
         &mut self,
         tree: &mut Tree,
         frame: &mut Frame,
         p: &NodePath,
     ) -> Result<NodeId, RuntimeError> {
+        self.follow(tree, frame, p, &p.steps)
+    }
+
+    /// The node a path reaches, or `None` if its last step is an empty
+    /// optional child (which a call, `is T` and `is none` accept, §8.7).
+    fn path_opt(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        p: &NodePath,
+    ) -> Result<Option<NodeId>, RuntimeError> {
+        match self.program.ends_in_optional(p) {
+            Some(f) => {
+                let parent = self.follow(tree, frame, p, &p.steps[..p.steps.len() - 1])?;
+                Ok(tree.child_opt(parent, self.slot_index(f)))
+            }
+            None => self.path(tree, frame, p).map(Some),
+        }
+    }
+
+    /// The runtime error of following an empty optional child `f`.
+    fn empty_child(&self, frame: &Frame, span: Span, f: FieldId) -> RuntimeError {
+        self.error(
+            frame,
+            span,
+            format!(
+                "the optional child `{}` is empty",
+                self.program.fields[f.index()].name
+            ),
+        )
+    }
+
+    /// Follows `steps` of path `p` from its root.
+    fn follow(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        p: &NodePath,
+        steps: &[PathStep],
+    ) -> Result<NodeId, RuntimeError> {
         let mut n = match p.root {
             PathRoot::SelfNode => frame.self_node,
             PathRoot::Var(v) => frame.nodes[v.index()],
         };
-        for step in &p.steps {
+        for step in steps {
             match step {
+                PathStep::Child(f) if self.program.is_optional(*f) => {
+                    match tree.child_opt(n, self.slot_index(*f)) {
+                        Some(c) => n = c,
+                        None => return Err(self.empty_child(frame, p.span, *f)),
+                    }
+                }
                 PathStep::Child(f) => n = tree.child(n, self.slot_index(*f)),
                 PathStep::Elem(f, i) => {
                     let i = self.eval(tree, frame, &i.0)?.as_int();
@@ -966,6 +1021,7 @@ impl<'p> Interpreter<'p> {
                 let n = self.path(tree, frame, p)?;
                 Built::Existing(self.deep_copy(tree, n))
             }
+            NewField::Empty => Built::Empty,
         })
     }
 
@@ -985,6 +1041,7 @@ impl<'p> Interpreter<'p> {
                             Slot::List(items.iter().map(|x| self.materialize(tree, x)).collect())
                         }
                         Built::ExistingList(items) => Slot::List(items.clone()),
+                        Built::Empty => Slot::Empty,
                     };
                     *tree.slot_mut(node, i as u32) = slot;
                 }
@@ -992,7 +1049,7 @@ impl<'p> Interpreter<'p> {
             }
             Built::Existing(n) => *n,
             // Not reachable for a node position; the checker guarantees it.
-            Built::Data(_) | Built::List(_) | Built::ExistingList(_) => tree.root,
+            Built::Data(_) | Built::List(_) | Built::ExistingList(_) | Built::Empty => tree.root,
         }
     }
 
@@ -1074,10 +1131,12 @@ impl<'p> Interpreter<'p> {
                     .map(|a| self.eval(tree, frame, a))
                     .collect::<Result<_, _>>()?,
             )),
-            ExprKind::Is(p, t) => {
-                let n = self.path(tree, frame, p)?;
-                Value::Bool(self.program.is_subtype(tree.type_of(n), *t))
-            }
+            // An empty optional child is of no type (§8.7).
+            ExprKind::Is(p, t) => Value::Bool(
+                self.path_opt(tree, frame, p)?
+                    .is_some_and(|n| self.program.is_subtype(tree.type_of(n), *t)),
+            ),
+            ExprKind::IsNone(p) => Value::Bool(self.path_opt(tree, frame, p)?.is_none()),
             ExprKind::If(c, a, b) => {
                 if self.eval(tree, frame, c)?.as_bool() {
                     self.eval(tree, frame, a)?
@@ -1197,4 +1256,6 @@ pub(crate) enum Built {
     Existing(NodeId),
     List(Vec<Built>),
     ExistingList(NodeList),
+    /// An optional child left empty (§8.7).
+    Empty,
 }

@@ -74,6 +74,11 @@
 //! (array built-ins, appends to a global array from several passes, list
 //! inserts and removes, pure functions that read nodes), added by
 //! `gen/arrays.rs` from a random stream of its own.
+//!
+//! One program in two (`OPTIONAL_ONE_IN`) ends with a part of optional
+//! children (LANGUAGE.md §8.7; types `Op*`, `fuse opmain`,
+//! `crate::optional`): random bodies that call, test, empty, fill, move,
+//! copy, alias and read through optional child slots.
 
 use rand::Rng;
 use rand::SeedableRng;
@@ -91,6 +96,10 @@ const SPLIT_LOOPS_ONE_IN: u32 = 5;
 
 /// One in how many programs end with [`Gen::typed_child`].
 const TYPED_CHILD_ONE_IN: u32 = 3;
+
+/// One in how many programs end with the optional-children part
+/// (`crate::optional`).
+const OPTIONAL_ONE_IN: u32 = 2;
 
 /// Knobs of the generator.
 #[derive(Clone, Debug)]
@@ -1015,6 +1024,9 @@ impl Gen {
         }
         if self.chance(TYPED_CHILD_ONE_IN) {
             out.push_str(&self.typed_child());
+        }
+        if self.chance(OPTIONAL_ONE_IN) {
+            out.push_str(&crate::optional::part(&mut self.rng));
         }
         out
     }

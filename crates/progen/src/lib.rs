@@ -19,6 +19,7 @@
 
 pub mod gen;
 pub mod minimize;
+mod optional;
 
 pub use gen::{generate, generate_with, GenConfig};
 pub use minimize::{minimize, minimize_with};

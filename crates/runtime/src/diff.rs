@@ -63,6 +63,17 @@ pub fn diff_trees(program: &Program, left: &Tree, right: &Tree, limit: usize) ->
                     }
                 }
                 (Slot::Child(x), Slot::Child(y)) => children.push((*x, *y, fpath)),
+                (Slot::Empty, Slot::Empty) => {}
+                (Slot::Empty, Slot::Child(y)) => out.push(Difference {
+                    path: fpath,
+                    left: "null".into(),
+                    right: format!("a `{}` node", program.type_name(right.type_of(*y))),
+                }),
+                (Slot::Child(x), Slot::Empty) => out.push(Difference {
+                    path: fpath,
+                    left: format!("a `{}` node", program.type_name(left.type_of(*x))),
+                    right: "null".into(),
+                }),
                 (Slot::List(xs), Slot::List(ys)) => {
                     if xs.len() != ys.len() {
                         out.push(Difference {

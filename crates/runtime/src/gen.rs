@@ -72,6 +72,10 @@ pub fn min_sizes(program: &Program) -> Vec<Option<u64>> {
             } else {
                 let mut total = Some(1u64);
                 for f in &ty.fields {
+                    // An optional child may stay empty (§8.7): it costs nothing.
+                    if program.fields[f.index()].optional {
+                        continue;
+                    }
                     if let FieldKind::Child(c) = program.fields[f.index()].kind {
                         total = match (total, best[c.index()]) {
                             (Some(a), Some(b)) => Some(a.saturating_add(b)),
@@ -273,6 +277,11 @@ fn grow(
                         None => random_value(program, dt, &mut rng),
                     });
                 }
+                // An optional child (§8.7) stays empty once the budget is
+                // spent, else one time in three (filled when it is the
+                // slot that must keep the tree growing).
+                FieldKind::Child(_)
+                    if field.optional && (spent || (!must_open && rng.gen_range(0..3) == 0)) => {}
                 FieldKind::Child(c) => {
                     queue.push_back((Some((node, pos as u32, usize::MAX)), *c, depth + 1));
                     pending += min_size(*c);

@@ -349,6 +349,12 @@ pub fn read_tree(program: &Program, root: TypeId, text: &str) -> Result<Tree, Tr
                     let value = read_data(program, dt, *v, &doc, &mut paths, at_key(path, k))?;
                     *tree.slot_mut(node, pos as u32) = Slot::Data(value);
                 }
+                // `null` in an optional child: no node (§8.7).
+                FieldKind::Child(_)
+                    if field.optional && matches!(doc[*v as usize], JsonValue::Null) =>
+                {
+                    *tree.slot_mut(node, pos as u32) = Slot::Empty;
+                }
                 FieldKind::Child(ct) => {
                     let fpath = paths.push(path, Segment::Key(k.clone()));
                     children.push((*v, *ct, Dest::Child(node, pos as u32), fpath));
@@ -376,7 +382,9 @@ pub fn read_tree(program: &Program, root: TypeId, text: &str) -> Result<Tree, Tr
         }
         for (pos, f) in fields.iter().enumerate() {
             let field = &program.fields[f.index()];
-            if !seen[pos] && !matches!(field.kind, FieldKind::Data(_)) {
+            // A missing optional child reads as none (§8.7): `alloc` left
+            // its slot empty.
+            if !seen[pos] && !matches!(field.kind, FieldKind::Data(_)) && !field.optional {
                 return Err(err(
                     &paths,
                     at(path),
@@ -682,6 +690,7 @@ pub fn write_tree(
                         write_value(&mut out, program, ty, v)
                     }
                     Slot::Child(c) => tasks.push(Task::Node(*c, depth)),
+                    Slot::Empty => out.push_str("null"),
                     Slot::List(items) => {
                         out.push('[');
                         tasks.push(Task::Text("]", depth));

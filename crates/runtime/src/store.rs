@@ -34,6 +34,8 @@ pub enum Slot {
     Child(NodeId),
     /// A list of children.
     List(NodeList),
+    /// An optional child slot holding no node (LANGUAGE §8.7).
+    Empty,
 }
 
 impl Slot {
@@ -123,6 +125,7 @@ impl Tree {
                         .cloned()
                         .unwrap_or(Value::Int(0)),
                 ),
+                FieldKind::Child(_) if field.optional => Slot::Empty,
                 FieldKind::Child(_) => Slot::Child(id),
                 FieldKind::List(_) => Slot::List(NodeList::default()),
             });
@@ -161,12 +164,24 @@ impl Tree {
     }
 
     /// The single child in `slot` (the node itself if the slot is not a
-    /// child slot, which the checker rules out).
+    /// child slot, which the checker rules out, or an empty optional
+    /// child, which callers check first with [`Tree::child_opt`]).
     #[inline]
     pub fn child(&self, n: NodeId, slot: u32) -> NodeId {
         match self.slot(n, slot) {
             Slot::Child(c) => *c,
             _ => n,
+        }
+    }
+
+    /// The child in `slot`, `None` if it is an empty optional child
+    /// (LANGUAGE §8.7).
+    #[inline]
+    pub fn child_opt(&self, n: NodeId, slot: u32) -> Option<NodeId> {
+        match self.slot(n, slot) {
+            Slot::Child(c) => Some(*c),
+            Slot::Empty => None,
+            _ => Some(n),
         }
     }
 
@@ -181,7 +196,7 @@ impl Tree {
                 match self.slot(n, i as u32) {
                     Slot::Child(c) => stack.push(*c),
                     Slot::List(items) => stack.extend(items.iter().rev().copied()),
-                    Slot::Data(_) => {}
+                    Slot::Data(_) | Slot::Empty => {}
                 }
             }
         }
@@ -204,6 +219,7 @@ impl Tree {
             for s in 0..count {
                 out.slots.push(match self.slot(*n, s) {
                     Slot::Data(v) => Slot::Data(v.clone()),
+                    Slot::Empty => Slot::Empty,
                     Slot::Child(c) => Slot::Child(NodeId(new_id[c.index()])),
                     Slot::List(items) => {
                         Slot::List(items.iter().map(|c| NodeId(new_id[c.index()])).collect())
@@ -241,7 +257,8 @@ impl Tree {
                         stack.extend(copies.iter().rev().copied());
                         *self.slot_mut(c, s) = Slot::List(copies.into());
                     }
-                    Slot::Data(_) => {}
+                    // An empty optional child stays empty (§8.7).
+                    Slot::Data(_) | Slot::Empty => {}
                 }
             }
         }

@@ -82,6 +82,7 @@ pub fn const_eval(program: &Program, e: &Expr) -> Result<Value, Box<Diagnostic>>
         | ExprKind::Call(..)
         | ExprKind::NodeCall(..)
         | ExprKind::Is(..)
+        | ExprKind::IsNone(_)
         | ExprKind::ListLen(_)
         | ExprKind::InList => return Err(not_const()),
     })

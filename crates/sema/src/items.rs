@@ -436,7 +436,9 @@ impl ItemChecker {
                             self.diags.push(d);
                             continue;
                         }
-                        let kind = if matches!(m, ast::TreeMember::Child { .. }) {
+                        let is_child = matches!(m, ast::TreeMember::Child { .. });
+                        let optional = is_child && matches!(ty, ast::TypeExpr::Optional(..));
+                        let kind = if is_child {
                             self.child_type(ty)
                         } else {
                             let data = self.data_type(ty, "a data field").map(FieldKind::Data);
@@ -466,6 +468,7 @@ impl ItemChecker {
                             slot: fields.len() as u32,
                             kind,
                             default: None,
+                            optional,
                         });
                         fields.push(fid);
                     }
@@ -546,6 +549,14 @@ impl ItemChecker {
     fn child_type(&mut self, ty: &ast::TypeExpr) -> Option<FieldKind> {
         let (name, is_list) = match ty {
             ast::TypeExpr::Named(n) => (n, false),
+            // `child c: T?` (§8.7): a single child that may be empty.
+            ast::TypeExpr::Optional(inner, span) => match &**inner {
+                ast::TypeExpr::Named(n) => (n, false),
+                _ => {
+                    self.report_optional_list(*span);
+                    return None;
+                }
+            },
             ast::TypeExpr::Map(..) => {
                 self.error(
                     "child-type",
@@ -556,6 +567,10 @@ impl ItemChecker {
             }
             ast::TypeExpr::Array(inner, _) => match &**inner {
                 ast::TypeExpr::Named(n) => (n, true),
+                ast::TypeExpr::Optional(_, span) => {
+                    self.report_optional_list(*span);
+                    return None;
+                }
                 ast::TypeExpr::Array(..) | ast::TypeExpr::Map(..) => {
                     self.error(
                         "child-type",
@@ -587,6 +602,19 @@ impl ItemChecker {
                 None
             }
         }
+    }
+
+    /// `child c: [T]?` or `child c: [T?]`: lists are never optional, nor
+    /// are their elements (§8.7).
+    fn report_optional_list(&mut self, span: Span) {
+        self.diags.push(
+            Diagnostic::error(
+                "optional-type",
+                span,
+                "a list of children cannot be optional, nor can its elements",
+            )
+            .with_note("an empty list (`[]`) already holds no node; only a single child can be optional (`child c: T?`)"),
+        );
     }
 
     fn declare_traversal(&mut self, owner: TypeId, tr: &ast::TraversalDecl) {

@@ -196,6 +196,10 @@ pub struct Field {
     pub kind: FieldKind,
     /// Default value of a data field (the zero value if none was written).
     pub default: Option<Value>,
+    /// `child name: T?` (LANGUAGE §8.7): a [`FieldKind::Child`] slot that
+    /// may hold no node. Everything that treats it as a path step treats
+    /// it as a child; engines check it is full where they follow it.
+    pub optional: bool,
 }
 
 /// A traversal name, introduced by its topmost declaration.
@@ -526,6 +530,12 @@ pub enum StmtKind {
         /// The subtree copied.
         source: NodePath,
     },
+    /// `slot = none;` (§8.7): an optional child slot emptied; its old
+    /// subtree is dropped.
+    Clear {
+        /// The optional child slot.
+        slot: ChildSlot,
+    },
 }
 
 /// A subtree given where one node goes (§7.1–7.3).
@@ -691,6 +701,8 @@ pub enum NewField {
     MoveList(ChildSlot),
     /// `copy(PATH)`: a deep copy of a subtree (§7.3).
     Copy(NodePath),
+    /// An optional child left empty (`none`, or not written, §8.7).
+    Empty,
 }
 
 /// The target of a data write.
@@ -766,8 +778,11 @@ pub enum ExprKind {
     Array(Vec<Expr>),
     /// Record value, members in declaration order.
     Record(RecordId, Vec<Expr>),
-    /// Dynamic type test.
+    /// Dynamic type test (false on an empty optional child, §8.7).
     Is(NodePath, TypeId),
+    /// `PATH is none`: whether the optional child the path ends in is
+    /// empty (§8.7); the path's last step is an optional child.
+    IsNone(NodePath),
     /// Conditional expression.
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `len(L)` of a list child (§7.2).
@@ -818,6 +833,29 @@ impl Program {
             .iter()
             .position(|t| t.name == name)
             .map(|i| TypeId(i as u32))
+    }
+
+    /// Whether `f` is an optional child (`child c: T?`, §8.7).
+    pub fn is_optional(&self, f: FieldId) -> bool {
+        self.fields[f.index()].optional
+    }
+
+    /// Whether following `p` may meet an empty optional child: a step
+    /// through one, the last step included (a runtime error where a node
+    /// is needed, §8.7).
+    pub fn path_has_optional(&self, p: &NodePath) -> bool {
+        p.steps
+            .iter()
+            .any(|s| matches!(s, PathStep::Child(f) if self.is_optional(*f)))
+    }
+
+    /// The optional child `p` ends in, if its last step is one: a call on
+    /// it, `is T` and `is none` take an empty slot without failing.
+    pub fn ends_in_optional(&self, p: &NodePath) -> Option<FieldId> {
+        match p.steps.last() {
+            Some(PathStep::Child(f)) if self.is_optional(*f) => Some(*f),
+            _ => None,
+        }
     }
 
     /// The field called `name` of type `ty` (inherited ones included).

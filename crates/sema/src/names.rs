@@ -50,6 +50,17 @@ pub(crate) fn resolve_data_type(
             }
             Some(DataType::Map(Box::new(key), Box::new(value?)))
         }
+        ast::TypeExpr::Optional(_, span) => {
+            diags.push(
+                Diagnostic::error(
+                    "optional-type",
+                    *span,
+                    format!("{what} cannot be optional: only a single child can (`child c: T?`)"),
+                )
+                .with_note("a data value always has a value; give it a default or use a flag"),
+            );
+            None
+        }
         ast::TypeExpr::Named(n) => match n.name.as_str() {
             "i64" => Some(DataType::Int),
             "f64" => Some(DataType::Float),

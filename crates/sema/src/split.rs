@@ -352,7 +352,9 @@ fn loops(
                     for later in body[first + 1..].iter().filter(|s| !on_var(s)) {
                         crate::visit::walk_stmt_exprs(std::slice::from_ref(later), &mut |e| {
                             let path = match &e.kind {
-                                ExprKind::Field(p, _) | ExprKind::Is(p, _) => p,
+                                ExprKind::Field(p, _)
+                                | ExprKind::Is(p, _)
+                                | ExprKind::IsNone(p) => p,
                                 // A pure function given the element reads
                                 // its whole subtree (LANGUAGE §8.8).
                                 ExprKind::NodeCall(_, args) => {

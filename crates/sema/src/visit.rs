@@ -23,6 +23,7 @@ pub fn walk_stmt_exprs<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
                 walk_path(&slot.parent, f);
                 walk_path(source, f);
             }
+            StmtKind::Clear { slot } => walk_path(&slot.parent, f),
             StmtKind::Assign { place, value } => {
                 if let PlaceRoot::Field(p, _) = &place.root {
                     walk_path(p, f);
@@ -167,6 +168,7 @@ fn walk_new_tree<'a>(tree: &'a NewTree, f: &mut impl FnMut(&'a Expr)) {
             NewField::List(items) => items.iter().for_each(|i| field(i, f)),
             NewField::Move(p) | NewField::Copy(p) => walk_path(p, f),
             NewField::MoveList(slot) => walk_path(&slot.parent, f),
+            NewField::Empty => {}
         }
     }
     tree.fields.iter().for_each(|nf| field(nf, f));
@@ -178,7 +180,7 @@ pub fn walk_expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
     f(e);
     match &e.kind {
         ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::InList => {}
-        ExprKind::Field(p, _) | ExprKind::Is(p, _) => walk_path(p, f),
+        ExprKind::Field(p, _) | ExprKind::Is(p, _) | ExprKind::IsNone(p) => walk_path(p, f),
         ExprKind::ListLen(slot) => walk_path(&slot.parent, f),
         ExprKind::Member(inner, _) | ExprKind::Unary(_, inner) => walk_expr(inner, f),
         ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {

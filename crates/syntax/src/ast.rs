@@ -75,6 +75,9 @@ pub enum TypeExpr {
     Array(Box<TypeExpr>, Span),
     /// `{K: V}`.
     Map(Box<TypeExpr>, Box<TypeExpr>, Span),
+    /// `T?`: an optional child (LANGUAGE §8.7); only a single child's
+    /// type may be optional, which the checker enforces.
+    Optional(Box<TypeExpr>, Span),
 }
 
 impl TypeExpr {
@@ -82,7 +85,7 @@ impl TypeExpr {
     pub fn span(&self) -> Span {
         match self {
             TypeExpr::Named(i) => i.span,
-            TypeExpr::Array(_, s) | TypeExpr::Map(_, _, s) => *s,
+            TypeExpr::Array(_, s) | TypeExpr::Map(_, _, s) | TypeExpr::Optional(_, s) => *s,
         }
     }
 }

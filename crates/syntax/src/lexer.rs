@@ -161,6 +161,8 @@ pub enum Punct {
     Shr,
     FatArrow,
     ColonColon,
+    /// `?` (an optional child type `T?`, LANGUAGE §8.7).
+    Question,
 }
 
 impl Punct {
@@ -202,6 +204,7 @@ impl Punct {
             Shr => ">>",
             FatArrow => "=>",
             ColonColon => "::",
+            Question => "?",
         }
     }
 }
@@ -492,6 +495,7 @@ impl Lexer<'_, '_> {
                     b'&' => Amp,
                     b'|' => Pipe,
                     b'^' => Caret,
+                    b'?' => Question,
                     _ => {
                         let ch = self.src[start..].chars().next().unwrap_or('?');
                         self.pos += ch.len_utf8();

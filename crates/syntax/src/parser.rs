@@ -462,6 +462,16 @@ impl Parser {
     }
 
     fn type_expr(&mut self) -> PResult<TypeExpr> {
+        let ty = self.type_expr_inner()?;
+        if self.at_punct(Punct::Question) {
+            let end = self.bump().span;
+            let span = ty.span().to(end);
+            return Ok(TypeExpr::Optional(Box::new(ty), span));
+        }
+        Ok(ty)
+    }
+
+    fn type_expr_inner(&mut self) -> PResult<TypeExpr> {
         if self.at_punct(Punct::LBrace) {
             let start = self.bump().span;
             self.enter()?;

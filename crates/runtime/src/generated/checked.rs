@@ -132,6 +132,22 @@ pub fn list_elem<I: Copy>(items: &[I], i: i64, at: &At) -> Result<I, Fail> {
     }
 }
 
+/// The node in an optional child slot (LANGUAGE §8.7) named `field`: an
+/// error if the slot is empty.
+#[inline]
+pub fn opt_child<I: Copy>(slot: Option<I>, field: &str, at: &At) -> Result<I, Fail> {
+    match slot {
+        Some(x) => Ok(x),
+        None => Err(empty_child_error(field, at)),
+    }
+}
+
+/// The error of following the empty optional child `field`.
+#[cold]
+pub fn empty_child_error(field: &str, at: &At) -> Fail {
+    at.error(format!("the optional child `{field}` is empty"))
+}
+
 /// The error of reading element `i` of a list child of `len` elements.
 #[cold]
 pub(crate) fn list_index_error(i: i64, len: usize, at: &At) -> Fail {

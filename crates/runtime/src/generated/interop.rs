@@ -149,6 +149,15 @@ pub fn rt_child(rt: &Tree, n: NodeId, s: u32, map: &[u32]) -> u32 {
     }
 }
 
+/// Optional child slot `s` of node `n` (LANGUAGE §8.7), mapped by `map`
+/// to its index in the generated tree's arena; `None` when empty.
+pub fn rt_child_opt(rt: &Tree, n: NodeId, s: u32, map: &[u32]) -> Option<u32> {
+    match rt.slot(n, s) {
+        Slot::Child(c) => Some(map[c.index()]),
+        _ => None,
+    }
+}
+
 /// List slot `s` of node `n`, mapped by `map` to arena indices.
 pub fn rt_list(rt: &Tree, n: NodeId, s: u32, map: &[u32]) -> Vec<u32> {
     match rt.slot(n, s) {
@@ -195,7 +204,7 @@ impl Numbering {
                 match rt.slot(n, s) {
                     Slot::Child(c) => stack.push(*c),
                     Slot::List(items) => stack.extend(items.iter().rev().copied()),
-                    Slot::Data(_) => {}
+                    Slot::Data(_) | Slot::Empty => {}
                 }
             }
         }

@@ -17,6 +17,30 @@ impl BodyChecker<'_> {
         );
     }
 
+    /// `none` given to a slot that is not an optional child (§8.7).
+    pub(super) fn none_not_optional(&mut self, span: Span, what: &str) {
+        self.report(
+            Diagnostic::error(
+                "none-not-optional",
+                span,
+                format!("{what} cannot be left empty with `none`: it is not an optional child"),
+            )
+            .with_note("declare the child optional (`child c: T?`) to let it hold no node"),
+        );
+    }
+
+    /// `PATH is none` where `PATH` does not end in an optional child.
+    pub(super) fn is_none_error(&mut self, span: Span) {
+        self.report(
+            Diagnostic::error(
+                "is-none-not-optional",
+                span,
+                "`is none` tests an optional child, and this is not one",
+            )
+            .with_note("only a child declared `child c: T?` can be empty; other children always hold a node"),
+        );
+    }
+
     pub(super) fn move_error(&mut self, span: Span) {
         self.report(
             Diagnostic::error(
@@ -176,7 +200,14 @@ impl BodyChecker<'_> {
                 continue;
             }
             let kind = self.program.fields[field_ids[pos].index()].kind.clone();
+            let optional = self.program.fields[field_ids[pos].index()].optional;
             let init = match kind {
+                // `c: none` leaves an optional child empty (§8.7).
+                FieldKind::Child(_) if optional && is_none_word(e) => Some(NewField::Empty),
+                FieldKind::Child(_) if is_none_word(e) && self.lookup("none").is_none() => {
+                    self.none_not_optional(e.span, &format!("the child `{}`", name.name));
+                    None
+                }
                 FieldKind::Data(dt) => self
                     .expr(e, Some(&dt))
                     .filter(|x| self.expect_type(x, &dt))
@@ -242,6 +273,8 @@ impl BodyChecker<'_> {
                         ty: dt.clone(),
                         span,
                     })),
+                    // An optional child not written starts empty (§8.7).
+                    FieldKind::Child(_) if field.optional => fields.push(NewField::Empty),
                     _ => missing.push(field.name.clone()),
                 },
             }
@@ -274,6 +307,10 @@ impl BodyChecker<'_> {
         child_ty: TypeId,
         dest: &Dest,
     ) -> Option<NewField> {
+        if is_none_word(e) && self.lookup("none").is_none() {
+            self.none_not_optional(e.span, "an element of a list of children");
+            return None;
+        }
         if let Some(source) = self.copy_source(e) {
             let source = source?;
             if !self.program.is_subtype(source.ty, child_ty) {

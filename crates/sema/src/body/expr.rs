@@ -215,9 +215,25 @@ impl BodyChecker<'_> {
             }
             ast::ExprKind::Is(inner, ty) => {
                 let Resolved::Node(p) = self.resolve(inner)? else {
+                    if ty.name == "none" && !self.names.types.contains_key("none") {
+                        self.is_none_error(inner.span);
+                        return None;
+                    }
                     self.error("is-type", inner.span, "`is` tests the type of a tree node");
                     return None;
                 };
+                // `PATH is none` tests an optional child (§8.7); `none` is
+                // no keyword, so a tree type of that name still works on
+                // other paths.
+                if ty.name == "none" {
+                    if self.program.ends_in_optional(&p).is_some() {
+                        return mk(ExprKind::IsNone(p), DataType::Bool);
+                    }
+                    if !self.names.types.contains_key("none") {
+                        self.is_none_error(inner.span);
+                        return None;
+                    }
+                }
                 let Some(&t) = self.names.types.get(&ty.name) else {
                     self.error(
                         "unknown-type",

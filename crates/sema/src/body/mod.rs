@@ -372,6 +372,12 @@ fn without_semicolon(span: Span) -> Span {
     }
 }
 
+/// Whether `e` is the word `none` (parentheses allowed): an empty optional
+/// child where a child slot is given a value (§8.7).
+fn is_none_word(e: &ast::Expr) -> bool {
+    matches!(&strip_parens(e).kind, ast::ExprKind::Name(n) if n.name == "none")
+}
+
 /// `e` without the parentheses around it.
 fn strip_parens(mut e: &ast::Expr) -> &ast::Expr {
     while let ast::ExprKind::Paren(inner) = &e.kind {
@@ -390,7 +396,7 @@ fn collect_moves(tree: &NewTree, f: &mut impl FnMut((NodePath, Option<FieldId>))
             NewField::Copy(_) => {}
             NewField::New(t) => collect_moves(t, f),
             NewField::List(items) => items.iter().for_each(|i| field(i, f)),
-            NewField::Data(_) => {}
+            NewField::Data(_) | NewField::Empty => {}
         }
     }
     tree.fields.iter().for_each(|nf| field(nf, f));

@@ -91,6 +91,14 @@ impl BodyChecker<'_> {
         dest: &Dest,
         allow_self: bool,
     ) -> Option<(Subtree, TypeId)> {
+        if is_none_word(e) && self.lookup("none").is_none() {
+            let what = match dest {
+                Dest::Receiver => "the receiver",
+                _ => "an element of a list of children",
+            };
+            self.none_not_optional(e.span, what);
+            return None;
+        }
         if let Some(source) = self.copy_source(e) {
             let source = source?;
             let ty = source.ty;
@@ -266,6 +274,10 @@ impl BodyChecker<'_> {
                 target.span,
                 "`self` is only available in traversals",
             );
+            return None;
+        }
+        if is_none_word(value) && self.lookup("none").is_none() {
+            self.none_not_optional(value.span, "the receiver");
             return None;
         }
         let thicket = match &strip_parens(value).kind {

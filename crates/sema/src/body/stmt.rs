@@ -409,6 +409,17 @@ impl BodyChecker<'_> {
                 else {
                     return None;
                 };
+                // `self.c = none;` empties an optional child (§8.7).
+                if is_none_word(value) {
+                    if self.program.is_optional(slot.field) {
+                        return Some(StmtKind::Clear { slot });
+                    }
+                    if self.lookup("none").is_none() {
+                        let name = self.program.fields[slot.field.index()].name.clone();
+                        self.none_not_optional(value.span, &format!("the child `{name}`"));
+                        return None;
+                    }
+                }
                 if let Some(copied) = self.copy_to_stmt(slot.clone(), value) {
                     return copied;
                 }
