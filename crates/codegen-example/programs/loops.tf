@@ -1,8 +1,8 @@
 // `while COND limit N` and `break;` in traversals and fuse items
 // (LANGUAGE §8.6): limits from parameters, fields and globals, locals
 // carried across iterations (strings, records, maps), `break` and
-// `return` inside loops, calls on `self`, on children and on loop
-// variables inside loops, loops inside `for` and `for` inside loops, and
+// `return` inside loops, calls on `self`, on children (consecutive ones
+// fused within an iteration) and on loop variables inside loops, loops inside `for` and `for` inside loops, and
 // a condition that divides by zero when it is read.
 global G: i64 = 2;
 global hits: i64 = 0;
@@ -31,7 +31,13 @@ tree Func : Node {
         let text: str = self.tag;
         while self.changed limit k + self.max {
             self.changed = false;
+            // Consecutive calls on one child fuse within an iteration;
+            // `tally(hits)` reads a global `settle` writes: it stays
+            // apart.
             self.body.settle(k);
+            self.body.bump();
+            self.body.tally(k + self.n);
+            self.body.tally(hits);
             for x in self.items {
                 x.tally(1);
                 if x.n < 5 { self.changed = true; }

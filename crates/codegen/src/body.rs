@@ -1453,29 +1453,7 @@ impl Gen<'_> {
             // checker allows it only outside `for` bodies), so it ends
             // this loop. Nested loops shadow the counter names.
             StmtKind::While { cond, limit, body } => {
-                let n = self.expr(limit, fr).ts;
-                let c = self.expr(cond, fr).ts;
-                // The condition is read before each iteration, after the
-                // body's calls may have changed open lists: a pure
-                // function over nodes in it reads them from the tree.
-                let sync = if !fr.open.borrow().is_empty() && has_node_call(cond) {
-                    self.sync_all(fr)
-                } else {
-                    TokenStream::new()
-                };
-                let b = self.block(body, fr, ret);
-                quote!({
-                    let while_limit: i64 = #n;
-                    let mut while_iter: i64 = 0;
-                    while while_iter < while_limit {
-                        #sync
-                        if !(#c) {
-                            break;
-                        }
-                        while_iter += 1;
-                        #b
-                    }
-                })
+                self.while_loop(cond, limit, fr, || self.block(body, fr, ret))
             }
             StmtKind::Break => quote!(break;),
             StmtKind::Return(value) => match (ret, value) {
@@ -1493,6 +1471,44 @@ impl Gen<'_> {
                 }
             },
         }
+    }
+
+    /// `while cond limit n { body }` (§8.6) around the code `body` makes:
+    /// the limit once, the condition before each iteration (not once the
+    /// limit is reached). A `break;` is never inside a loop the generated
+    /// code opens within the body (the checker allows it only outside
+    /// `for` bodies), so it ends this loop. Nested loops shadow the
+    /// counter names.
+    pub(crate) fn while_loop(
+        &self,
+        cond: &Expr,
+        limit: &Expr,
+        fr: &Frame,
+        body: impl FnOnce() -> TokenStream,
+    ) -> TokenStream {
+        let n = self.expr(limit, fr).ts;
+        let c = self.expr(cond, fr).ts;
+        // The condition is read before each iteration, after the body's
+        // calls may have changed open lists: a pure function over nodes in
+        // it reads them from the tree.
+        let sync = if !fr.open.borrow().is_empty() && has_node_call(cond) {
+            self.sync_all(fr)
+        } else {
+            TokenStream::new()
+        };
+        let body = body();
+        quote!({
+            let while_limit: i64 = #n;
+            let mut while_iter: i64 = 0;
+            while while_iter < while_limit {
+                #sync
+                if !(#c) {
+                    break;
+                }
+                while_iter += 1;
+                #body
+            }
+        })
     }
 
     fn set_slot(&self, slot: &ChildSlot, value: TokenStream, fr: &Frame) -> TokenStream {

@@ -1471,6 +1471,28 @@ impl<'p> Gen<'p> {
                     })
                     .collect()
             }
+            treefuse_fusion::Step::While(w) => {
+                let body: &'p [Stmt] = match stmt(w.participant, w.stmt) {
+                    Some(Stmt {
+                        kind: StmtKind::While { body, .. },
+                        ..
+                    }) => body,
+                    _ => &[],
+                };
+                w.steps
+                    .iter()
+                    .filter_map(|ws| match ws {
+                        treefuse_fusion::WhileStep::Call { calls, targets, .. } => Some((
+                            calls
+                                .iter()
+                                .filter_map(|&i| body.get(i).map(|s| (w.participant, s)))
+                                .collect(),
+                            targets.as_slice(),
+                        )),
+                        treefuse_fusion::WhileStep::Stmt(_) => None,
+                    })
+                    .collect()
+            }
             treefuse_fusion::Step::Stmt { .. } => Vec::new(),
         }
     }

@@ -1792,6 +1792,7 @@ impl Gen<'_> {
         for step in &f.steps {
             match step {
                 Step::Stmt { participant, stmt } => order[*participant].push(*stmt),
+                Step::While(w) => order[w.participant].push(w.stmt),
                 Step::Group(g) => g.calls.iter().for_each(|&(p, s)| order[p].push(s)),
                 Step::Loop(l) => l.loops.iter().for_each(|&(p, s)| {
                     order[p].push(s);
@@ -1843,6 +1844,7 @@ impl Gen<'_> {
         // read after a given step.
         let involves = |step: &Step, p: usize| match step {
             Step::Stmt { participant, .. } => *participant == p,
+            Step::While(w) => w.participant == p,
             Step::Group(g) => g.calls.iter().any(|(q, _)| *q == p),
             Step::Loop(l) => l.loops.iter().any(|(q, _)| *q == p),
         };
@@ -1941,6 +1943,89 @@ impl Gen<'_> {
                         code.extend(quote!(if #flag { #label: { #inner } }));
                     } else {
                         code.extend(quote!(if #flag { #inner }));
+                    }
+                }
+                Step::While(w) => {
+                    let p = w.participant;
+                    let Some(s) = bodies[p].get(w.stmt) else {
+                        continue;
+                    };
+                    let StmtKind::While {
+                        cond,
+                        limit,
+                        body: loop_body,
+                    } = &s.kind
+                    else {
+                        continue;
+                    };
+                    let fr = &frames[p];
+                    let flag = format_ident!("active_{p}");
+                    let later = flagged[p] && read_after(si, p);
+                    let has_ret = self.contains_return(s);
+                    let label = syn_label(&format!("'s{si}"));
+                    let ret = if flagged[p] {
+                        Ret::Fused {
+                            label: label.clone(),
+                            flag: if later && has_ret {
+                                cleared[p] = true;
+                                Some(flag.clone())
+                            } else {
+                                None
+                            },
+                            depth: 0,
+                            postpone: postpone[p].clone(),
+                        }
+                    } else {
+                        never.clone()
+                    };
+                    let sites = self.call_sites(fi, step);
+                    let mut sites = sites.iter();
+                    let lp = self.while_loop(cond, limit, fr, || {
+                        // As `Gen::block` makes a body: facts dropped where
+                        // the tree may change, nothing after a statement
+                        // that leaves the iteration.
+                        let mut iteration = TokenStream::new();
+                        for ws in &w.steps {
+                            match ws {
+                                treefuse_fusion::WhileStep::Stmt(i) => {
+                                    let Some(s) = loop_body.get(*i) else {
+                                        continue;
+                                    };
+                                    if !crate::body::keeps_facts(s) {
+                                        fr.facts.borrow_mut().clear();
+                                    }
+                                    iteration.extend(self.stmt(s, fr, &ret, false));
+                                    if crate::gen::diverges(s) {
+                                        break;
+                                    }
+                                }
+                                treefuse_fusion::WhileStep::Call { field, .. } => {
+                                    let Some((members, targets)) = sites.next() else {
+                                        continue;
+                                    };
+                                    fr.facts.borrow_mut().clear();
+                                    // The participant is active in its
+                                    // loop: every call takes part.
+                                    let call = self.fused_call(
+                                        members,
+                                        &vec![false; np],
+                                        &frames,
+                                        (targets, &[]),
+                                        &Deliver::Child(*field),
+                                        None,
+                                    );
+                                    iteration.extend(quote!({ #call }));
+                                }
+                            }
+                        }
+                        iteration
+                    });
+                    if !flagged[p] {
+                        code.extend(lp);
+                    } else if has_ret {
+                        code.extend(quote!(if #flag { #label: { #lp } }));
+                    } else {
+                        code.extend(quote!(if #flag { #lp }));
                     }
                 }
                 Step::Group(g) => {

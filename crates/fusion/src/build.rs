@@ -1748,6 +1748,179 @@ impl Builder<'_, '_> {
         None
     }
 
+    /// The fused form of top-level statement `k` of a participant's `body`
+    /// when it is a `while` loop in whose body some run of consecutive
+    /// calls on one child merges ([`WhileGroup`]); `None` otherwise (the
+    /// loop then runs as a plain statement). Neighbouring calls on the
+    /// same child that stay apart are recorded in `blocked` with the
+    /// reason.
+    fn while_group(
+        &mut self,
+        body: &[Stmt],
+        participant: usize,
+        k: usize,
+        blocked: &mut Vec<Blocked>,
+    ) -> Option<WhileGroup> {
+        let StmtKind::While {
+            body: loop_body, ..
+        } = &body.get(k)?.kind
+        else {
+            return None;
+        };
+        let mut steps = Vec::new();
+        let mut run: Vec<(usize, FieldId, MethodId)> = Vec::new();
+        let mut merged = false;
+        for (i, s) in loop_body.iter().enumerate() {
+            let Some((field, method)) = plain_child_call(s) else {
+                merged |= self.flush_while_run(&mut run, &mut steps);
+                steps.push(WhileStep::Stmt(i));
+                continue;
+            };
+            if let Some(&(_, prev_field, _)) = run.last() {
+                if prev_field == field {
+                    match self.while_run_split(&run, s, field, method) {
+                        None => {
+                            run.push((i, field, method));
+                            continue;
+                        }
+                        Some((writer, reason)) => blocked.push(Blocked {
+                            first: (participant, k),
+                            second: (participant, k),
+                            first_span: loop_body[run[writer].0].span,
+                            second_span: s.span,
+                            reason,
+                        }),
+                    }
+                }
+                merged |= self.flush_while_run(&mut run, &mut steps);
+            }
+            run.push((i, field, method));
+        }
+        merged |= self.flush_while_run(&mut run, &mut steps);
+        merged.then_some(WhileGroup {
+            participant,
+            stmt: k,
+            steps,
+        })
+    }
+
+    /// Ends a run of calls of a `while` body: one fused call for two calls
+    /// or more (returns `true`), the plain statement for one.
+    fn flush_while_run(
+        &mut self,
+        run: &mut Vec<(usize, FieldId, MethodId)>,
+        steps: &mut Vec<WhileStep>,
+    ) -> bool {
+        let run = std::mem::take(run);
+        match run[..] {
+            [] => false,
+            [(i, ..)] => {
+                steps.push(WhileStep::Stmt(i));
+                false
+            }
+            [(_, field, _), ..] => {
+                let FieldKind::Child(child_ty) = self.program.fields[field.index()].kind else {
+                    steps.extend(run.iter().map(|&(i, ..)| WhileStep::Stmt(i)));
+                    return false;
+                };
+                let methods: Vec<MethodId> = run.iter().map(|&(_, _, m)| m).collect();
+                let targets = self.targets(child_ty, &methods);
+                steps.push(WhileStep::Call {
+                    field,
+                    calls: run.iter().map(|&(i, ..)| i).collect(),
+                    targets,
+                });
+                true
+            }
+        }
+    }
+
+    /// Why the call statement `next` (`self.field.method(..)`) cannot join
+    /// the `run` of calls on the same child before it in a `while` body,
+    /// if it cannot: the cut-offs, or arguments that read what an earlier
+    /// call of the run may write (they are evaluated before the fused call
+    /// starts).
+    fn while_run_split(
+        &self,
+        run: &[(usize, FieldId, MethodId)],
+        next: &Stmt,
+        field: FieldId,
+        method: MethodId,
+    ) -> Option<(usize, String)> {
+        let last = run.len() - 1;
+        let mut methods: Vec<MethodId> = run.iter().map(|&(_, _, m)| m).collect();
+        methods.push(method);
+        if methods.len() > self.options.max_group {
+            return Some((last, ChunkSplit::MaxGroup(self.options.max_group).to_string()));
+        }
+        if !self.within_cutoffs(&methods) {
+            return Some((last, ChunkSplit::MaxRepeat(self.options.max_repeat).to_string()));
+        }
+        let StmtKind::Call { args, .. } = &next.kind else {
+            return Some((last, "not a call statement".into()));
+        };
+        let child = &self.program.fields[field.index()].name;
+        let child_ty = match self.program.fields[field.index()].kind {
+            FieldKind::Child(t) => t,
+            _ => return Some((last, format!("`self.{child}` is not a single child"))),
+        };
+        // The earliest call of the run that may write the tree below (or
+        // replace) the child, and the earliest that may write a global.
+        let summary = |m: MethodId| self.analysis.static_summary(child_ty, m);
+        let tree_writer = run
+            .iter()
+            .position(|&(_, _, m)| summary(m).is_none_or(|s| !s.writes.is_empty()));
+        let mut why: Option<(usize, String)> = None;
+        // A path below `self.c` (or `self` whole, or any path through a
+        // node variable) may see what an earlier call of the run changes.
+        let through_child = |path: &NodePath, whole: bool| {
+            path.root != PathRoot::SelfNode
+                || (whole && path.steps.is_empty())
+                || matches!(path.steps.first(), Some(PathStep::Child(f)) if *f == field)
+        };
+        for a in args {
+            visit::walk_expr(a, &mut |e| {
+                if why.is_some() {
+                    return;
+                }
+                let touches = match &e.kind {
+                    ExprKind::Field(p, _) | ExprKind::Is(p, _) | ExprKind::IsNone(p) => {
+                        through_child(p, false)
+                    }
+                    ExprKind::ListLen(slot) => through_child(&slot.parent, false),
+                    ExprKind::NodeCall(_, node_args) => node_args.iter().any(|n| match n {
+                        PureArg::Node(p) => through_child(p, true),
+                        PureArg::Data(_) => false,
+                    }),
+                    ExprKind::Global(g) => {
+                        let global = treefuse_automata::Nfa::label(self.analysis.labels().global(*g))
+                            .with_any_suffix();
+                        let writer = run.iter().position(|&(_, _, m)| {
+                            summary(m).is_none_or(|s| {
+                                treefuse_automata::intersection_witness(&s.global_writes, &global)
+                                    .is_some()
+                            })
+                        });
+                        if let Some(w) = writer {
+                            why = Some((w, format!(
+                                "its arguments read global `{}`, which the earlier call may write; arguments are evaluated before the fused call starts",
+                                self.program.globals[g.index()].name
+                            )));
+                        }
+                        false
+                    }
+                    _ => false,
+                };
+                if let Some(w) = tree_writer.filter(|_| touches) {
+                    why = Some((w, format!(
+                        "its arguments read `self.{child}` or below it (or go through a node variable), which the earlier call may change; arguments are evaluated before the fused call starts"
+                    )));
+                }
+            });
+        }
+        why
+    }
+
     fn targets(&mut self, static_ty: TypeId, methods: &[MethodId]) -> Vec<(TypeId, FusedFnId)> {
         self.program.types[static_ty.index()]
             .concrete_subtypes
@@ -1952,6 +2125,8 @@ impl Builder<'_, '_> {
         // every group that runs there for some type).
         let mut steps = Vec::new();
         let mut element_blocked = Vec::new();
+        // Calls on the same child inside a `while` loop left apart.
+        let mut loop_blocked: Vec<Blocked> = Vec::new();
         let mut split_calls = Vec::new();
         let mut emitted = BTreeSet::new();
         for v in order {
@@ -2037,15 +2212,27 @@ impl Builder<'_, '_> {
                         rebound,
                     }));
                 }
-                None => steps.push(Step::Stmt {
-                    participant: vx.participant,
-                    stmt: vx.stmt,
-                }),
+                None => {
+                    let body = program.bodies[participants[vx.participant].body.index()]
+                        .body
+                        .as_deref()
+                        .unwrap_or(&[]);
+                    steps.push(
+                        match self.while_group(body, vx.participant, vx.stmt, &mut loop_blocked) {
+                            Some(w) => Step::While(w),
+                            None => Step::Stmt {
+                                participant: vx.participant,
+                                stmt: vx.stmt,
+                            },
+                        },
+                    )
+                }
             }
         }
         // Explanations for calls on the same child left apart (element
         // calls of merged loops kept apart come first).
         let mut blocked = element_blocked;
+        blocked.append(&mut loop_blocked);
         for (i, &a) in calls.iter().enumerate() {
             for &b in &calls[i + 1..] {
                 if group[a] == group[b]
@@ -2269,6 +2456,15 @@ pub(crate) fn child_call(stmt: &Stmt) -> Option<(FieldId, MethodId)> {
         {
             child_call(&then_branch[0])
         }
+        _ => None,
+    }
+}
+
+/// `self.c.m(args);` as a plain statement (no guard): the child field and
+/// the traversal.
+fn plain_child_call(stmt: &Stmt) -> Option<(FieldId, MethodId)> {
+    match &stmt.kind {
+        StmtKind::Call { .. } => child_call(stmt),
         _ => None,
     }
 }

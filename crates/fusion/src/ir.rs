@@ -229,6 +229,51 @@ pub enum Step {
     /// starts), the live calls of every member loop's body run as one
     /// fused call on the element.
     Loop(LoopGroup),
+    /// A top-level `while` loop of one participant (LANGUAGE.md §8.6): one
+    /// statement for the schedule, whose iterations run with consecutive
+    /// calls on the same child merged into one fused call.
+    While(WhileGroup),
+}
+
+/// A participant's top-level `while` loop whose iterations fuse their
+/// calls.
+///
+/// The schedule keeps the loop whole (one vertex, whose access set covers
+/// every iteration), so it runs where the unfused run would; inside one
+/// iteration, a run of consecutive statements `self.c.f(args);` on the
+/// same child runs as one fused call on that child, exactly as a
+/// [`CallGroup`] of one participant: the callee is the fused function of
+/// the run's traversals in order. Every call's arguments are evaluated
+/// before the fused call starts, so a call joins the run only when its
+/// arguments read nothing the earlier calls of the run may write (no path
+/// through `self.c`, no global they may write); the cut-offs bound a run
+/// as they bound a group.
+#[derive(Clone, Debug)]
+pub struct WhileGroup {
+    /// The participant whose statement the loop is.
+    pub participant: usize,
+    /// Index of the `while` among the participant body's top-level
+    /// statements.
+    pub stmt: usize,
+    /// What one iteration runs, in order.
+    pub steps: Vec<WhileStep>,
+}
+
+/// One step of an iteration of a [`WhileGroup`].
+#[derive(Clone, Debug)]
+pub enum WhileStep {
+    /// Statement `index` of the loop body, run as the unfused run runs it.
+    Stmt(usize),
+    /// Consecutive call statements of the loop body (indices, in order) on
+    /// the child in `field`, as one fused call.
+    Call {
+        /// The child field of `self`.
+        field: FieldId,
+        /// Indices of the call statements in the loop body.
+        calls: Vec<usize>,
+        /// The callee per concrete type of the child.
+        targets: Vec<(TypeId, FusedFnId)>,
+    },
 }
 
 /// `for` loops over the same list child, merged.

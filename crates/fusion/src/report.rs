@@ -3,7 +3,7 @@
 //! the same child were not merged. Also the dependence graphs as DOT.
 
 use crate::ir::*;
-use treefuse_sema::{Program, TypeId};
+use treefuse_sema::{FieldId, Program, StmtKind, TypeId};
 use treefuse_syntax::{AsSourceMap, SourceMap, Span};
 
 struct Source<'s> {
@@ -55,6 +55,44 @@ fn stmt_span(program: &Program, f: &FusedFunction, participant: usize, stmt: usi
         .as_ref()
         .and_then(|b| b.get(stmt))
         .map_or(Span::default(), |s| s.span)
+}
+
+/// Source of statement `index` of the body of the `while` loop `w`.
+fn while_body_span(program: &Program, f: &FusedFunction, w: &WhileGroup, index: usize) -> Span {
+    program.bodies[f.participants[w.participant].body.index()]
+        .body
+        .as_ref()
+        .and_then(|b| match &b.get(w.stmt)?.kind {
+            StmtKind::While { body, .. } => body.get(index),
+            _ => None,
+        })
+        .map_or(Span::default(), |s| s.span)
+}
+
+/// The fused calls of one iteration of `w`: (field, call spans, targets).
+fn while_calls<'w>(
+    program: &Program,
+    f: &FusedFunction,
+    w: &'w WhileGroup,
+) -> Vec<(FieldId, Vec<Span>, &'w [(TypeId, FusedFnId)])> {
+    w.steps
+        .iter()
+        .filter_map(|ws| match ws {
+            WhileStep::Call {
+                field,
+                calls,
+                targets,
+            } => Some((
+                *field,
+                calls
+                    .iter()
+                    .map(|&i| while_body_span(program, f, w, i))
+                    .collect(),
+                targets.as_slice(),
+            )),
+            WhileStep::Stmt(_) => None,
+        })
+        .collect()
 }
 
 /// Which part of a split traversal (`Program::splits`) call `k` of a call
@@ -303,6 +341,28 @@ pub fn text_report(
                         ));
                     }
                 }
+                Step::While(w) => {
+                    let span = stmt_span(program, f, w.participant, w.stmt);
+                    out.push_str(&format!(
+                        "  p{}  {:<8} {}\n",
+                        w.participant,
+                        src.at(span),
+                        src.snippet(span)
+                    ));
+                    for (field, spans, targets) in while_calls(program, f, w) {
+                        let calls: Vec<String> = spans.iter().map(|s| src.snippet(*s)).collect();
+                        let targets: Vec<String> = targets
+                            .iter()
+                            .map(|(t, id)| format!("{}→F{}", program.type_name(*t), id.0))
+                            .collect();
+                        out.push_str(&format!(
+                            "    fused call on `{}` in each iteration: {}  [{}]\n",
+                            program.fields[field.index()].name,
+                            calls.join("; "),
+                            targets.join(", ")
+                        ));
+                    }
+                }
                 Step::Group(g) => {
                     let calls: Vec<String> = g
                         .calls
@@ -495,6 +555,15 @@ pub fn call_sites(
                         out.push(site(format!("F{i} on the elements of `{field}`"), &spans));
                     }
                 }
+                Step::While(w) => {
+                    for (field, spans, targets) in while_calls(program, f, w) {
+                        if !calls_g(targets) {
+                            continue;
+                        }
+                        let field = &program.fields[field.index()].name;
+                        out.push(site(format!("F{i} on `{field}` in a `while` loop"), &spans));
+                    }
+                }
                 Step::Group(_) | Step::Stmt { .. } => {}
             }
         }
@@ -550,6 +619,23 @@ pub fn json_report(
                             }}),
                         }).collect::<Vec<_>>(),
                     }}),
+                    Step::While(w) => {
+                        let span = stmt_span(program, f, w.participant, w.stmt);
+                        serde_json::json!({"while": {
+                            "participant": w.participant,
+                            "index": w.stmt,
+                            "at": src.at(span),
+                            "code": src.snippet(span),
+                            "steps": w.steps.iter().map(|ws| match ws {
+                                WhileStep::Stmt(i) => serde_json::json!({"stmt": {"index": i}}),
+                                WhileStep::Call { field, calls, targets } => serde_json::json!({"call": {
+                                    "field": program.fields[field.index()].name,
+                                    "calls": calls,
+                                    "targets": targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
+                                }}),
+                            }).collect::<Vec<_>>(),
+                        }})
+                    }
                     Step::Group(g) => serde_json::json!({"group": {
                         "field": program.fields[g.field.index()].name,
                         "calls": g.calls.iter().enumerate().map(|(k, (p, s))| {

@@ -18,7 +18,9 @@ use crate::{
     Flow, Frame, Interpreter, Owner, RunStats, RuntimeError, VisitProfile, POOL_LIMIT, RED_ZONE,
     STACK_SEGMENT,
 };
-use treefuse_fusion::{target_for, FusedFnId, FusedFunction, FusedProgram, LoopStep, Step};
+use treefuse_fusion::{
+    target_for, FusedFnId, FusedFunction, FusedProgram, LoopStep, Step, WhileStep,
+};
 use treefuse_runtime::{NodeId, Tree};
 use treefuse_sema::{BodyId, Fuse, NodeVarId, Program, Stmt, StmtKind, TypeId, Value};
 use treefuse_syntax::Span;
@@ -47,6 +49,27 @@ enum PlanStep<'p> {
     Group(GroupPlan<'p>),
     /// Merged loops over a list of children.
     Loop(LoopPlan<'p>),
+    /// A participant's `while` loop whose iterations fuse their calls.
+    While(WhilePlan<'p>),
+}
+
+/// A [`treefuse_fusion::WhileGroup`], resolved.
+struct WhilePlan<'p> {
+    participant: usize,
+    /// The `while` statement.
+    span: Span,
+    cond: &'p treefuse_sema::Expr,
+    limit: &'p treefuse_sema::Expr,
+    steps: Vec<WhilePlanStep<'p>>,
+}
+
+/// A [`treefuse_fusion::WhileStep`], resolved.
+enum WhilePlanStep<'p> {
+    /// A statement of the loop body.
+    Stmt(&'p Stmt),
+    /// Consecutive calls on a child as one fused call (every call takes
+    /// part: no guards).
+    Call(GroupPlan<'p>),
 }
 
 /// A [`treefuse_fusion::CallGroup`], resolved.
@@ -146,6 +169,39 @@ impl<'p> Plan<'p> {
                             targets: Dispatch::new(&group.targets),
                             admit: admit_table(&group.targets, &group.guards),
                         })),
+                        Step::While(w) => {
+                            let lp = stmt(w.participant, w.stmt)?;
+                            let StmtKind::While { cond, limit, body } = &lp.kind else {
+                                return None;
+                            };
+                            let steps = w
+                                .steps
+                                .iter()
+                                .filter_map(|ws| match ws {
+                                    WhileStep::Stmt(i) => body.get(*i).map(WhilePlanStep::Stmt),
+                                    WhileStep::Call {
+                                        field,
+                                        calls,
+                                        targets,
+                                    } => Some(WhilePlanStep::Call(GroupPlan {
+                                        slot: program.fields[field.index()].slot,
+                                        calls: calls
+                                            .iter()
+                                            .map(|&i| (w.participant, body.get(i)))
+                                            .collect(),
+                                        targets: Dispatch::new(targets),
+                                        admit: Vec::new(),
+                                    })),
+                                })
+                                .collect();
+                            Some(PlanStep::While(WhilePlan {
+                                participant: w.participant,
+                                span: lp.span,
+                                cond,
+                                limit,
+                                steps,
+                            }))
+                        }
                         Step::Loop(group) => {
                             let members: Vec<_> = group
                                 .loops
@@ -316,6 +372,16 @@ impl<'p> Interpreter<'p> {
                     }
                     PlanStep::Loop(group) => {
                         self.fused_loop(tree, fused, plan, group, node, &mut frames, &mut run)?
+                    }
+                    PlanStep::While(w) => {
+                        let p = w.participant;
+                        if run.has(p) {
+                            if let Flow::Return =
+                                self.fused_while(tree, fused, plan, w, node, &mut frames)?
+                            {
+                                run.leave(&frames[p], p);
+                            }
+                        }
                     }
                     PlanStep::Group(group) => {
                         let admitted = group.admit.get(typed).copied().unwrap_or(u64::MAX);
@@ -497,6 +563,37 @@ impl<'p> Interpreter<'p> {
             return Ok(());
         };
         self.call_fused(tree, fused, plan, target, child, mask, callee, site)
+    }
+
+    /// Runs a participant's `while` loop with the calls of each iteration
+    /// fused: statements as the unfused run runs them, each run of calls
+    /// on a child as one fused call (the participant is active: only its
+    /// own `return` or `break` ends the loop).
+    fn fused_while(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        plan: &Plan<'p>,
+        w: &WhilePlan<'p>,
+        node: NodeId,
+        frames: &mut [Frame],
+    ) -> Result<Flow, RuntimeError> {
+        let p = w.participant;
+        let active = 1u64 << p;
+        self.exec_while(tree, frames, p, w.span, w.cond, w.limit, |this, tree, frames| {
+            for step in &w.steps {
+                match step {
+                    WhilePlanStep::Stmt(s) => match this.exec(tree, &mut frames[p], s)? {
+                        Flow::Normal => {}
+                        flow => return Ok(flow),
+                    },
+                    WhilePlanStep::Call(group) => {
+                        this.fused_group(tree, fused, plan, group, node, frames, (active, u64::MAX))?
+                    }
+                }
+            }
+            Ok(Flow::Normal)
+        })
     }
 
     /// The calls of a group on an empty optional child: each live call's

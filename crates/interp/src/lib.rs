@@ -497,29 +497,35 @@ impl<'p> Interpreter<'p> {
     /// Runs a traversal's `while cond limit n { body }` (§8.6): the limit
     /// is evaluated once (`<= 0`: no iteration), the condition before each
     /// iteration; `break` ends the loop, `return` the traversal.
-    fn exec_while(
+    /// Runs a `while` loop (§8.6) whose condition and limit are evaluated
+    /// in `frames[p]` and whose iterations `iteration` runs (the body as
+    /// written, or with its calls fused), counting it in the run's loop
+    /// statistics.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn exec_while(
         &mut self,
         tree: &mut Tree,
-        frame: &mut Frame,
+        frames: &mut [Frame],
+        p: usize,
         span: Span,
         cond: &Expr,
         limit: &Expr,
-        body: &[Stmt],
+        mut iteration: impl FnMut(&mut Self, &mut Tree, &mut [Frame]) -> Result<Flow, RuntimeError>,
     ) -> Result<Flow, RuntimeError> {
-        let limit = self.eval(tree, frame, limit)?.as_int();
+        let limit = self.eval(tree, &mut frames[p], limit)?.as_int();
         let mut iterations: i64 = 0;
         let mut flow = Flow::Normal;
         let result = loop {
             if iterations >= limit {
                 break Ok(());
             }
-            match self.eval(tree, frame, cond) {
+            match self.eval(tree, &mut frames[p], cond) {
                 Ok(Value::Bool(true)) => {}
                 Ok(_) => break Ok(()),
                 Err(e) => break Err(e),
             }
             iterations += 1;
-            match self.exec_block(tree, frame, body) {
+            match iteration(self, tree, frames) {
                 Ok(Flow::Normal) => {}
                 Ok(Flow::Break) => break Ok(()),
                 Ok(Flow::Return) => {
@@ -748,7 +754,15 @@ impl<'p> Interpreter<'p> {
                 return Ok(Flow::Return);
             }
             StmtKind::While { cond, limit, body } => {
-                return self.exec_while(tree, frame, s.span, cond, limit, body);
+                return self.exec_while(
+                    tree,
+                    std::slice::from_mut(frame),
+                    0,
+                    s.span,
+                    cond,
+                    limit,
+                    |this, tree, frames| this.exec_block(tree, &mut frames[0], body),
+                );
             }
             StmtKind::Break => return Ok(Flow::Break),
         }

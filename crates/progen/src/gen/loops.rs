@@ -57,6 +57,11 @@ impl Gen {
         let mut body = vec![format!("{w} = {w} + 1;")];
         body.extend(self.block(cx, n, nest - 1));
         if self.loop_chance(2) {
+            if let Some(run) = self.call_run(cx) {
+                body.extend(run);
+            }
+        }
+        if self.loop_chance(2) {
             let c = self.expr(cx, DTy::Bool, 1);
             let at = 1 + self.loop_below(body.len() as u32) as usize;
             // Only between whole statements: find a line at the body's
@@ -83,6 +88,37 @@ impl Gen {
         out.extend(Self::indent(body));
         out.push("}".into());
         out
+    }
+
+    /// Two or three consecutive calls on one child of `self` (lower-order
+    /// traversals, as every call in a loop), the shape whose calls the
+    /// fuser merges within one iteration; their arguments may read the
+    /// child or globals the earlier calls write, which keeps them apart.
+    fn call_run(&mut self, cx: &mut Ctx) -> Option<Vec<String>> {
+        if cx.loopvar.is_some() || cx.child_calls >= self.cfg.max_child_calls {
+            return None;
+        }
+        let singles = self.singles(cx.ty);
+        if singles.is_empty() {
+            return None;
+        }
+        let (c, ct) = singles[self.loop_below(singles.len() as u32) as usize].clone();
+        let mut ms = self.visible_methods(ct);
+        ms.retain(|&m| self.methods[m].order < cx.order);
+        if ms.is_empty() {
+            return None;
+        }
+        let calls = 2 + self.loop_below(2);
+        cx.child_calls += calls;
+        Some(
+            (0..calls)
+                .map(|_| {
+                    let m = ms[self.loop_below(ms.len() as u32) as usize];
+                    let args = self.args(cx, m);
+                    format!("self.{c}.{}({args});", self.methods[m].name)
+                })
+                .collect(),
+        )
     }
 
     /// The limit of a traversal's loop: at most 3, possibly `<= 0`.
