@@ -31,7 +31,7 @@ global MISSING_RETURNS: i64 = 0;  // functions that may end without `return`
 global NEXT_ID: i64 = 0;          // the next declaration id
 global FOLDS: i64 = 0;            // nodes replaced by fold and simplify
 global MAX_FRAME: i64 = 0;        // the largest frame, in slots
-global CHANGED: bool = false;     // propagate or fold replaced a node this round
+global CHANGED: bool = false;     // propagate or fold replaced a node in this round of a function
 
 // ------------------------------------------------------------ program, functions
 
@@ -100,13 +100,7 @@ fuse optimize(root: Program) {
     root.simplify();
     root.strength_reduce();
     root.collect_assigned();
-    // Propagation exposes folds, folds expose constants: to a fixpoint.
-    CHANGED = true;
-    while CHANGED limit 8 {
-        CHANGED = false;
-        root.propagate();
-        root.fold();
-    }
+    root.settle();                 // propagate and fold, to a fixpoint per function
     root.dead_branches();
     root.unreachable();
     root.flatten();

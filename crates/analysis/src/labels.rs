@@ -1,7 +1,9 @@
 //! Interned labels for access paths: tree fields, record members, globals.
 
 use treefuse_automata::{format_word, Label, LabelInterner, Symbol};
-use treefuse_sema::{FieldId, GlobalId, Program, RecordId};
+use treefuse_sema::{
+    DataType, ExprKind, FieldId, GlobalId, PlaceRoot, Program, RecordId, StmtKind, Value,
+};
 
 /// The label alphabet of one program.
 ///
@@ -17,6 +19,14 @@ use treefuse_sema::{FieldId, GlobalId, Program, RecordId};
 /// * Every global gets a pseudo-root label named `global:NAME`; global
 ///   access paths are words starting with it (`global:changed`).
 ///
+/// * A scalar global that some traversal sets to a constant (`changed =
+///   true;`) has its writes told apart by value: a write of constant `c`
+///   is the word `global:NAME.=c`, any other write `global:NAME.=?` (the
+///   value labels are shared by all globals), so
+///   that two statements that only ever set it to the same constant, whose
+///   order cannot matter, are seen to do so ([`Labels::write_values`]).
+///   Reads are `global:NAME.*` as for every global and meet every write.
+///
 /// A list field's label stands for "any element of the list": `for x in
 /// self.items { x.f = 1; }` writes `Block.items.Stmt.f`.
 ///
@@ -28,6 +38,19 @@ pub struct Labels {
     fields: Vec<Label>,
     members: Vec<Vec<Label>>,
     globals: Vec<Label>,
+    /// Per global told apart by value: the label of a write of anything
+    /// but a known constant, and one label per constant written.
+    values: Vec<Option<WriteValues>>,
+}
+
+/// The value labels of a global whose writes are told apart by value (see
+/// [`Labels`]).
+#[derive(Clone, Debug)]
+pub struct WriteValues {
+    /// `=?`: a write of a computed value.
+    pub other: Label,
+    /// `=c` for each constant some traversal assigns, with the constant.
+    pub constants: Vec<(Value, Label)>,
 }
 
 impl Labels {
@@ -67,12 +90,76 @@ impl Labels {
             .iter()
             .map(|g| fresh(format!("global:{}", g.name)))
             .collect();
+        // Constants assigned whole to scalar globals in traversal bodies.
+        let mut constants: Vec<Vec<Value>> = vec![Vec::new(); program.globals.len()];
+        for body in program.bodies.iter().filter_map(|b| b.body.as_deref()) {
+            treefuse_sema::visit::for_each_stmt(body, &mut |s| {
+                let StmtKind::Assign { place, value } = &s.kind else {
+                    return;
+                };
+                let (PlaceRoot::Global(g), ExprKind::Const(v)) = (&place.root, &value.kind) else {
+                    return;
+                };
+                let scalar = matches!(
+                    program.globals[g.index()].ty,
+                    DataType::Bool | DataType::Int | DataType::Str | DataType::Enum(_)
+                );
+                let known = &mut constants[g.index()];
+                if scalar && place.projections.is_empty() && !known.iter().any(|k| k.same_as(v)) {
+                    known.push(v.clone());
+                }
+            });
+        }
+        // Value labels are shared by every global (a word starts with the
+        // global's own label); no field, member or global name starts
+        // with `=`.
+        let mut value_label = |name: String| match interner.get(&name) {
+            Some(l) => l,
+            None => interner.intern(&name),
+        };
+        let values = constants
+            .into_iter()
+            .map(|known| {
+                if known.is_empty() {
+                    return None;
+                }
+                Some(WriteValues {
+                    other: value_label("=?".to_string()),
+                    constants: known
+                        .into_iter()
+                        .map(|v| {
+                            let l = value_label(format!("={v}"));
+                            (v, l)
+                        })
+                        .collect(),
+                })
+            })
+            .collect();
         Labels {
             interner,
             fields,
             members,
             globals,
+            values,
         }
+    }
+
+    /// How writes of global `g` are told apart by value, if they are: the
+    /// label that follows `global:NAME` in a write's word.
+    pub fn write_values(&self, g: GlobalId) -> Option<&WriteValues> {
+        self.values.get(g.index())?.as_ref()
+    }
+
+    /// The label that follows `global:NAME` in the word of a whole write of
+    /// `g` with `value` (`None`: a computed value), if `g`'s writes are
+    /// told apart by value.
+    pub fn write_value(&self, g: GlobalId, value: Option<&Value>) -> Option<Label> {
+        let w = self.write_values(g)?;
+        Some(
+            value
+                .and_then(|v| w.constants.iter().find(|(c, _)| c.same_as(v)))
+                .map_or(w.other, |(_, l)| *l),
+        )
     }
 
     /// The label of a tree field.

@@ -499,8 +499,9 @@ impl<'a> BodyCtx<'a> {
         }
     }
 
-    /// A data write.
-    fn place(&self, place: &Place, acc: &mut Acc) {
+    /// A data write of `value` (`None`: not known, or not the whole
+    /// value).
+    fn place(&self, place: &Place, value: Option<&Expr>, acc: &mut Acc) {
         let mut ty = match &place.root {
             PlaceRoot::Local(l) => self
                 .frame
@@ -559,6 +560,15 @@ impl<'a> BodyCtx<'a> {
             PlaceRoot::Global(g) => {
                 let mut w = vec![self.labels.global(*g)];
                 w.extend(members);
+                // A scalar global told apart by value (`Labels`): the
+                // constant written, or `=?`.
+                if place.projections.is_empty() {
+                    let constant = value.and_then(|e| match &e.kind {
+                        ExprKind::Const(v) => Some(v),
+                        _ => None,
+                    });
+                    w.extend(self.labels.write_value(*g, constant));
+                }
                 let n = Nfa::word(&w);
                 acc.gwrites
                     .push(if suffix { n.with_any_suffix() } else { n });
@@ -706,7 +716,7 @@ impl<'a> BodyCtx<'a> {
             }
             StmtKind::Assign { place, value } => {
                 self.expr(value, &mut acc);
-                self.place(place, &mut acc);
+                self.place(place, Some(value), &mut acc);
             }
             StmtKind::Replace { slot, tree } => {
                 let moves = self.new_tree(tree, &mut acc);

@@ -33,7 +33,7 @@ use treefuse_analysis::{
     conflict_with, frame_conflict, global_access_pairs, AccessSet, Analysis, Conflict,
     ConflictKind, Location,
 };
-use treefuse_automata::{intersection_witness, IndexedNfa, Nfa, Symbol};
+use treefuse_automata::{intersection_witness, IndexedNfa, Label, Nfa, Symbol};
 use treefuse_sema::ops::{BinaryOp, Builtin};
 use treefuse_sema::visit::{walk_expr, walk_stmt_exprs};
 use treefuse_sema::*;
@@ -177,6 +177,41 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
         match self.globals.get(g.index()).map(|x| x.2) {
             Some(Commutes::Everything) => true,
             Some(Commutes::Writes) => kind == ConflictKind::WriteWrite,
+            // Writes told apart by value: decided per pair of sets in
+            // `conflict_by`.
+            _ => {
+                kind == ConflictKind::WriteWrite
+                    && self.analysis.labels().write_values(g).is_some()
+            }
+        }
+    }
+
+    /// Whether the writes `a` and `b` of global `g` (whose writes are told
+    /// apart by value) both only ever set it to one and the same constant:
+    /// then their order cannot matter (the global ends with that constant
+    /// whichever runs last), as for an idempotent global, but decided for
+    /// this pair of statements rather than for the whole program.
+    fn same_constant(&self, g: GlobalId, a: &Nfa, b: &Nfa) -> bool {
+        let labels = self.analysis.labels();
+        let Some(values) = labels.write_values(g) else {
+            return false;
+        };
+        let root = labels.global(g);
+        let constants_of = |n: &Nfa| -> Option<Vec<Label>> {
+            if n.accepts(&[root, values.other]) {
+                return None;
+            }
+            Some(
+                values
+                    .constants
+                    .iter()
+                    .map(|(_, l)| *l)
+                    .filter(|l| n.accepts(&[root, *l]))
+                    .collect(),
+            )
+        };
+        match (constants_of(a), constants_of(b)) {
+            (Some(x), Some(y)) => x.len() == 1 && x == y,
             _ => false,
         }
     }
@@ -209,7 +244,7 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
         // The analysis checks tree accesses first, so there is no tree
         // conflict. Check the globals one by one, leaving out what commutes.
         for (kind, a, b) in global_access_pairs(first, second) {
-            for (_, prefix, commutes) in &self.globals {
+            for (g, prefix, commutes) in &self.globals {
                 match commutes {
                     Commutes::Everything => continue,
                     Commutes::Writes if kind == ConflictKind::WriteWrite => continue,
@@ -217,6 +252,9 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
                 }
                 let mine = Nfa::intersect(a, prefix);
                 if let Some(word) = intersection_witness(&mine, b) {
+                    if kind == ConflictKind::WriteWrite && self.same_constant(*g, a, b) {
+                        continue;
+                    }
                     let witness = self.analysis.labels().format(&word);
                     return Some(Conflict {
                         kind,

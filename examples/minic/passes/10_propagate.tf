@@ -1,4 +1,4 @@
-// Pass 10, propagate (with fold, pass 11, in `while CHANGED limit 8`):
+// Pass 10, propagate (with fold, pass 11, to a fixpoint per function):
 // constant and copy propagation with a scoped `{i64: Fact}` environment.
 // An assignment kills the variable and its copies; a loop kills what its
 // body assigns, before the condition. A `Var` with a known fact replaces
@@ -23,8 +23,23 @@ pure fn kill_all(env: {i64: Fact}, ids: {i64: bool}) -> {i64: Fact} {
 pure fn int_fact(v: i64) -> Fact = Fact { copy: false, v: v, src: -1, name: "", ty: Ty::Int };
 pure fn bool_fact(b: bool) -> Fact = Fact { copy: false, v: if b { 1 } else { 0 }, src: -1, name: "", ty: Ty::Bool };
 
-impl Program { traversal propagate() walk; }
-impl Func { traversal propagate() { self.body.propagate({}); } }   // parameters are unknown on entry
+// Propagation exposes folds, folds expose constants: each function runs
+// rounds of both until one changes nothing (at most 8), and a round of a
+// function walks its body once, the two passes fused. Most functions
+// settle in two rounds; a fixpoint over the whole program would walk
+// every function as often as the slowest needs.
+impl Program { traversal settle() walk; }
+impl Func {
+    traversal settle() {
+        let again = true;
+        while again limit 8 {
+            CHANGED = false;
+            self.body.propagate({});   // parameters are unknown on entry
+            self.body.fold();
+            again = CHANGED;
+        }
+    }
+}
 impl Stmt { traversal propagate(env: {i64: Fact}) walk; }
 impl Sugar { traversal propagate(env: {i64: Fact}) {} }
 impl Expr { traversal propagate(env: {i64: Fact}) walk; }
