@@ -20,12 +20,13 @@ use treefuse_sema::{
 ///   access paths are words starting with it (`global:changed`).
 ///
 /// * A scalar global that some traversal sets to a constant (`changed =
-///   true;`) has its writes told apart by value: a write of constant `c`
-///   is the word `global:NAME.=c`, any other write `global:NAME.=?` (the
-///   value labels are shared by all globals), so
-///   that two statements that only ever set it to the same constant, whose
-///   order cannot matter, are seen to do so ([`Labels::write_values`]).
-///   Reads are `global:NAME.*` as for every global and meet every write.
+///   true;`) has its writes told apart by value: besides its own word
+///   `global:NAME`, which every access has (so reads meet every write), a
+///   write of constant `c` has the word `global:NAME.=c` and any other
+///   write `global:NAME.=?` (the value labels are shared by all globals),
+///   so that two statements that only ever set it to the same constant,
+///   whose order cannot matter, are seen to do so
+///   ([`Labels::write_values`]).
 ///
 /// A list field's label stands for "any element of the list": `for x in
 /// self.items { x.f = 1; }` writes `Block.items.Stmt.f`.

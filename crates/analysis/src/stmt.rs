@@ -561,15 +561,23 @@ impl<'a> BodyCtx<'a> {
                 let mut w = vec![self.labels.global(*g)];
                 w.extend(members);
                 // A scalar global told apart by value (`Labels`): the
-                // constant written, or `=?`.
-                if place.projections.is_empty() {
-                    let constant = value.and_then(|e| match &e.kind {
-                        ExprKind::Const(v) => Some(v),
-                        _ => None,
-                    });
-                    w.extend(self.labels.write_value(*g, constant));
-                }
+                // write is the global's word, as every write, and the word
+                // naming the value written (the constant, or `=?`).
+                let constant = value.and_then(|e| match &e.kind {
+                    ExprKind::Const(v) => Some(v),
+                    _ => None,
+                });
+                let valued = match self.labels.write_value(*g, constant) {
+                    Some(v) if place.projections.is_empty() => {
+                        Some(Nfa::word(&[self.labels.global(*g), v]))
+                    }
+                    _ => None,
+                };
                 let n = Nfa::word(&w);
+                let n = match valued {
+                    Some(v) => Nfa::union_all(&[n, v]),
+                    None => n,
+                };
                 acc.gwrites
                     .push(if suffix { n.with_any_suffix() } else { n });
             }

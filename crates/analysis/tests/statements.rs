@@ -2,7 +2,7 @@
 
 use treefuse_analysis::{Analysis, ConflictKind, FrameVar, Location};
 use treefuse_automata::{Label, Nfa};
-use treefuse_sema::{compile, LocalId, MethodId, NodeVarId, Program, TypeId};
+use treefuse_sema::{compile, GlobalId, LocalId, MethodId, NodeVarId, Program, TypeId};
 
 fn program(src: &str) -> Program {
     match compile(src) {
@@ -84,9 +84,15 @@ fn simple_statements_have_exact_sets() {
     // self.xs[0] = 1: the whole array, may fail.
     assert_eq!(f(3), "{ε} / {Elem.xs.**}");
     assert!(s[3].set.may_fail);
-    // changed = true: a global only.
+    // changed = true: a global only, with the value written (`changed`
+    // is only ever set to constants: its writes are told apart by value).
     assert_eq!(f(4), "∅ / ∅");
-    assert_eq!(a.format_access(&s[4].set.global_writes), "{global:changed}");
+    assert_eq!(
+        a.format_access(&s[4].set.global_writes),
+        "{global:changed.=true}"
+    );
+    let changed = a.labels().global(GlobalId(0));
+    assert!(s[4].set.global_writes.accepts(&[changed]));
     // if self.next is End { return; }
     assert_eq!(f(5), "{Box.next} / ∅");
     assert!(s[5].set.returns && !s[5].set.may_fail);
@@ -114,7 +120,7 @@ fn simple_statements_have_exact_sets() {
     assert!(!accepts(&a, &call.writes, "Box.next"));
     assert_eq!(
         a.format_access(&call.global_writes),
-        "{global:changed, global:total}"
+        "{global:total, global:changed.=true}"
     );
     // total = total + half(self.width): global read and write, may fail.
     assert_eq!(a.format_access(&s[9].set.global_reads), "{global:total}");
