@@ -7,7 +7,15 @@
 //!   flag). A run ends with that constant if any write ran and with the
 //!   initial value otherwise, whatever the order of the writes, so
 //!   write/write conflicts on them are not dependences; read/write and
-//!   write/read conflicts still are.
+//!   write/read conflicts still are. The same holds for one *pair* of
+//!   statements when both only ever set the global to one and the same
+//!   constant, even if other statements set it to other values (a change
+//!   flag that passes set to `true` and a fixpoint loop resets to
+//!   `false`): the analysis tells writes of constants apart by value
+//!   (`treefuse_analysis::Labels::write_values`), and
+//!   `ConflictTest::same_constant` drops the write/write conflict of such
+//!   a pair. Any statement between them that reads the global keeps its
+//!   own edges to both, so the pair never crosses a read.
 //! - *Commutative counters*: every access to the global in every traversal
 //!   is an update `g = g + e`, `g = g - e` (wrapping `i64`), `g = g || e`,
 //!   `g = g && e`, `g = min(g, e)` or `g = max(g, e)` (one class of
