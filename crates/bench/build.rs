@@ -1,5 +1,6 @@
 //! Compiles the render tree and AST case studies, the scope-resolution
-//! benchmark and the minic middle end to Rust with
+//! benchmark and the minic middle end (and minic with its fixpoint over
+//! the whole program, as it was written before) to Rust with
 //! treefuse-codegen, the way a user's `build.rs` would.
 
 fn main() {
@@ -15,7 +16,60 @@ fn main() {
     .iter()
     .map(|f| format!("{root}/{f}"))
     .collect();
+    let global_fixpoint = minic_with_global_fixpoint(&format!("{root}/minic"), &out);
+    let files: Vec<String> = files.into_iter().chain([global_fixpoint]).collect();
     if let Err(e) = treefuse_codegen::Config::new().compile(&files, &out) {
         panic!("treefuse code generation failed:\n{e}");
     }
+}
+
+/// `examples/minic` as it was before its fixpoint moved into `Func`
+/// (LANGUAGE §8.6): the `fuse` item loops `while CHANGED limit 8 {
+/// root.propagate(); root.fold(); }` over the whole program. Written to
+/// `OUT_DIR/minic_global_fixpoint/` (so generated as
+/// `minic_global_fixpoint.rs`) by two textual edits that fail the build
+/// if the example no longer has the text they replace. `minic-bench`
+/// runs both versions' fused code on the same tree.
+fn minic_with_global_fixpoint(example: &str, out: &str) -> String {
+    let dir = std::path::Path::new(out).join("minic_global_fixpoint");
+    std::fs::create_dir_all(dir.join("passes")).expect("create the program directory");
+    let edits: [(&str, &str, &str); 2] = [
+        (
+            "types.tf",
+            "    root.settle();                 // propagate and fold, to a fixpoint per function\n",
+            "    CHANGED = true;\n    while CHANGED limit 8 {\n        CHANGED = false;\n        root.propagate();\n        root.fold();\n    }\n",
+        ),
+        (
+            "passes/10_propagate.tf",
+            "impl Program { traversal settle() walk; }\n",
+            "impl Program { traversal propagate() walk; }\nimpl Func { traversal propagate() { self.body.propagate({}); } }\n",
+        ),
+    ];
+    let mut files = vec!["types.tf".to_string()];
+    for entry in std::fs::read_dir(format!("{example}/passes")).expect("read examples/minic/passes")
+    {
+        let name = entry.expect("list examples/minic/passes").file_name();
+        files.push(format!("passes/{}", name.to_string_lossy()));
+    }
+    for file in files {
+        let path = format!("{example}/{file}");
+        println!("cargo:rerun-if-changed={path}");
+        let mut text = std::fs::read_to_string(&path).expect("read a file of examples/minic");
+        for (target, from, to) in edits {
+            if target == file {
+                assert!(text.contains(from), "{path} no longer contains {from:?}");
+                text = text.replacen(from, to, 1);
+            }
+        }
+        if file == "passes/10_propagate.tf" {
+            // `Func.settle` goes: nothing calls it any more.
+            let start = text
+                .find("impl Func {\n    traversal settle()")
+                .expect("Func.settle");
+            let end = start + text[start..].find("\n}\n").expect("end of Func.settle") + 3;
+            text.replace_range(start..end, "");
+        }
+        std::fs::write(dir.join(&file), text).expect("write the program");
+    }
+    dir.to_string_lossy().into_owned()
 }
