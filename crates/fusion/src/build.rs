@@ -1851,10 +1851,16 @@ impl Builder<'_, '_> {
         let mut methods: Vec<MethodId> = run.iter().map(|&(_, _, m)| m).collect();
         methods.push(method);
         if methods.len() > self.options.max_group {
-            return Some((last, ChunkSplit::MaxGroup(self.options.max_group).to_string()));
+            return Some((
+                last,
+                ChunkSplit::MaxGroup(self.options.max_group).to_string(),
+            ));
         }
         if !self.within_cutoffs(&methods) {
-            return Some((last, ChunkSplit::MaxRepeat(self.options.max_repeat).to_string()));
+            return Some((
+                last,
+                ChunkSplit::MaxRepeat(self.options.max_repeat).to_string(),
+            ));
         }
         let StmtKind::Call { args, .. } = &next.kind else {
             return Some((last, "not a call statement".into()));
@@ -1893,8 +1899,9 @@ impl Builder<'_, '_> {
                         PureArg::Data(_) => false,
                     }),
                     ExprKind::Global(g) => {
-                        let global = treefuse_automata::Nfa::label(self.analysis.labels().global(*g))
-                            .with_any_suffix();
+                        let global =
+                            treefuse_automata::Nfa::label(self.analysis.labels().global(*g))
+                                .with_any_suffix();
                         let writer = run.iter().position(|&(_, _, m)| {
                             summary(m).is_none_or(|s| {
                                 treefuse_automata::intersection_witness(&s.global_writes, &global)

@@ -188,8 +188,7 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
             // Writes told apart by value: decided per pair of sets in
             // `conflict_by`.
             _ => {
-                kind == ConflictKind::WriteWrite
-                    && self.analysis.labels().write_values(g).is_some()
+                kind == ConflictKind::WriteWrite && self.analysis.labels().write_values(g).is_some()
             }
         }
     }

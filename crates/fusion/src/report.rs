@@ -69,12 +69,12 @@ fn while_body_span(program: &Program, f: &FusedFunction, w: &WhileGroup, index: 
         .map_or(Span::default(), |s| s.span)
 }
 
-/// The fused calls of one iteration of `w`: (field, call spans, targets).
-fn while_calls<'w>(
-    program: &Program,
-    f: &FusedFunction,
-    w: &'w WhileGroup,
-) -> Vec<(FieldId, Vec<Span>, &'w [(TypeId, FusedFnId)])> {
+/// A fused call in a `while` iteration: the child field, the calls'
+/// sources and the targets.
+type WhileCall<'w> = (FieldId, Vec<Span>, &'w [(TypeId, FusedFnId)]);
+
+/// The fused calls of one iteration of `w`.
+fn while_calls<'w>(program: &Program, f: &FusedFunction, w: &'w WhileGroup) -> Vec<WhileCall<'w>> {
     w.steps
         .iter()
         .filter_map(|ws| match ws {

@@ -580,20 +580,34 @@ impl<'p> Interpreter<'p> {
     ) -> Result<Flow, RuntimeError> {
         let p = w.participant;
         let active = 1u64 << p;
-        self.exec_while(tree, frames, p, w.span, w.cond, w.limit, |this, tree, frames| {
-            for step in &w.steps {
-                match step {
-                    WhilePlanStep::Stmt(s) => match this.exec(tree, &mut frames[p], s)? {
-                        Flow::Normal => {}
-                        flow => return Ok(flow),
-                    },
-                    WhilePlanStep::Call(group) => {
-                        this.fused_group(tree, fused, plan, group, node, frames, (active, u64::MAX))?
+        self.exec_while(
+            tree,
+            frames,
+            p,
+            w.span,
+            w.cond,
+            w.limit,
+            |this, tree, frames| {
+                for step in &w.steps {
+                    match step {
+                        WhilePlanStep::Stmt(s) => match this.exec(tree, &mut frames[p], s)? {
+                            Flow::Normal => {}
+                            flow => return Ok(flow),
+                        },
+                        WhilePlanStep::Call(group) => this.fused_group(
+                            tree,
+                            fused,
+                            plan,
+                            group,
+                            node,
+                            frames,
+                            (active, u64::MAX),
+                        )?,
                     }
                 }
-            }
-            Ok(Flow::Normal)
-        })
+                Ok(Flow::Normal)
+            },
+        )
     }
 
     /// The calls of a group on an empty optional child: each live call's
