@@ -347,6 +347,18 @@ impl Builder<'_, '_> {
         members: &[usize],
         participants: &[Participant],
     ) -> Option<String> {
+        self.members_obstacle_pair(vertices, members, participants)
+            .map(|(_, _, why)| why)
+    }
+
+    /// [`Self::members_obstacle`] with the two member loops (vertex
+    /// indices) that may not run interleaved.
+    fn members_obstacle_pair(
+        &self,
+        vertices: &[Vertex],
+        members: &[usize],
+        participants: &[Participant],
+    ) -> Option<(usize, usize, String)> {
         let first_replacing = members
             .iter()
             .position(|&x| self.loop_replaces(&vertices[x], participants));
@@ -354,6 +366,7 @@ impl Builder<'_, '_> {
             members[k + 1..].iter().enumerate().find_map(|(j, &y)| {
                 let follows = first_replacing.is_some_and(|r| r < k + 1 + j);
                 self.interleave_obstacle(&vertices[x], &vertices[y], follows, participants)
+                    .map(|why| (x, y, why))
             })
         })
     }
@@ -678,22 +691,27 @@ impl Builder<'_, '_> {
         let members = |g: usize| (0..vertices.len()).filter(move |&v| group[v] == g);
         let mut union: Vec<usize> = members(group[a]).chain(members(group[b])).collect();
         union.sort_unstable();
-        let why = if !self.later_loops_follow_regions(vertices, &union, participants) {
-            Some("an earlier loop calls a traversal that may replace its elements, and a later loop's body is not only calls on the loop variable with arguments that read only its frame, while a call on the element may splice it into a thicket or a replacing loop comes after it: it must iterate over the edited list (LANGUAGE.md §7.2)".to_string())
-        } else {
-            self.members_obstacle(vertices, &union, participants)
-        };
-        if let Some(why) = why {
-            // Regrouping may separate two loops that could run together
-            // on their own because of the other loops in their groups.
-            let mut pair = [a, b];
-            pair.sort_unstable();
-            if union.len() > 2 && self.loops_may_merge(vertices, &pair, participants) {
-                return format!(
-                    "each runs in a fused loop where its calls on the element share a walk with more calls, and those two fused loops cannot run as one: {why}"
-                );
-            }
+        if !self.later_loops_follow_regions(vertices, &union, participants) {
+            return "an earlier loop calls a traversal that may replace its elements, and a later loop's body is not only calls on the loop variable with arguments that read only its frame, while a call on the element may splice it into a thicket or a replacing loop comes after it: it must iterate over the edited list (LANGUAGE.md §7.2)".to_string();
+        }
+        // The two loops' own obstacle first: the reason must name a
+        // dependence between them, not between other loops of their
+        // groups.
+        let mut pair = [a, b];
+        pair.sort_unstable();
+        if let Some(why) = self.members_obstacle(vertices, &pair, participants) {
             return why;
+        }
+        // Regrouping may separate two loops that could run together on
+        // their own because of the other loops in their groups: name the
+        // two loops that cannot interleave.
+        if let Some((x, y, why)) = self.members_obstacle_pair(vertices, &union, participants) {
+            let name = |v: usize| format!("p{}#{}", vertices[v].participant, vertices[v].stmt);
+            return format!(
+                "each runs in a fused loop where its calls on the element share a walk with more calls, and those two fused loops cannot run as one: loops {} and {} of them cannot interleave: {why}",
+                name(x),
+                name(y)
+            );
         }
         explain_path(vertices, edges, group, a, b)
             .unwrap_or_else(|| "not merged (a conflicting grouping was chosen first)".into())

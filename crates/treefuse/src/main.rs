@@ -560,8 +560,21 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     }
                 }
             }
+            let ran = trees.len() - both_failed.len();
+            // Two runs that fail with the same error compare nothing but
+            // that error: a check where every tree failed checked nothing.
+            if ran == 0 {
+                let (first, message) = both_failed.first().cloned().unwrap_or_default();
+                return Err(Failure(
+                    format!(
+                        "nothing checked: both runs failed with a runtime error on every one of the {} tree(s) (first, {first}: {message}); give trees the passes run on without error (other --seed or --nodes values, or guards in the program)",
+                        trees.len()
+                    ),
+                    1,
+                ));
+            }
             let mut report = format!(
-                "equivalent on {} tree(s): {} node visits unfused, {} fused ({:.3} of unfused)",
+                "equivalent on {} tree(s): {ran} ran without error, {} node visits unfused, {} fused ({:.3} of unfused)",
                 trees.len(),
                 total.0,
                 total.1,
@@ -569,7 +582,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             );
             if let Some((first, message)) = both_failed.first() {
                 report.push_str(&format!(
-                    "\nboth runs failed with a runtime error on {} of them (their visits are not counted); first, {first}: {message}",
+                    "\nboth runs failed with the same runtime error on {} of them (their visits are not counted); first, {first}: {message}",
                     both_failed.len()
                 ));
             }

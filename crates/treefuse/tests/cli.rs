@@ -237,6 +237,29 @@ fn gen_is_deterministic_and_readable_back() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
+/// `check-equiv` on trees where both engines always fail checked nothing
+/// but the error: it says so and fails.
+#[test]
+fn check_equiv_fails_when_every_tree_fails() {
+    let dir = std::env::temp_dir().join(format!("treefuse-equiv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("div.tf");
+    std::fs::write(
+        &file,
+        "global S: i64 = 0;\ntree N { v: i64; traversal f() { S = S + 1 / 0; } traversal g() {} }\nfuse go(root: N) { root.f(); root.g(); }\n",
+    )
+    .unwrap();
+    let file = file.to_string_lossy().into_owned();
+    let o = treefuse(&["check-equiv", &file, "--fuse", "go", "--random", "3"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("nothing checked") && err.contains("every one of the 3 tree(s)"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn fuse_reports_and_check_equiv_agrees() {
     let o = treefuse(&["fuse", "examples/figure2/figure2.tf"]);
@@ -255,6 +278,8 @@ fn fuse_reports_and_check_equiv_agrees() {
         "5",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("5 ran without error"), "{text}");
     let o = treefuse(&[
         "explain",
         "examples/figure2/figure2.tf",

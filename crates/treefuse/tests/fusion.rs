@@ -1523,3 +1523,48 @@ fn call_sites_say_why_a_function_runs_on_its_own() {
         }
     );
 }
+
+/// A refusal names a dependence between the two loops it names: `b`'s
+/// two loops touch only `N` (through `c.b()` and directly), so they stay
+/// apart for `N`, not for the conflict on `M` that keeps `a`'s loops
+/// apart. Where two loops stay apart only because of the other loops of
+/// their groups, the reason names those two loops.
+#[test]
+fn loop_refusals_name_their_own_dependence() {
+    let (_, report) = compile_variant(
+        "global M: {i64: i64} = {};
+global N: {i64: i64} = {};
+tree E {
+    id: i64;
+    k: i64;
+    child kids: [E];
+    traversal a() {
+        for c in self.kids { c.a(); }
+        for c in self.kids { if c.k == 1 { M[c.id] = 1; } }
+    }
+    traversal b() {
+        for c in self.kids { c.b(); }
+        for c in self.kids { if c.k == 2 { N[c.id] = 1; } }
+    }
+}
+fuse go(root: E) { root.a(); root.b(); }
+",
+    );
+    let refusal = |first: &str, second: &str| {
+        report
+            .lines()
+            .find(|l| l.contains("not merged") && l.contains(first) && l.contains(second))
+            .unwrap_or_else(|| panic!("no refusal for {first} and {second}:\n{report}"))
+            .to_string()
+    };
+    let a = refusal("8:9", "9:9");
+    assert!(a.ends_with("(write/write conflict on global:M)"), "{a}");
+    let b = refusal("12:9", "13:9");
+    assert!(b.ends_with("(write/write conflict on global:N)"), "{b}");
+    let across = refusal("8:9", "13:9");
+    assert!(
+        across.contains("loops p0#0 and p0#1 of them cannot interleave")
+            && across.ends_with("(write/write conflict on global:M)"),
+        "{across}"
+    );
+}

@@ -224,12 +224,23 @@ fn check_equiv_says_when_both_runs_failed() {
          fuse go(root: Leaf) { root.f(); root.f(); }\n",
     );
     let zero = temp_file("zero.json", r#"{"type": "Leaf", "n": 0}"#);
+    // The only tree fails in both engines: nothing was compared but the
+    // error, which is not a passing check.
     let o = treefuse(&["check-equiv", &program, "--fuse", "go", "--tree", &zero]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("nothing checked: both runs failed with a runtime error on every one of the 1 tree(s)"),
+        "{err}"
+    );
+    assert!(err.contains("by zero"), "{err}");
+    // Some random trees fail and some run: it passes and says how many.
+    let o = treefuse(&["check-equiv", &program, "--fuse", "go", "--random", "40"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let out = text(&o.stdout);
+    assert!(out.contains("ran without error"), "{out}");
     assert!(
-        out.contains("both runs failed with a runtime error on 1 of them"),
+        out.contains("both runs failed with the same runtime error on"),
         "{out}"
     );
-    assert!(out.contains("by zero"), "{out}");
 }
