@@ -230,7 +230,9 @@ fn check_equiv_says_when_both_runs_failed() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     let err = text(&o.stderr);
     assert!(
-        err.contains("nothing checked: both runs failed with a runtime error on every one of the 1 tree(s)"),
+        err.contains(
+            "nothing checked: both runs failed with a runtime error on every one of the 1 tree(s)"
+        ),
         "{err}"
     );
     assert!(err.contains("by zero"), "{err}");
