@@ -100,6 +100,10 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
         report: ReportFormat,
+        /// Print the time of each phase (reading and checking, access
+        /// analysis, fusion, report) on standard error.
+        #[arg(long)]
+        timings: bool,
         #[command(flatten)]
         cutoffs: CutOffs,
     },
@@ -460,17 +464,26 @@ fn dispatch(command: Command) -> Result<(), Failure> {
         Command::Fuse {
             file,
             report,
+            timings,
             cutoffs,
         } => {
-            let program = load(&file)?;
+            let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
             let started = std::time::Instant::now();
-            let fused = program.fuse_all(&cutoffs.options());
-            let elapsed = started.elapsed();
+            let program = load(&file)?;
+            let loaded = started.elapsed();
+            let started = std::time::Instant::now();
+            let analysis = treefuse_analysis::Analysis::new(&program.model);
+            let analysed = started.elapsed();
+            let started = std::time::Instant::now();
+            let fused =
+                treefuse_fusion::fuse_program(&program.model, &analysis, &cutoffs.options());
+            let fusion = started.elapsed();
             note(format_args!(
                 "analysis and fusion: {:.1} ms for {} fused function(s)",
-                elapsed.as_secs_f64() * 1e3,
+                ms(analysed + fusion),
                 fused.functions.len()
             ));
+            let started = std::time::Instant::now();
             let text = match report {
                 ReportFormat::Text => {
                     treefuse_fusion::report::text_report(&program.model, &fused, &program.sources)
@@ -480,6 +493,15 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                         .to_string()
                 }
             };
+            if timings {
+                note(format_args!(
+                    "timings: read and check {:.1} ms, access analysis {:.1} ms, fusion {:.1} ms, report {:.1} ms",
+                    ms(loaded),
+                    ms(analysed),
+                    ms(fusion),
+                    ms(started.elapsed())
+                ));
+            }
             write_output(None, &text)
         }
         Command::Explain {
@@ -826,6 +848,7 @@ mod argument_fuzz {
     use std::sync::OnceLock;
 
     const WORDS: &[&str] = &[
+        "--timings",
         "check",
         "run",
         "fuse",

@@ -266,6 +266,16 @@ fn fuse_reports_and_check_equiv_agrees() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("fused call on `next`"), "{text}");
+    let o = treefuse(&["fuse", "examples/figure2/figure2.tf", "--timings"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("timings: read and check ")
+            && err.contains(" ms, access analysis ")
+            && err.contains(" ms, fusion ")
+            && err.contains(" ms, report "),
+        "{err}"
+    );
     let o = treefuse(&["fuse", "examples/figure2/figure2.tf", "--report", "json"]);
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["entries"][0]["fuse"], "layout");
