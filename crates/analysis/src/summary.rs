@@ -73,10 +73,15 @@ fn kernel(g: &Nfa, s: StateId, stack: &mut Vec<StateId>, mark: &mut [u32]) -> Ke
     (accepting, edges)
 }
 
-/// The summary of every start state: the ε-free automaton of the part of
-/// `g` reachable from it, trimmed (the language of `g` started there).
-/// ε-closures are computed once and shared by all summaries.
+/// The summary of every start state: the minimal automaton of the language
+/// of `g` started there (see [`Nfa::minimized`] for why), all built by one
+/// subset construction. Should that blow up, the ε-free part of `g`
+/// reachable from each start, trimmed, with ε-closures computed once and
+/// shared by all summaries.
 pub(crate) fn summaries(g: &Nfa, starts: &[StateId]) -> Vec<Nfa> {
+    if let Some(minimal) = g.minimized_at(starts) {
+        return minimal;
+    }
     let n = g.num_states();
     let mut memo: Vec<Option<Kernel>> = vec![None; n];
     let mut mark = vec![u32::MAX; n];

@@ -84,6 +84,7 @@
 mod display;
 mod indexed;
 mod label;
+mod minimize;
 mod nfa;
 mod search;
 

@@ -416,6 +416,12 @@ proptest! {
         check_lang(&n.plus(), |w| re_matches(&plus, w), "plus")?;
         check_lang(&n.optional(), |w| w.is_empty() || re_matches(&r, w), "optional")?;
         check_lang(&n.prefix_closure(), |w| re_is_prefix(&r, w), "prefix_closure")?;
+        check_lang(&n.minimized(), |w| re_matches(&r, w), "minimized")?;
+        check_lang(
+            &n.with_any_suffix().prefix_closure().minimized(),
+            |w| re_is_prefix(&r, w) || re_has_prefix_in(&r, w),
+            "with_any_suffix.prefix_closure.minimized",
+        )?;
         check_lang(&n.with_any_suffix(), |w| re_has_prefix_in(&r, w), "with_any_suffix")?;
         check_lang(
             &n.with_any_suffix().prefix_closure(),
@@ -453,6 +459,10 @@ proptest! {
         check_lang(&na, |w| raw_accepts(&a, w), "build")?;
         check_lang(&na.remove_epsilons(), |w| raw_accepts(&a, w), "remove_epsilons")?;
         check_lang(&na.trim(), |w| raw_accepts(&a, w), "trim")?;
+        let minimal = na.minimized();
+        check_lang_upto(&minimal, |w| raw_accepts(&a, w), "minimized", LONG_LEN)?;
+        prop_assert_eq!(&minimal, &minimal.minimized());
+        prop_assert_eq!(&minimal, &na.reduced().minimized(), "equal languages, equal automata");
         prop_assert_eq!(na.is_empty(), raw_empty(&a));
         check_witness(na.shortest_witness(), |w| raw_accepts(&a, w), Some(raw_empty(&a)))?;
         check_lang(&na.prefix_closure(), |w| {

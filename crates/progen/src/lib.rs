@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod gen;
+pub mod linter;
 pub mod minimize;
 mod optional;
 
