@@ -374,6 +374,22 @@ pub fn frame_conflict(first: &AccessSet, second: &AccessSet) -> Option<Conflict>
     None
 }
 
+/// [`union_sets`] with every automaton minimized ([`Nfa::minimized`]): for
+/// summaries that are copied under many receivers, such as a traversal's
+/// summary on a static type (the union over its concrete subtypes).
+pub(crate) fn minimal_union(parts: &[&AccessSet]) -> AccessSet {
+    let mut u = union_sets(parts);
+    for n in [
+        &mut u.reads,
+        &mut u.writes,
+        &mut u.global_reads,
+        &mut u.global_writes,
+    ] {
+        *n = n.minimized();
+    }
+    u
+}
+
 /// The union of reduced access sets, reduced (automata by
 /// [`Nfa::union_trimmed`], frame sets and flags by union).
 pub(crate) fn union_sets(parts: &[&AccessSet]) -> AccessSet {

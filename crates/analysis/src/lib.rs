@@ -399,7 +399,7 @@ impl<'p> Analysis<'p> {
                 let u = if parts.len() == 1 {
                     parts[0].clone()
                 } else {
-                    access::union_sets(&parts)
+                    access::minimal_union(&parts)
                 };
                 statics.insert((ty, m), u);
                 let slot_parts: Vec<&AccessSet> = t
@@ -415,7 +415,7 @@ impl<'p> Analysis<'p> {
                         .get(&(c, m))
                         .is_some_and(|i| slot_summaries.contains_key(i))
                 }) {
-                    statics_in_slot.insert((ty, m), access::union_sets(&slot_parts));
+                    statics_in_slot.insert((ty, m), access::minimal_union(&slot_parts));
                 }
             }
         }

@@ -45,6 +45,7 @@
 //! the first failure it meets.
 
 use crate::ir::*;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use treefuse_analysis::{AccessSet, Analysis, Conflict, FrameVar, Location};
 use treefuse_sema::*;
@@ -97,6 +98,7 @@ pub fn fuse_program(
         functions: Vec::new(),
         index: HashMap::new(),
         work: Vec::new(),
+        interleaving: RefCell::default(),
     };
     let mut entries = Vec::new();
     for fuse in &program.fuses {
@@ -125,7 +127,18 @@ struct Builder<'a, 'p> {
     functions: Vec<FusedFunction>,
     index: HashMap<(TypeId, Vec<MethodId>), FusedFnId>,
     work: Vec<FusedFnId>,
+    /// [`Self::interleave_obstacle`] of the loop vertices of the function
+    /// being built, by (address of its vertices, first, second, whether
+    /// the second follows regions): the greedy and regrouping searches ask
+    /// again for every pair of each candidate group, which for a walk of
+    /// L passes over one list is O(L³) questions about O(L²) pairs.
+    /// Emptied as each function's build starts.
+    interleaving: RefCell<InterleavingMemo>,
 }
+
+/// Why two loops may not interleave, by (vertices' address, first loop,
+/// second loop, whether the second follows regions).
+type InterleavingMemo = HashMap<(usize, usize, usize, bool), Option<String>>;
 
 impl Blocked {
     /// The pair of statements `a` (earlier) and `b` left apart.
@@ -146,6 +159,8 @@ struct Vertex<'s> {
     stmt: usize,
     span: treefuse_syntax::Span,
     set: &'s AccessSet,
+    /// How `set`'s accesses may begin: rules out most pairs at once.
+    opening: std::rc::Rc<crate::commute::SetOpening>,
     /// `Some((field, method))` for a top-level call `self.field.method(..)`.
     call: Option<(FieldId, MethodId)>,
     /// `Some(list field)` for a loop `for x in self.list { .. }` whose body
@@ -366,8 +381,15 @@ impl Builder<'_, '_> {
         members.iter().enumerate().find_map(|(k, &x)| {
             members[k + 1..].iter().enumerate().find_map(|(j, &y)| {
                 let follows = first_replacing.is_some_and(|r| r < k + 1 + j);
-                self.interleave_obstacle(&vertices[x], &vertices[y], follows, participants)
-                    .map(|why| (x, y, why))
+                let key = (vertices.as_ptr() as usize, x, y, follows);
+                let known = self.interleaving.borrow().get(&key).cloned();
+                let why = known.unwrap_or_else(|| {
+                    let why =
+                        self.interleave_obstacle(&vertices[x], &vertices[y], follows, participants);
+                    self.interleaving.borrow_mut().insert(key, why.clone());
+                    why
+                });
+                why.map(|why| (x, y, why))
             })
         })
     }
@@ -1957,6 +1979,7 @@ impl Builder<'_, '_> {
     }
 
     fn build(&mut self, id: FusedFnId) {
+        self.interleaving.borrow_mut().clear();
         let ty = self.functions[id.index()].ty;
         let participants = self.functions[id.index()].participants.clone();
         let program = self.program;
@@ -1975,6 +1998,7 @@ impl Builder<'_, '_> {
                     stmt: k,
                     span: stmt.span,
                     set: &access.set,
+                    opening: self.conflicts.opening(&access.set),
                     call,
                     lp: child_loop(stmt, access),
                     per_element: access.per_element.as_deref(),
@@ -1996,6 +2020,9 @@ impl Builder<'_, '_> {
                         v,
                         "control: `return` keeps its participant's order".into(),
                     ));
+                    continue;
+                }
+                if !a.opening.may_conflict(&b.opening, same) {
                     continue;
                 }
                 if let Some(c) = self.conflicts.conflict_of(a.set, b.set, same) {

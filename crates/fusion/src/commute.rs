@@ -65,6 +65,109 @@ pub(crate) struct ConflictTest<'a, 'p> {
     /// Witnesses of intersections by the two indexes' addresses (kept
     /// alive in `by_content`), so by the automata's contents.
     witnesses: RefCell<WitnessMemo>,
+    /// How the words of each set's automata may begin, by the set's
+    /// address (same argument as `memo`): the quick test that answers most
+    /// pairs ([`SetOpening::may_conflict`]).
+    openings: RefCell<HashMap<usize, Rc<SetOpening>>>,
+}
+
+/// The [`Opening`]s of an access set's four automata, and whether it
+/// touches the frame: enough to rule out a conflict between two sets whose
+/// accesses cannot begin alike, before any automaton is searched.
+#[derive(Debug)]
+pub(crate) struct SetOpening {
+    reads: Opening,
+    writes: Opening,
+    global_reads: Opening,
+    global_writes: Opening,
+    frame_writes: bool,
+}
+
+impl SetOpening {
+    fn of(set: &AccessSet) -> SetOpening {
+        SetOpening {
+            reads: Opening::of(&set.reads),
+            writes: Opening::of(&set.writes),
+            global_reads: Opening::of(&set.global_reads),
+            global_writes: Opening::of(&set.global_writes),
+            frame_writes: !set.frame_writes.is_empty(),
+        }
+    }
+
+    /// Whether [`ConflictTest::conflict_of`] may find a conflict between
+    /// the sets (`false` proves it finds none): every pair of automata it
+    /// intersects (as `treefuse_analysis::conflict_with` pairs them), and
+    /// within one frame a write of a frame variable on either side.
+    pub(crate) fn may_conflict(&self, later: &SetOpening, same_frame: bool) -> bool {
+        (same_frame && (self.frame_writes || later.frame_writes))
+            || self.writes.may_meet(&later.reads)
+            || self.reads.may_meet(&later.writes)
+            || self.writes.may_meet(&later.writes)
+            || self.global_writes.may_meet(&later.global_reads)
+            || self.global_reads.may_meet(&later.global_writes)
+            || self.global_writes.may_meet(&later.global_writes)
+    }
+}
+
+/// How the words of an automaton may begin: whether it accepts the empty
+/// word, and the first symbols of its other words (an over-approximation
+/// on automata that are not trimmed). Two automata whose words cannot
+/// begin alike share no word: the test that rules out most pairs of a
+/// program of many passes, where each pass writes its own globals and
+/// most statements write nothing in the tree, at the cost of one lookup.
+#[derive(Clone, Debug, Default)]
+struct Opening {
+    empty_word: bool,
+    any: bool,
+    labels: Vec<Label>,
+}
+
+impl Opening {
+    fn of(n: &Nfa) -> Opening {
+        let mut opening = Opening::default();
+        let mut seen = vec![n.start()];
+        let mut i = 0;
+        while i < seen.len() {
+            let p = seen[i];
+            i += 1;
+            opening.empty_word |= n.is_accepting(p);
+            for &(sym, _) in n.transitions(p) {
+                match sym {
+                    Symbol::Any => opening.any = true,
+                    Symbol::Label(l) => opening.labels.push(l),
+                }
+            }
+            for &q in n.epsilon_transitions(p) {
+                if !seen.contains(&q) {
+                    seen.push(q);
+                }
+            }
+        }
+        opening.labels.sort_unstable();
+        opening.labels.dedup();
+        opening
+    }
+
+    /// Whether some word may begin alike in both (so the automata may
+    /// share a word).
+    fn may_meet(&self, other: &Opening) -> bool {
+        if self.empty_word && other.empty_word {
+            return true;
+        }
+        let some_first = |o: &Opening| o.any || !o.labels.is_empty();
+        if (self.any && some_first(other)) || (other.any && some_first(self)) {
+            return true;
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < self.labels.len() && j < other.labels.len() {
+            match self.labels[i].cmp(&other.labels[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => return true,
+            }
+        }
+        false
+    }
 }
 
 /// Indexed automata by a fingerprint of their contents (see
@@ -110,6 +213,7 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
             indexed: RefCell::default(),
             by_content: RefCell::default(),
             witnesses: RefCell::default(),
+            openings: RefCell::default(),
         }
     }
 
@@ -129,6 +233,13 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
         );
         if let Some(known) = self.memo.borrow().get(&key) {
             return known.clone();
+        }
+        if !self
+            .opening(first)
+            .may_conflict(&self.opening(second), same_frame)
+        {
+            self.memo.borrow_mut().insert(key, None);
+            return None;
         }
         let answer = self.conflict_by(first, second, same_frame, |a, b| self.witness_of(a, b));
         self.memo.borrow_mut().insert(key, answer.clone());
@@ -153,6 +264,15 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
         };
         self.witnesses.borrow_mut().insert(key, word.clone());
         word
+    }
+
+    /// How the accesses of `set`, owned by the analysis, may begin.
+    pub(crate) fn opening(&self, set: &'a AccessSet) -> Rc<SetOpening> {
+        self.openings
+            .borrow_mut()
+            .entry(set as *const AccessSet as usize)
+            .or_insert_with(|| Rc::new(SetOpening::of(set)))
+            .clone()
     }
 
     /// The index of `n`, shared by every automaton equal to it.
