@@ -268,6 +268,91 @@ fn entry_text(
     }
 }
 
+/// `p3 walk`, one per participant's statement, with runs of three or more
+/// consecutive participants showing the same statement written once:
+/// `p0–p19 walk` (a walk fusing twenty passes would otherwise be listed
+/// twenty times).
+fn participant_runs(stmts: impl Iterator<Item = (usize, String)>) -> Vec<String> {
+    let stmts: Vec<(usize, String)> = stmts.collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < stmts.len() {
+        let (first, text) = &stmts[i];
+        let mut j = i + 1;
+        while j < stmts.len() && stmts[j].1 == *text && stmts[j].0 == stmts[j - 1].0 + 1 {
+            j += 1;
+        }
+        if j - i >= 3 {
+            out.push(format!("p{first}–p{} {text}", stmts[j - 1].0));
+        } else {
+            out.extend(stmts[i..j].iter().map(|(p, t)| format!("p{p} {t}")));
+        }
+        i = j;
+    }
+    out
+}
+
+/// `report` with every line longer than `width` characters broken before
+/// it, at a separator of its lists (`; `, `, `) or else at a space, the
+/// continuation lines indented four columns deeper than the line. A word
+/// longer than the width stays whole. `width` 0 leaves the report as is.
+pub fn wrap_report(report: &str, width: usize) -> String {
+    if width == 0 {
+        return report.to_string();
+    }
+    let mut out = String::with_capacity(report.len() + report.len() / 16);
+    for line in report.lines() {
+        let chars: Vec<char> = line.chars().collect();
+        if chars.len() <= width {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let indent = chars.iter().take_while(|c| **c == ' ').count() + 4;
+        let pad: String = " ".repeat(indent);
+        let mut rest: &[char] = &chars;
+        let mut first = true;
+        loop {
+            let room = if first {
+                width
+            } else {
+                width.saturating_sub(indent).max(20)
+            };
+            if rest.len() <= room {
+                if !first {
+                    out.push_str(&pad);
+                }
+                out.extend(rest.iter());
+                out.push('\n');
+                break;
+            }
+            // The last list separator within the room, else the last space.
+            let window = &rest[..=room];
+            let cut = (1..window.len())
+                .rev()
+                .find(|&k| window[k] == ' ' && matches!(window[k - 1], ';' | ','))
+                .or_else(|| (1..window.len()).rev().find(|&k| window[k] == ' '))
+                .or_else(|| rest.iter().position(|&c| c == ' ').filter(|&k| k > 0));
+            let Some(cut) = cut else {
+                if !first {
+                    out.push_str(&pad);
+                }
+                out.extend(rest.iter());
+                out.push('\n');
+                break;
+            };
+            if !first {
+                out.push_str(&pad);
+            }
+            out.extend(rest[..cut].iter());
+            out.push('\n');
+            rest = &rest[cut + 1..];
+            first = false;
+        }
+    }
+    out
+}
+
 /// A text report.
 pub fn text_report(
     program: &Program,
@@ -306,13 +391,11 @@ pub fn text_report(
                     ));
                 }
                 Step::Loop(l) => {
-                    let loops: Vec<String> = l
-                        .loops
-                        .iter()
-                        .map(|(p, s)| {
-                            format!("p{p} {}", src.snippet(stmt_span(program, f, *p, *s)))
-                        })
-                        .collect();
+                    let loops = participant_runs(
+                        l.loops
+                            .iter()
+                            .map(|(p, s)| (*p, src.snippet(stmt_span(program, f, *p, *s)))),
+                    );
                     let calls: usize = l
                         .steps
                         .iter()
@@ -364,14 +447,11 @@ pub fn text_report(
                     }
                 }
                 Step::Group(g) => {
-                    let calls: Vec<String> = g
-                        .calls
-                        .iter()
-                        .map(|(p, s)| {
-                            let span = stmt_span(program, f, *p, *s);
-                            format!("p{p} {}", src.snippet(span))
-                        })
-                        .collect();
+                    let calls = participant_runs(
+                        g.calls
+                            .iter()
+                            .map(|(p, s)| (*p, src.snippet(stmt_span(program, f, *p, *s)))),
+                    );
                     let targets: Vec<String> = g
                         .targets
                         .iter()
@@ -853,4 +933,36 @@ fn type_names(program: &Program, types: &[TypeId]) -> String {
         .map(|t| format!("`{}`", program.type_name(*t)))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_of_one_statement_are_written_once() {
+        let stmts = [0, 1, 2, 3, 5, 6]
+            .into_iter()
+            .map(|p| (p, "walk".to_string()))
+            .chain([(7, "x.f()".to_string())]);
+        assert_eq!(
+            participant_runs(stmts),
+            ["p0–p3 walk", "p5 walk", "p6 walk", "p7 x.f()"]
+        );
+    }
+
+    #[test]
+    fn long_lines_wrap_at_list_separators() {
+        let line = format!("  fused call on `body`: {}", ["p1 walk"; 12].join("; "));
+        let wrapped = wrap_report(&format!("short\n{line}\n"), 40);
+        for l in wrapped.lines() {
+            assert!(l.chars().count() <= 40, "{l:?}");
+        }
+        assert!(wrapped.lines().skip(2).all(|l| l.starts_with("      p1")));
+        let joined: Vec<&str> = wrapped.lines().map(str::trim).collect();
+        assert_eq!(joined[1..].join(" "), line.trim());
+        assert_eq!(wrap_report(&line, 0), line);
+        let word = "x".repeat(50);
+        assert_eq!(wrap_report(&word, 40), format!("{word}\n"));
+    }
 }

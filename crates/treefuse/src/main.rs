@@ -100,6 +100,13 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
         report: ReportFormat,
+        /// Break text report lines longer than this many characters (at
+        /// list separators, continuation lines indented); 0 never breaks.
+        /// Default: when standard output is a terminal, its width
+        /// ($COLUMNS, else 120); otherwise lines are never broken, so
+        /// scripts see one line per item.
+        #[arg(long, value_name = "COLUMNS")]
+        width: Option<usize>,
         /// Print the time of each phase (reading and checking, access
         /// analysis, fusion, report) on standard error.
         #[arg(long)]
@@ -464,6 +471,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
         Command::Fuse {
             file,
             report,
+            width,
             timings,
             cutoffs,
         } => {
@@ -485,9 +493,10 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             ));
             let started = std::time::Instant::now();
             let text = match report {
-                ReportFormat::Text => {
-                    treefuse_fusion::report::text_report(&program.model, &fused, &program.sources)
-                }
+                ReportFormat::Text => treefuse_fusion::report::wrap_report(
+                    &treefuse_fusion::report::text_report(&program.model, &fused, &program.sources),
+                    width.unwrap_or_else(terminal_width),
+                ),
                 ReportFormat::Json => {
                     treefuse_fusion::report::json_report(&program.model, &fused, &program.sources)
                         .to_string()
@@ -1028,4 +1037,19 @@ mod argument_fuzz {
         let ok = fuse_arguments(p, "go", &args(&["k=1", "s=a", "r={\"a\":1}", "xs=[1.5]"]));
         assert!(ok.is_ok());
     }
+}
+
+/// The width to wrap reports at by default: standard output's terminal
+/// width (`$COLUMNS`, else 120) when it is a terminal, else 0 (no
+/// wrapping, so output read by programs keeps one line per item).
+fn terminal_width() -> usize {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return 0;
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .filter(|&c: &usize| c >= 40)
+        .unwrap_or(120)
 }

@@ -332,3 +332,26 @@ fn demo_runs_the_bundled_example() {
     assert!(out.contains("6 node visits instead of 12"), "{out}");
     assert!(out.contains("$.width"), "{out}");
 }
+
+#[test]
+fn fuse_report_wraps_long_lines_on_request() {
+    let minic = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/minic");
+    let plain = treefuse(&["fuse", minic]);
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    let plain = String::from_utf8_lossy(&plain.stdout).to_string();
+    assert!(
+        plain.lines().any(|l| l.chars().count() > 200),
+        "piped output is not wrapped"
+    );
+    let wrapped = treefuse(&["fuse", minic, "--width", "80"]);
+    let wrapped = String::from_utf8_lossy(&wrapped.stdout).to_string();
+    for line in wrapped.lines() {
+        assert!(
+            line.chars().count() <= 80 || !line.trim().contains(' '),
+            "{line}"
+        );
+    }
+    // Nothing is lost: the words are the same.
+    let words = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+    assert_eq!(words(&plain), words(&wrapped));
+}
