@@ -30,7 +30,7 @@
 //! proportional to the input, the input is returned trimmed instead (the
 //! same language, just not minimal).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::label::{Label, Symbol};
 use crate::nfa::{Nfa, StateId};
@@ -84,7 +84,7 @@ fn determinize(nfa: &Nfa, starts: &[StateId], limit: usize) -> Option<(Vec<DetSt
         edges.dedup();
         kernels[s as usize] = Some((accepting, edges));
     };
-    let mut ids: HashMap<Vec<StateId>, u32> = HashMap::new();
+    let mut ids: HashMap<Vec<StateId>, u32> = HashMap::default();
     let mut sets: Vec<Vec<StateId>> = Vec::new();
     let mut intern = |set: Vec<StateId>, sets: &mut Vec<Vec<StateId>>| -> Option<u32> {
         if set.is_empty() {
@@ -163,7 +163,7 @@ fn coarsest_partition(det: &[DetState]) -> (Vec<u32>, usize) {
     let mut count = 0;
     loop {
         type Signature = (u32, Option<u32>, Vec<(Label, Option<u32>)>);
-        let mut ids: HashMap<Signature, u32> = HashMap::new();
+        let mut ids: HashMap<Signature, u32> = HashMap::default();
         let of = |t: Option<u32>, class: &[u32]| t.map(|t| class[t as usize]);
         let next: Vec<u32> = det
             .iter()
@@ -216,7 +216,7 @@ fn quotient_from(det: &[DetState], class: &[u32], rep: &[usize], live: &[bool], 
         named.sort_unstable();
         (named, other)
     };
-    let mut number: HashMap<u32, StateId> = HashMap::new();
+    let mut number: HashMap<u32, StateId> = HashMap::default();
     number.insert(start, 0);
     let mut queue = vec![start];
     let mut out = Nfa {

@@ -5,6 +5,7 @@ use crate::gen::*;
 use crate::names::{ident, Names};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use std::collections::HashSet;
 use treefuse_fusion::{FuseLevel, FuseLevelStmt};
 
 impl Gen<'_> {
@@ -63,12 +64,7 @@ impl Gen<'_> {
                 c.args.iter().for_each(|a| expr_use(a, &mut u));
             }
             fuse_stmt_exprs(&fuse.body, &mut |e| expr_use(e, &mut u));
-            let mut ns = Names::with_reserved(
-                &reserved_locals()
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>(),
-            );
+            let mut ns = Names::for_locals();
             let ctx = format!("fuse {}", fuse.name);
             let fr = self.frame(ctx.clone(), &fuse.frame, &u, &mut ns, false);
             let params: Vec<_> = (0..fuse.frame.num_params)
@@ -268,21 +264,24 @@ impl Gen<'_> {
 /// machinery) and of the crates `treefuse-runtime` re-exports, and the run
 /// context with its stack handling (`stack.rs`).
 pub fn prelude(code: &TokenStream) -> TokenStream {
-    let mut out = if mentions(code, "Arc") {
+    // Every identifier of the module, collected once: the module of a big
+    // program has hundreds of thousands of tokens, and a search of all of
+    // them per name asked about cost seconds in an unoptimized build.rs.
+    let mut names = HashSet::new();
+    identifiers(code, &mut names);
+    let mentioned = |name: &str| names.contains(name);
+    let mut out = if mentioned("Arc") {
         quote!(
             use std::sync::Arc;
         )
     } else {
         TokenStream::new()
     };
-    let stack = crate::stack::support(
-        mentions(code, "with_more_stack"),
-        mentions(code, "set_stack_bound"),
-    );
+    let stack = crate::stack::support(mentioned("with_more_stack"), mentioned("set_stack_bound"));
     // Re-exported by treefuse-runtime, so that a client crate needs no
     // other dependency.
     for krate in ["imbl", "stacker"] {
-        if mentions(code, krate) || mentions(&stack, krate) {
+        if mentioned(krate) || mentions(&stack, krate) {
             let k = ident(krate);
             out.extend(quote!(use treefuse_runtime::#k;));
         }
@@ -294,13 +293,13 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
     public.extend(
         ["Replaced", "Site", "BuildError", "ColdTable"]
             .iter()
-            .filter(|name| mentions(code, name))
+            .filter(|name| mentioned(name))
             .map(|name| ident(name)),
     );
     out.extend(quote!(pub use treefuse_runtime::generated::{#(#public),*};));
     let used: Vec<_> = RUNTIME_HELPERS
         .iter()
-        .filter(|name| mentions(code, name))
+        .filter(|name| mentioned(name))
         .map(|name| ident(name))
         .collect();
     if !used.is_empty() {
@@ -361,6 +360,19 @@ pub(crate) fn fuse_stmt_exprs(
                 fuse_stmt_exprs(body, f);
             }
             treefuse_sema::FuseStmt::Break { .. } => {}
+        }
+    }
+}
+
+/// Adds every identifier of `ts` (inside groups too) to `out`.
+fn identifiers(ts: &TokenStream, out: &mut HashSet<String>) {
+    for tt in ts.clone() {
+        match tt {
+            proc_macro2::TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            proc_macro2::TokenTree::Group(g) => identifiers(&g.stream(), out),
+            _ => {}
         }
     }
 }

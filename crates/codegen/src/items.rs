@@ -883,12 +883,7 @@ impl Gen<'_> {
             };
             let mut u = Usage::default();
             usage(&body, &mut u);
-            let mut ns = Names::with_reserved(
-                &reserved_locals()
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>(),
-            );
+            let mut ns = Names::for_locals();
             let mut fr = self.frame(format!("pure fn {}", f.name), &f.frame, &u, &mut ns, false);
             self.lend(&mut fr, Lender::Pure(i), &self.pure_lent[i]);
             *fr.moves.borrow_mut() = crate::moves::last_uses(&body);
@@ -1072,12 +1067,7 @@ impl Gen<'_> {
             let stmts = b.body.clone().unwrap_or_default();
             let mut u = Usage::default();
             usage(&stmts, &mut u);
-            let mut ns = Names::with_reserved(
-                &reserved_locals()
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>(),
-            );
+            let mut ns = Names::for_locals();
             let ctx = self.p.body_name(BodyId(i as u32));
             let mut fr = self.frame(ctx.clone(), &b.frame, &u, &mut ns, false);
             fr.owner = Some(b.owner);
@@ -1754,12 +1744,7 @@ impl Gen<'_> {
             .map(|p| self.p.bodies[p.body.index()].body.as_deref().unwrap_or(&[]))
             .collect();
         let flagged: Vec<bool> = (0..np).map(|p| self.flagged(fi, p, &self.off)).collect();
-        let mut ns = Names::with_reserved(
-            &reserved_locals()
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>(),
-        );
+        let mut ns = Names::for_locals();
         // Locals for the receiver's child ids, named before the frames so
         // that no local of the program takes their names.
         let children: Vec<HoistedChild> = match hoist {

@@ -50,13 +50,35 @@ pub fn safe(name: &str) -> String {
 #[derive(Clone, Debug, Default)]
 pub struct Names {
     taken: HashSet<String>,
+    /// Names taken in every namespace of this kind, shared rather than
+    /// copied: a program of many passes has thousands of frames, each of
+    /// which would otherwise copy hundreds of names.
+    shared: Option<&'static HashSet<String>>,
 }
 
 impl Names {
+    /// A namespace for the locals of one generated function: the names the
+    /// generated code itself uses inside functions are taken
+    /// (`crate::gen::reserved_locals`).
+    pub fn for_locals() -> Names {
+        static LOCALS: std::sync::OnceLock<HashSet<String>> = std::sync::OnceLock::new();
+        Names {
+            taken: HashSet::new(),
+            shared: Some(
+                LOCALS.get_or_init(|| crate::gen::reserved_locals().into_iter().collect()),
+            ),
+        }
+    }
+
+    fn is_taken(&self, name: &str) -> bool {
+        self.taken.contains(name) || self.shared.is_some_and(|s| s.contains(name))
+    }
+
     /// A namespace in which `reserved` are already taken.
     pub fn with_reserved(reserved: &[&str]) -> Names {
         Names {
             taken: reserved.iter().map(|s| s.to_string()).collect(),
+            shared: None,
         }
     }
 
@@ -69,7 +91,7 @@ impl Names {
         let stem = base.trim_end_matches('_');
         let mut name = base.clone();
         let mut k = 2;
-        while self.taken.contains(&name) {
+        while self.is_taken(&name) {
             name = format!("{stem}_{k}");
             k += 1;
         }

@@ -850,6 +850,21 @@ fn demo() -> Result<(), Failure> {
 /// item's parameters, `--root` types, error codes), without running
 /// anything long. None may panic. `PROPTEST_CASES=1000000 cargo test -p
 /// treefuse --bin treefuse` is the long run.
+/// The width to wrap reports at by default: standard output's terminal
+/// width (`$COLUMNS`, else 120) when it is a terminal, else 0 (no
+/// wrapping, so output read by programs keeps one line per item).
+fn terminal_width() -> usize {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return 0;
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .filter(|&c: &usize| c >= 40)
+        .unwrap_or(120)
+}
+
 #[cfg(test)]
 mod argument_fuzz {
     use super::*;
@@ -1037,19 +1052,4 @@ mod argument_fuzz {
         let ok = fuse_arguments(p, "go", &args(&["k=1", "s=a", "r={\"a\":1}", "xs=[1.5]"]));
         assert!(ok.is_ok());
     }
-}
-
-/// The width to wrap reports at by default: standard output's terminal
-/// width (`$COLUMNS`, else 120) when it is a terminal, else 0 (no
-/// wrapping, so output read by programs keeps one line per item).
-fn terminal_width() -> usize {
-    use std::io::IsTerminal;
-    if !std::io::stdout().is_terminal() {
-        return 0;
-    }
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse().ok())
-        .filter(|&c: &usize| c >= 40)
-        .unwrap_or(120)
 }
