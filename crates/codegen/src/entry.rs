@@ -174,11 +174,7 @@ impl Gen<'_> {
                     fused_replaces |= replaces;
                     let site = self.site_arg(self.disp_site(&chunk.targets), quote!(Site::Root));
                     let mask = if self.disp_takes_mask(&chunk.targets) {
-                        let bits = if chunk.calls.len() >= 64 {
-                            u64::MAX
-                        } else {
-                            (1u64 << chunk.calls.len()) - 1
-                        };
+                        let bits = self.mask_of_first(chunk.calls.len());
                         quote!(, #bits)
                     } else {
                         quote!()

@@ -460,6 +460,9 @@ pub(crate) struct Gen<'p> {
     pub fused_disp_known: BTreeMap<(Vec<(TypeId, FusedFnId)>, TypeId), Ident>,
     /// Per fused function, per participant: may it start inactive?
     pub off: Vec<Vec<bool>>,
+    /// Bits of the participant masks the module passes: 64 (`u64`) unless
+    /// a function that takes a mask has more participants, then 128.
+    pub mask_bits: u32,
     pub top: Names,
     /// What traversals may do to the place their receiver stands in.
     pub rw: Rewrites,
@@ -635,7 +638,7 @@ pub(crate) fn reserved_locals() -> Vec<String> {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    for i in 0..64 {
+    for i in 0..treefuse_fusion::MASK_WIDTH {
         v.push(format!("active_{i}"));
         v.push(format!("f{i}"));
         v.push(format!("i{i}"));
@@ -956,6 +959,7 @@ impl<'p> Gen<'p> {
             self_children: RefCell::new(None),
             forwarding: RefCell::default(),
             off: Vec::new(),
+            mask_bits: 64,
             top,
             rw,
             copy_fn,
@@ -1273,6 +1277,14 @@ impl<'p> Gen<'p> {
                 break;
             }
         }
+        let widest = fs
+            .iter()
+            .zip(&off)
+            .filter(|(_, o)| o.iter().any(|&x| x))
+            .map(|(f, _)| f.participants.len())
+            .max()
+            .unwrap_or(0);
+        self.mask_bits = if widest > 64 { 128 } else { 64 };
         self.off = off;
         let mut lists: Vec<Vec<(TypeId, FusedFnId)>> = Vec::new();
         for (gi, f) in fs.iter().enumerate() {
@@ -1558,6 +1570,36 @@ impl<'p> Gen<'p> {
             h.read = true;
         }
         Some(h.local.clone())
+    }
+
+    /// The Rust type of participant masks.
+    pub fn mask_ty(&self) -> TokenStream {
+        if self.mask_bits > 64 {
+            quote!(u128)
+        } else {
+            quote!(u64)
+        }
+    }
+
+    /// A mask literal of the module's mask type (bits beyond its width
+    /// dropped).
+    pub fn mask_lit(&self, bits: treefuse_fusion::ParticipantMask) -> TokenStream {
+        let lit = if self.mask_bits > 64 {
+            Literal::u128_suffixed(bits)
+        } else {
+            Literal::u64_suffixed(bits as u64)
+        };
+        quote!(#lit)
+    }
+
+    /// The mask of the first `n` participants.
+    pub fn mask_of_first(&self, n: usize) -> TokenStream {
+        let bits = if n >= treefuse_fusion::MASK_WIDTH {
+            treefuse_fusion::ParticipantMask::MAX
+        } else {
+            (1 << n) - 1
+        };
+        self.mask_lit(bits)
     }
 
     pub fn fn_takes_mask(&self, f: FusedFnId) -> bool {

@@ -1550,8 +1550,14 @@ impl Gen<'_> {
             let site_param = self.site_param(needs_site, &code);
             let mask_param = match (takes_mask, uses_var(&code, "mask")) {
                 (false, _) => quote!(),
-                (true, true) => quote!(, mask: u64),
-                (true, false) => quote!(, _mask: u64),
+                (true, true) => {
+                    let ty = self.mask_ty();
+                    quote!(, mask: #ty)
+                }
+                (true, false) => {
+                    let ty = self.mask_ty();
+                    quote!(, _mask: #ty)
+                }
             };
             out.push((
                 name.clone(),
@@ -1847,11 +1853,12 @@ impl Gen<'_> {
                 let mut clears = TokenStream::new();
                 for (k, is_cleared) in cleared.iter_mut().enumerate().skip(p + 1) {
                     let flag = format_ident!("active_{k}");
+                    let ty = self.mask_ty();
                     bits.push(if k == p + 1 {
-                        quote!((#flag as u64))
+                        quote!((#flag as #ty))
                     } else {
                         let shift = Literal::u32_unsuffixed((k - p - 1) as u32);
-                        quote!(((#flag as u64) << #shift))
+                        quote!(((#flag as #ty) << #shift))
                     });
                     clears.extend(quote!(#flag = false;));
                     *is_cleared = true;
@@ -2279,7 +2286,7 @@ impl Gen<'_> {
             if !uses_var(&code, &flag.to_string()) {
                 continue;
             }
-            let bit = 1u64 << p;
+            let bit = self.mask_lit(1 << p);
             let init = if self.off[fi][p] {
                 quote!(mask & #bit != 0)
             } else {
@@ -2296,7 +2303,8 @@ impl Gen<'_> {
         }
         for r in &f.resume {
             let resume = format_ident!("resume_{}", r.participant);
-            flags.extend(quote!(let mut #resume: u64 = 0;));
+            let ty = self.mask_ty();
+            flags.extend(quote!(let mut #resume: #ty = 0;));
         }
         let code = quote!(#flags #code);
         let id = &self.hier(f.ty).id;
@@ -2310,10 +2318,11 @@ impl Gen<'_> {
             None => self.result_type(replaces, id),
         };
         let mask = if self.fn_takes_mask(FusedFnId(fi as u32)) {
+            let ty = self.mask_ty();
             if uses_var(&code, "mask") {
-                quote!(, mask: u64)
+                quote!(, mask: #ty)
             } else {
-                quote!(, _mask: u64)
+                quote!(, _mask: #ty)
             }
         } else {
             quote!()
@@ -2443,12 +2452,14 @@ impl Gen<'_> {
             .enumerate()
             .any(|(k, (p, s))| may_skip(k, *p, s));
         // Bits of the calls that always take part.
-        let always: u64 = members
+        let always: treefuse_fusion::ParticipantMask = members
             .iter()
             .enumerate()
             .filter(|(k, (p, s))| !may_skip(*k, *p, s))
-            .map(|(k, _)| 1u64 << k)
+            .map(|(k, _)| 1 << k)
             .sum();
+        let always = self.mask_lit(always);
+        let mask_ty = self.mask_ty();
         // Type-guarded calls take part by the type of the element as the
         // loop found it (`item`), or of the child as it stood when the
         // function started (`start_kind`); the others are not even
@@ -2458,7 +2469,8 @@ impl Gen<'_> {
             _ => quote!(t[item].kind),
         };
         if let Some(admit) = self.type_guard_mask(targets, guards, &subject) {
-            pre.extend(quote!(let admit: u64 = #admit;));
+            let ty = self.mask_ty();
+            pre.extend(quote!(let admit: #ty = #admit;));
         }
         for (k, (p, s)) in members.iter().enumerate() {
             let fr = &frames[*p];
@@ -2481,7 +2493,7 @@ impl Gen<'_> {
                 conds.push(quote!(#flag));
             }
             if type_guarded(k) {
-                let bit = 1u64 << k;
+                let bit = self.mask_lit(1 << k);
                 conds.push(quote!(admit & #bit != 0));
             }
             if let Some(c) = guard {
@@ -2533,7 +2545,7 @@ impl Gen<'_> {
                     }
                 }
             } else {
-                let bit = 1u64 << k;
+                let bit = self.mask_lit(1 << k);
                 let mut sets = TokenStream::new();
                 for (j, a) in call_args.iter().enumerate() {
                     if lent_local(j, a) {
@@ -2567,11 +2579,7 @@ impl Gen<'_> {
         } else if any_cond {
             quote!(, m)
         } else {
-            let bits = if members.len() >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << members.len()) - 1
-            };
+            let bits = self.mask_of_first(members.len());
             quote!(, #bits)
         };
         let optional = match deliver {
@@ -2643,7 +2651,7 @@ impl Gen<'_> {
             }
             let body = if any_cond {
                 quote!(
-                    let mut m: u64 = #always;
+                    let mut m: #mask_ty = #always;
                     #pre
                     if m != 0 {
                         #call
@@ -2669,7 +2677,7 @@ impl Gen<'_> {
         }
         if any_cond {
             quote!(
-                let mut m: u64 = #always;
+                let mut m: #mask_ty = #always;
                 #pre
                 if m != 0 {
                     #child_def
@@ -2704,13 +2712,14 @@ impl Gen<'_> {
         let kind = &self.hier(*first).kind;
         let arms = targets.iter().filter_map(|(ty, _)| {
             let bits = treefuse_fusion::admitted(guards, *ty);
-            (bits != u64::MAX).then(|| {
+            (bits != treefuse_fusion::ParticipantMask::MAX).then(|| {
                 let v = &self.variant[ty.index()];
-                let left_out = !bits;
+                let left_out = self.mask_lit(!bits);
                 quote!(#kind::#v => !#left_out,)
             })
         });
-        Some(quote!(match #subject { #(#arms)* _ => u64::MAX }))
+        let ty = self.mask_ty();
+        Some(quote!(match #subject { #(#arms)* _ => #ty::MAX }))
     }
 }
 

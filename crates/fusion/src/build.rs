@@ -61,15 +61,16 @@ pub struct FusionOptions {
 }
 
 impl Default for FusionOptions {
-    /// As many calls per group as the engines' 64-bit masks allow: a
-    /// linter runs dozens of rules in one `fuse` item, and a lower cap
-    /// split them into several walks (16 split a 20-rule linter in two).
-    /// A larger group only costs fusion time where calls really merge; the
-    /// examples fuse the same with 64 as with 16. `max_repeat` 2: the AST
-    /// passes run one traversal twice in a group.
+    /// As many calls per group as the engines' participant masks allow
+    /// ([`MASK_WIDTH`], 128): a linter runs dozens of rules in one `fuse`
+    /// item, and a lower cap splits them into several walks (16 split a
+    /// 20-rule linter in two, 64 an 80-rule one). A larger group only
+    /// costs fusion time where calls really merge; the examples fuse the
+    /// same with 128 as with 16. `max_repeat` 2: the AST passes run one
+    /// traversal twice in a group.
     fn default() -> Self {
         FusionOptions {
-            max_group: 64,
+            max_group: MASK_WIDTH,
             max_repeat: 2,
         }
     }
@@ -77,15 +78,15 @@ impl Default for FusionOptions {
 
 /// Computes the fused program for every `fuse` item of `program`.
 ///
-/// `max_group` is clamped to 1..=64: engines keep one active bit per
-/// participant in a `u64`.
+/// `max_group` is clamped to 1..=[`MASK_WIDTH`]: engines keep one active
+/// bit per participant in a [`ParticipantMask`].
 pub fn fuse_program(
     program: &Program,
     analysis: &Analysis,
     options: &FusionOptions,
 ) -> FusedProgram {
     let options = &FusionOptions {
-        max_group: options.max_group.clamp(1, 64),
+        max_group: options.max_group.clamp(1, MASK_WIDTH),
         max_repeat: options.max_repeat.max(1),
     };
     let mut b = Builder {

@@ -353,14 +353,24 @@ pub struct TypeGuard {
     pub reason: String,
 }
 
+/// A set of participants of a fused function (bit `p` for participant
+/// `p`), as the engines pass it to say which of them take part in a call:
+/// its width bounds how many calls one fused call may merge
+/// ([`MASK_WIDTH`]).
+pub type ParticipantMask = u128;
+
+/// The most participants a fused function may have: the width of
+/// [`ParticipantMask`]. Calls beyond it run in another fused call.
+pub const MASK_WIDTH: usize = ParticipantMask::BITS as usize;
+
 /// The calls (bit `k` for `calls[k]`) of a call step with `guards` that
 /// take part when the element's concrete type is `ty`.
-pub fn admitted(guards: &[Option<TypeGuard>], ty: TypeId) -> u64 {
+pub fn admitted(guards: &[Option<TypeGuard>], ty: TypeId) -> ParticipantMask {
     guards
         .iter()
         .enumerate()
         .filter(|(_, g)| g.as_ref().is_some_and(|g| !g.types.contains(&ty)))
-        .fold(u64::MAX, |m, (k, _)| m & !(1u64 << k))
+        .fold(ParticipantMask::MAX, |m, (k, _)| m & !(1 << k))
 }
 
 /// Traversing calls on the same child, merged.

@@ -19,7 +19,8 @@ use crate::{
     STACK_SEGMENT,
 };
 use treefuse_fusion::{
-    target_for, FusedFnId, FusedFunction, FusedProgram, LoopStep, Step, WhileStep,
+    target_for, FusedFnId, FusedFunction, FusedProgram, LoopStep, ParticipantMask as Mask, Step,
+    WhileStep, MASK_WIDTH,
 };
 use treefuse_runtime::{NodeId, Tree};
 use treefuse_sema::{BodyId, Fuse, NodeVarId, Program, Stmt, StmtKind, TypeId, Value};
@@ -83,7 +84,7 @@ struct GroupPlan<'p> {
     /// Type guards: per concrete type (by index) of the child as it stood
     /// when the function started, the calls that take part (mask over
     /// `calls`); empty when every call takes part for every type.
-    admit: Vec<u64>,
+    admit: Vec<Mask>,
 }
 
 /// A [`treefuse_fusion::LoopGroup`], resolved.
@@ -112,7 +113,7 @@ enum LoopPlanStep<'p> {
         /// Type guards ([`treefuse_fusion::TypeGuard`]): per concrete type
         /// of the element (by index), the calls that take part (mask over
         /// `calls`); empty when every call takes part for every type.
-        admit: Vec<u64>,
+        admit: Vec<Mask>,
     },
 }
 
@@ -312,10 +313,10 @@ impl<'p> Interpreter<'p> {
                 let Some(target) = target_for(&chunk.targets, tree.type_of(root)) else {
                     return Err(this.error(frame, span, "no fused function for the root's type"));
                 };
-                let mask = if chunk.calls.len() >= 64 {
-                    u64::MAX
+                let mask = if chunk.calls.len() >= MASK_WIDTH {
+                    Mask::MAX
                 } else {
-                    (1u64 << chunk.calls.len()) - 1
+                    (1 << chunk.calls.len()) - 1
                 };
                 let function = &fused.functions[target.index()];
                 let frames = this.callee_frames(function, root, Site::Root, &mut call_args, true);
@@ -341,7 +342,7 @@ impl<'p> Interpreter<'p> {
         plan: &Plan<'p>,
         id: FusedFnId,
         node: NodeId,
-        mask: u64,
+        mask: Mask,
         mut frames: Vec<Frame>,
         site: Site,
     ) -> Result<(), RuntimeError> {
@@ -384,7 +385,7 @@ impl<'p> Interpreter<'p> {
                         }
                     }
                     PlanStep::Group(group) => {
-                        let admitted = group.admit.get(typed).copied().unwrap_or(u64::MAX);
+                        let admitted = group.admit.get(typed).copied().unwrap_or(Mask::MAX);
                         self.fused_group(
                             tree,
                             fused,
@@ -459,7 +460,7 @@ impl<'p> Interpreter<'p> {
                         let admitted = admit
                             .get(tree.type_of(item).index())
                             .copied()
-                            .unwrap_or(u64::MAX);
+                            .unwrap_or(Mask::MAX);
                         if let Some(n) = self.unreplaced_element(index) {
                             // The region is the element alone: its calls'
                             // arguments go straight into the callee's frames.
@@ -482,7 +483,7 @@ impl<'p> Interpreter<'p> {
                             self.end_region_visit(index);
                             continue;
                         }
-                        let mut callee_mask = 0u64;
+                        let mut callee_mask: Mask = 0;
                         let mut callee_args = self.take_args();
                         let mut span = Span::default();
                         for (k, &(p, s)) in calls.iter().enumerate() {
@@ -539,7 +540,7 @@ impl<'p> Interpreter<'p> {
         group: &GroupPlan<'p>,
         node: NodeId,
         frames: &mut [Frame],
-        (active, admitted): (u64, u64),
+        (active, admitted): (Mask, Mask),
     ) -> Result<(), RuntimeError> {
         let Some(child) = tree.child_opt(node, group.slot) else {
             // An empty optional child (§8.7): every call on it does
@@ -579,7 +580,7 @@ impl<'p> Interpreter<'p> {
         frames: &mut [Frame],
     ) -> Result<Flow, RuntimeError> {
         let p = w.participant;
-        let active = 1u64 << p;
+        let active: Mask = 1 << p;
         self.exec_while(
             tree,
             frames,
@@ -601,7 +602,7 @@ impl<'p> Interpreter<'p> {
                             group,
                             node,
                             frames,
-                            (active, u64::MAX),
+                            (active, Mask::MAX),
                         )?,
                     }
                 }
@@ -617,7 +618,7 @@ impl<'p> Interpreter<'p> {
         tree: &mut Tree,
         calls: &[(usize, Option<&'p Stmt>)],
         frames: &mut [Frame],
-        (active, admitted): (u64, u64),
+        (active, admitted): (Mask, Mask),
     ) -> Result<(), RuntimeError> {
         for (k, &(p, s)) in calls.iter().enumerate() {
             let Some(s) = s.filter(|_| active & (1 << p) != 0 && admitted & (1 << k) != 0) else {
@@ -645,15 +646,15 @@ impl<'p> Interpreter<'p> {
         calls: &[(usize, Option<&'p Stmt>)],
         targets: &Dispatch,
         frames: &mut [Frame],
-        (active, admitted): (u64, u64),
+        (active, admitted): (Mask, Mask),
         node: NodeId,
         site: Site,
         missing: &str,
-    ) -> Result<Option<(FusedFnId, Vec<Frame>, u64)>, RuntimeError> {
+    ) -> Result<Option<(FusedFnId, Vec<Frame>, Mask)>, RuntimeError> {
         let target = targets.get(tree.type_of(node));
         let callee_parts = target.map_or(&[][..], |t| &fused.functions[t.index()].participants[..]);
         let mut callee = self.frame_pool.pop().unwrap_or_default();
-        let mut callee_mask = 0u64;
+        let mut callee_mask: Mask = 0;
         let mut span = Span::default();
         for (k, &(p, s)) in calls.iter().enumerate() {
             let s = s.filter(|_| active & (1 << p) != 0 && admitted & (1 << k) != 0);
@@ -796,7 +797,7 @@ impl<'p> Interpreter<'p> {
         id: FusedFnId,
         frames: &[Frame],
         p: usize,
-        later: u64,
+        later: Mask,
         site: Site,
     ) -> Result<(), RuntimeError> {
         let function = &fused.functions[id.index()];
@@ -900,9 +901,9 @@ impl<'p> Interpreter<'p> {
 
 /// The active participants of a running fused function.
 struct Active {
-    mask: u64,
+    mask: Mask,
     /// (replacing participant, participants switched off by it)
-    postponed: Option<(usize, u64)>,
+    postponed: Option<(usize, Mask)>,
 }
 
 impl Active {
@@ -924,15 +925,15 @@ impl Active {
 fn postpone_after(
     frame: &Frame,
     p: usize,
-    active: u64,
-    postponed: &mut Option<(usize, u64)>,
-) -> u64 {
+    active: Mask,
+    postponed: &mut Option<(usize, Mask)>,
+) -> Mask {
     let mut active = active & !(1 << p);
     if frame.replaced {
-        let later = if p + 1 >= 64 {
+        let later = if p + 1 >= MASK_WIDTH {
             0
         } else {
-            active & !((1u64 << (p + 1)) - 1)
+            active & !((1 << (p + 1)) - 1)
         };
         if later != 0 {
             *postponed = Some((p, later));
@@ -947,7 +948,7 @@ fn postpone_after(
 fn admit_table(
     targets: &[(TypeId, FusedFnId)],
     guards: &[Option<treefuse_fusion::TypeGuard>],
-) -> Vec<u64> {
+) -> Vec<Mask> {
     if guards.is_empty() {
         return Vec::new();
     }
@@ -956,7 +957,7 @@ fn admit_table(
         .map(|(t, _)| t.index() + 1)
         .max()
         .unwrap_or(0);
-    let mut table = vec![u64::MAX; len];
+    let mut table = vec![Mask::MAX; len];
     for &(t, _) in targets {
         table[t.index()] = treefuse_fusion::admitted(guards, t);
     }

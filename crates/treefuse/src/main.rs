@@ -238,8 +238,11 @@ struct CutOffs {
 
 fn parse_max_group(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(n) if (1..=64).contains(&n) => Ok(n),
-        _ => Err("expected a number from 1 to 64".into()),
+        Ok(n) if (1..=treefuse_fusion::MASK_WIDTH).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a number from 1 to {}",
+            treefuse_fusion::MASK_WIDTH
+        )),
     }
 }
 
