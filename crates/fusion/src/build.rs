@@ -46,7 +46,8 @@
 
 use crate::ir::*;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
 use treefuse_analysis::{AccessSet, Analysis, Conflict, FrameVar, Location};
 use treefuse_sema::*;
 
@@ -137,9 +138,16 @@ struct Builder<'a, 'p> {
     interleaving: RefCell<InterleavingMemo>,
 }
 
-/// Why two loops may not interleave, by (vertices' address, first loop,
-/// second loop, whether the second follows regions).
-type InterleavingMemo = HashMap<(usize, usize, usize, bool), Option<String>>;
+/// Why two loops may not interleave (`Some(None)`: they may), by first
+/// loop, second loop and whether the second follows regions, for the
+/// vertices at one address: a dense table, since the searches ask about
+/// each pair many times.
+#[derive(Default)]
+struct InterleavingMemo {
+    vertices: usize,
+    n: usize,
+    table: Vec<Option<Option<String>>>,
+}
 
 impl Blocked {
     /// The pair of statements `a` (earlier) and `b` left apart.
@@ -382,12 +390,24 @@ impl Builder<'_, '_> {
         members.iter().enumerate().find_map(|(k, &x)| {
             members[k + 1..].iter().enumerate().find_map(|(j, &y)| {
                 let follows = first_replacing.is_some_and(|r| r < k + 1 + j);
-                let key = (vertices.as_ptr() as usize, x, y, follows);
-                let known = self.interleaving.borrow().get(&key).cloned();
+                let n = vertices.len();
+                let slot = (x * n + y) * 2 + usize::from(follows);
+                let known = {
+                    let mut memo = self.interleaving.borrow_mut();
+                    let address = vertices.as_ptr() as usize;
+                    if memo.vertices != address || memo.n != n {
+                        *memo = InterleavingMemo {
+                            vertices: address,
+                            n,
+                            table: vec![None; n * n * 2],
+                        };
+                    }
+                    memo.table[slot].clone()
+                };
                 let why = known.unwrap_or_else(|| {
                     let why =
                         self.interleave_obstacle(&vertices[x], &vertices[y], follows, participants);
-                    self.interleaving.borrow_mut().insert(key, why.clone());
+                    self.interleaving.borrow_mut().table[slot] = Some(why.clone());
                     why
                 });
                 why.map(|why| (x, y, why))
@@ -1980,7 +2000,7 @@ impl Builder<'_, '_> {
     }
 
     fn build(&mut self, id: FusedFnId) {
-        self.interleaving.borrow_mut().clear();
+        *self.interleaving.borrow_mut() = InterleavingMemo::default();
         let ty = self.functions[id.index()].ty;
         let participants = self.functions[id.index()].participants.clone();
         let program = self.program;
@@ -2008,11 +2028,16 @@ impl Builder<'_, '_> {
                 });
             }
         }
-        // Dependence edges, each with its reason.
+        // Dependence edges, each with its reason (only between pairs whose
+        // accesses may meet, and within participants).
         let n = vertices.len();
         let mut edges: Vec<(usize, usize, String)> = Vec::new();
-        for u in 0..n {
-            for v in u + 1..n {
+        let candidates = crate::commute::candidate_pairs(
+            &vertices.iter().map(|v| &*v.opening).collect::<Vec<_>>(),
+            &vertices.iter().map(|v| v.participant).collect::<Vec<_>>(),
+        );
+        {
+            for (u, v) in candidates {
                 let (a, b) = (&vertices[u], &vertices[v]);
                 let same = a.participant == b.participant;
                 if same && (a.set.returns || b.set.returns) {
@@ -2742,42 +2767,49 @@ fn element_call(stmt: &Stmt) -> Option<MethodId> {
 /// graph cyclic.
 fn schedule(succ: &[Vec<usize>], group: &[usize]) -> Option<Vec<usize>> {
     let n = succ.len();
+    // The members of each group (by representative), in vertex order; the
+    // smallest member of each group stands for its position.
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for v in 0..n {
+        members[group[v]].push(v);
+    }
     // Condensed graph over group representatives.
-    let mut indegree = vec![0usize; n];
-    let mut gsucc: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
+    let mut gsucc: Vec<Vec<usize>> = vec![Vec::new(); n];
     for u in 0..n {
         for &v in &succ[u] {
             let (gu, gv) = (group[u], group[v]);
-            if gu != gv && gsucc[gu].insert(gv) {
-                indegree[gv] += 1;
+            if gu != gv {
+                gsucc[gu].push(gv);
             }
         }
     }
-    let reps: BTreeSet<usize> = group.iter().copied().collect();
-    // The smallest member of each group stands for its position.
-    let mut first_member = vec![usize::MAX; n];
-    for v in 0..n {
-        first_member[group[v]] = first_member[group[v]].min(v);
+    let mut indegree = vec![0usize; n];
+    for next in gsucc.iter_mut() {
+        next.sort_unstable();
+        next.dedup();
+        for &h in next.iter() {
+            indegree[h] += 1;
+        }
     }
-    let mut ready: BTreeSet<(usize, usize)> = reps
-        .iter()
-        .filter(|&&g| indegree[g] == 0)
-        .map(|&g| (first_member[g], g))
+    let reps = (0..n).filter(|&g| !members[g].is_empty());
+    let mut ready: BinaryHeap<Reverse<(usize, usize)>> = reps
+        .clone()
+        .filter(|&g| indegree[g] == 0)
+        .map(|g| Reverse((members[g][0], g)))
         .collect();
     let mut order = Vec::with_capacity(n);
     let mut done = 0;
-    while let Some(&(key, g)) = ready.iter().next() {
-        ready.remove(&(key, g));
+    while let Some(Reverse((_, g))) = ready.pop() {
         done += 1;
-        order.extend((0..n).filter(|&v| group[v] == g));
+        order.extend_from_slice(&members[g]);
         for &h in &gsucc[g] {
             indegree[h] -= 1;
             if indegree[h] == 0 {
-                ready.insert((first_member[h], h));
+                ready.push(Reverse((members[h][0], h)));
             }
         }
     }
-    (done == reps.len()).then_some(order)
+    (done == reps.count()).then_some(order)
 }
 
 /// Why calls `a` and `b` (vertex indices) ended up in different groups:

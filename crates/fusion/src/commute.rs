@@ -34,6 +34,7 @@
 //! This is what lets passes that log into the same flag or count into the
 //! same error counter fuse.
 
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
@@ -68,7 +69,7 @@ pub(crate) struct ConflictTest<'a, 'p> {
     /// How the words of each set's automata may begin, by the set's
     /// address (same argument as `memo`): the quick test that answers most
     /// pairs ([`SetOpening::may_conflict`]).
-    openings: RefCell<HashMap<usize, Rc<SetOpening>>>,
+    openings: RefCell<FxHashMap<usize, Rc<SetOpening>>>,
 }
 
 /// The [`Opening`]s of an access set's four automata, and whether it
@@ -81,6 +82,101 @@ pub(crate) struct SetOpening {
     global_reads: Opening,
     global_writes: Opening,
     frame_writes: bool,
+}
+
+/// The pairs `(u, v)`, `u < v`, of access sets (by index) that
+/// [`SetOpening::may_conflict`] does not rule out, plus every pair within
+/// one participant (`participant[u] == participant[v]`: frame conflicts
+/// and `return`s order those), in ascending order. Found through an index
+/// from the labels the accesses may begin with to the sets, so that the
+/// cost follows the pairs that share a label rather than all pairs: in a
+/// walk fusing R passes that each write their own globals, O(R) instead
+/// of O(R²).
+pub(crate) fn candidate_pairs(
+    openings: &[&SetOpening],
+    participant: &[usize],
+) -> Vec<(usize, usize)> {
+    let n = openings.len();
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut push = |a: usize, b: usize| {
+        if a != b {
+            pairs.push((a.min(b), a.max(b)));
+        }
+    };
+    for u in 0..n {
+        for v in u + 1..n {
+            if participant[u] == participant[v] {
+                push(u, v);
+            } else {
+                break;
+            }
+        }
+    }
+    // One space at a time: tree accesses meet only tree accesses, global
+    // ones only global ones.
+    type Side = fn(&SetOpening) -> (&Opening, &Opening);
+    let spaces: [Side; 2] = [
+        |o| (&o.reads, &o.writes),
+        |o| (&o.global_reads, &o.global_writes),
+    ];
+    for space in spaces {
+        let mut writers: HashMap<Label, Vec<usize>> = HashMap::new();
+        let mut readers: HashMap<Label, Vec<usize>> = HashMap::new();
+        // Sets whose reads or writes begin with a wildcard or accept the
+        // empty word: paired with every set that writes, or every set.
+        let mut wide_writers = Vec::new();
+        let mut wide_readers = Vec::new();
+        let mut any_writer = Vec::new();
+        let mut any_access = Vec::new();
+        for (k, o) in openings.iter().enumerate() {
+            let (reads, writes) = space(o);
+            for &l in &writes.labels {
+                writers.entry(l).or_default().push(k);
+            }
+            for &l in &reads.labels {
+                readers.entry(l).or_default().push(k);
+            }
+            if writes.any || writes.empty_word {
+                wide_writers.push(k);
+            }
+            if reads.any || reads.empty_word {
+                wide_readers.push(k);
+            }
+            if writes.begins() {
+                any_writer.push(k);
+            }
+            if writes.begins() || reads.begins() {
+                any_access.push(k);
+            }
+        }
+        for list in writers.values() {
+            for (i, &a) in list.iter().enumerate() {
+                for &b in &list[i + 1..] {
+                    push(a, b);
+                }
+            }
+        }
+        for (l, list) in &writers {
+            for &b in readers.get(l).into_iter().flatten() {
+                for &a in list {
+                    push(a, b);
+                }
+            }
+        }
+        for &a in &wide_writers {
+            for &b in &any_access {
+                push(a, b);
+            }
+        }
+        for &a in &wide_readers {
+            for &b in &any_writer {
+                push(a, b);
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
 }
 
 impl SetOpening {
@@ -123,6 +219,11 @@ struct Opening {
 }
 
 impl Opening {
+    /// Whether any word may be accepted at all (ε included).
+    fn begins(&self) -> bool {
+        self.empty_word || self.any || !self.labels.is_empty()
+    }
+
     fn of(n: &Nfa) -> Opening {
         let mut opening = Opening::default();
         let mut seen = vec![n.start()];
@@ -231,15 +332,15 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
             second as *const AccessSet as usize,
             same_frame,
         );
-        if let Some(known) = self.memo.borrow().get(&key) {
-            return known.clone();
-        }
+        // The quick test first: it answers most pairs, faster than the memo.
         if !self
             .opening(first)
             .may_conflict(&self.opening(second), same_frame)
         {
-            self.memo.borrow_mut().insert(key, None);
             return None;
+        }
+        if let Some(known) = self.memo.borrow().get(&key) {
+            return known.clone();
         }
         let answer = self.conflict_by(first, second, same_frame, |a, b| self.witness_of(a, b));
         self.memo.borrow_mut().insert(key, answer.clone());
