@@ -83,9 +83,10 @@ fn main() {
     let arrays = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/arrays.tf");
     let loops = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/loops.tf");
     let optional = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/optional.tf");
+    let wide = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/wide.tf");
     if let Err(e) = config.compile(
         &[
-            data, names, type_names, grow, cold, moves, loops, arrays, optional,
+            data, names, type_names, grow, cold, moves, loops, arrays, optional, wide,
         ],
         &out,
     ) {

@@ -69,6 +69,8 @@ generated! {
     rules,
     /// `programs/optional.tf`: optional children (calls, `is none`, emptying, filling, moves, copies, failing reads).
     optional,
+    /// `programs/wide.tf`: seventy passes that may `return` in one fused walk (128-bit participant masks).
+    wide,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),

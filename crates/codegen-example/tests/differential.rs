@@ -1082,6 +1082,20 @@ fn generated_names_do_not_collide() -> Result<(), g::type_names::BuildError> {
     Ok(())
 }
 
+/// `programs/wide.tf`: seventy passes, each of which may `return`, fused
+/// into one walk whose functions take a 128-bit mask of their active
+/// participants: generated unfused and fused code agree with the
+/// interpreter, and the fused run visits each node once.
+#[test]
+fn wide() {
+    let program = example("crates/codegen-example/programs/wide.tf");
+    let fused = program.fuse_all(&FusionOptions::default());
+    assert_eq!(fused.functions.len(), 1, "one walk");
+    assert_eq!(fused.functions[0].participants.len(), 70);
+    let (u, f) = engines!(wide, run_all_unfused_counted, run_all_fused_counted);
+    agree_on_random_trees("wide all", &program, "all", &u, &f);
+}
+
 /// `programs/loops.tf`: `while` loops and `break` in traversals and `fuse`
 /// items (LANGUAGE §8.6), with limits from parameters, fields and globals,
 /// locals carried across iterations, `return` inside a loop, and a
