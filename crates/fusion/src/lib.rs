@@ -13,6 +13,8 @@ mod build;
 mod commute;
 pub mod ir;
 pub mod report;
+mod verify;
 
 pub use build::{fuse_program, FusionOptions};
 pub use ir::*;
+pub use verify::unconfirmed_explanations;
