@@ -84,9 +84,22 @@ fn main() {
     let loops = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/loops.tf");
     let optional = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/optional.tf");
     let wide = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/wide.tf");
+    let type_c = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/type_c.tf");
+    let traversal_t = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/traversal_t.tf");
     if let Err(e) = config.compile(
         &[
-            data, names, type_names, grow, cold, moves, loops, arrays, optional, wide,
+            data,
+            names,
+            type_names,
+            grow,
+            cold,
+            moves,
+            loops,
+            arrays,
+            optional,
+            wide,
+            type_c,
+            traversal_t,
         ],
         &out,
     ) {

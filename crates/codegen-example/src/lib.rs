@@ -71,6 +71,10 @@ generated! {
     optional,
     /// `programs/wide.tf`: seventy passes that may `return` in one fused walk (128-bit participant masks).
     wide,
+    /// `programs/type_c.tf`: a tree type named `C`, like the generated functions' const parameter.
+    type_c,
+    /// `programs/traversal_t.tf`: traversals and a pure function named `t`, `cx` and `n`.
+    traversal_t,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),

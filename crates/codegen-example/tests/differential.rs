@@ -1082,6 +1082,20 @@ fn generated_names_do_not_collide() -> Result<(), g::type_names::BuildError> {
     Ok(())
 }
 
+/// `programs/type_c.tf` and `programs/traversal_t.tf`: a type named `C`
+/// and traversals named `t` and `cx`, which generated code once used for
+/// its own parameters: the modules compile and agree with the
+/// interpreter.
+#[test]
+fn names_the_generator_uses_itself() {
+    let program = example("crates/codegen-example/programs/type_c.tf");
+    let (u, f) = engines!(type_c, run_go_unfused_counted, run_go_fused_counted);
+    agree_on_random_trees("type C", &program, "go", &u, &f);
+    let program = example("crates/codegen-example/programs/traversal_t.tf");
+    let (u, f) = engines!(traversal_t, run_go_unfused_counted, run_go_fused_counted);
+    agree_on_random_trees("traversal t", &program, "go", &u, &f);
+}
+
 /// `programs/wide.tf`: seventy passes, each of which may `return`, fused
 /// into one walk whose functions take a 128-bit mask of their active
 /// participants: generated unfused and fused code agree with the

@@ -223,9 +223,10 @@ impl Gen<'_> {
                 };
                 let uses_cx = uses_var(&body, "cx");
                 let cxp = if uses_cx { quote!(cx) } else { quote!(_cx) };
+                let count = &self.count_param;
                 out.extend(quote!(
                     #[doc = #doc_inner]
-                    pub fn #inner<const C: bool>(t: &mut Tree, #cxp: &mut Cx<C> #(, #params)*) -> Result<(), Fail> {
+                    pub fn #inner<const #count: bool>(t: &mut Tree, #cxp: &mut Cx<#count> #(, #params)*) -> Result<(), Fail> {
                         run_deep(t.node_count(), move || -> Result<(), Fail> {
                             #check
                             #body
@@ -259,7 +260,7 @@ impl Gen<'_> {
 /// `treefuse_runtime::generated` (errors, checked operations, rewriting
 /// machinery) and of the crates `treefuse-runtime` re-exports, and the run
 /// context with its stack handling (`stack.rs`).
-pub fn prelude(code: &TokenStream) -> TokenStream {
+pub fn prelude(code: &TokenStream, count: &proc_macro2::Ident) -> TokenStream {
     // Every identifier of the module, collected once: the module of a big
     // program has hundreds of thousands of tokens, and a search of all of
     // them per name asked about cost seconds in an unoptimized build.rs.
@@ -273,7 +274,11 @@ pub fn prelude(code: &TokenStream) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    let stack = crate::stack::support(mentioned("with_more_stack"), mentioned("set_stack_bound"));
+    let stack = crate::stack::support(
+        mentioned("with_more_stack"),
+        mentioned("set_stack_bound"),
+        count,
+    );
     // Re-exported by treefuse-runtime, so that a client crate needs no
     // other dependency.
     for krate in ["imbl", "stacker"] {

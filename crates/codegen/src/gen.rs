@@ -449,6 +449,10 @@ pub(crate) struct Gen<'p> {
     /// the code once more.
     pub lent_copied: RefCell<std::collections::HashMap<(Lender, usize), Copied>>,
     pub method_fn: Vec<Ident>,
+    /// The name of the `const _: bool` parameter of every traversal
+    /// function (whether the run counts visits): `C`, unless the program
+    /// names a type, record or enum so (a type would shadow it, E0747).
+    pub count_param: Ident,
     pub body_fn: Vec<Ident>,
     pub fused_fn: Vec<Ident>,
     pub cast_fn: Vec<Ident>,
@@ -749,6 +753,10 @@ impl<'p> Gen<'p> {
             "BuildError",
             "TypedNode",
         ]);
+        // Functions are called from inside other functions, whose
+        // parameters and locals (`t`, `cx`, `n`, ...) would shadow a
+        // function of the same name (a traversal `t`: `t(t, cx, root)`).
+        top.reserve(reserved_locals().iter().map(String::as_str));
         // Concrete types' structs of the typed API take the types' own
         // names (`TextBox`, `Add`) before any generated name is chosen.
         let type_struct = p
@@ -951,6 +959,7 @@ impl<'p> Gen<'p> {
             lent_copied: RefCell::default(),
             pure_fallible,
             method_fn,
+            count_param: count_param(p),
             body_fn,
             fused_fn,
             cast_fn,
@@ -1975,4 +1984,19 @@ impl Gen<'_> {
             owner: None,
         }
     }
+}
+
+/// The name of the visit-counting const parameter: `C`, else `C_`, `C__`,
+/// ... whichever no type, record or enum of the program is called.
+pub(crate) fn count_param(p: &Program) -> Ident {
+    let taken = |n: &str| {
+        p.types.iter().any(|t| t.name == n)
+            || p.records.iter().any(|r| r.name == n)
+            || p.enums.iter().any(|e| e.name == n)
+    };
+    let mut name = String::from("C");
+    while taken(&name) {
+        name.push('_');
+    }
+    ident(&name)
 }

@@ -1008,7 +1008,8 @@ impl Gen<'_> {
         } else {
             quote!(_this)
         };
-        quote!(#t: &mut Tree, #cx: &mut Cx<C>, #this: #this_ty)
+        let c = &self.count_param;
+        quote!(#t: &mut Tree, #cx: &mut Cx<#c>, #this: #this_ty)
     }
 
     /// `, site: Site` for a function that needs to know where its
@@ -1094,10 +1095,11 @@ impl Gen<'_> {
             let ret = self.result_type(replaces, id);
             let name = &self.body_fn[i];
             let doc = format!("{} as written.", self.body_at(BodyId(i as u32)));
+            let count = &self.count_param;
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]
-                fn #name<const C: bool>(#base #site #(, #params)*) -> #ret {
+                fn #name<const #count: bool>(#base #site #(, #params)*) -> #ret {
                     #code
                 }
             ));
@@ -1399,10 +1401,11 @@ impl Gen<'_> {
                 self.source_pos(m.span)
             );
             let prologue = self.visit_prologue(quote!(#name(t, cx, n #site_arg #(, #xs)*)));
+            let count = &self.count_param;
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]
-                pub fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #site_param #(, #xs: #tys)*) -> #ret {
+                pub fn #name<const #count: bool>(t: &mut Tree, cx: &mut Cx<#count>, n: #id #site_param #(, #xs: #tys)*) -> #ret {
                     #prologue
                     match t[n].kind {
                         #(#arms_ts)*
@@ -1559,12 +1562,13 @@ impl Gen<'_> {
                     quote!(, _mask: #ty)
                 }
             };
+            let count = &self.count_param;
             out.push((
                 name.clone(),
                 quote!(
                     #[doc = #doc]
                     #[allow(clippy::too_many_arguments)]
-                    fn #name<const C: bool>(t: &mut Tree, cx: &mut Cx<C>, n: #id #site_param #mask_param #(, #xs: #tys)*) -> #ret {
+                    fn #name<const #count: bool>(t: &mut Tree, cx: &mut Cx<#count>, n: #id #site_param #mask_param #(, #xs: #tys)*) -> #ret {
                         #prologue
                         #body
                     }
@@ -2347,11 +2351,12 @@ impl Gen<'_> {
             parts.join(", "),
             self.p.types[f.ty.index()].name
         );
+        let count = &self.count_param;
         (
             quote!(
                 #[doc = #doc]
                 #dead_stores
-                fn #name<const C: bool>(#base #site #mask #(, #params)*) -> #ret {
+                fn #name<const #count: bool>(#base #site #mask #(, #params)*) -> #ret {
                     #code
                 }
             ),

@@ -178,8 +178,8 @@
 //!
 //! # Node-visit counters
 //!
-//! Every traversal function has a `const C: bool` parameter, carried by
-//! the run context `Cx<C>`. `run_<fuse>_{unfused,fused}` use `C = false`,
+//! Every traversal function has a `const C: bool` parameter (`C_` when the
+//! program names a type `C`), carried by the run context `Cx<C>`. `run_<fuse>_{unfused,fused}` use `C = false`,
 //! where `if C { cx.visits += 1 }` is removed by the compiler (zero cost);
 //! `run_<fuse>_{unfused,fused}_counted` use `C = true` and return the
 //! visit count. A const generic works in any consuming crate, where a
@@ -329,7 +329,7 @@ pub fn generate(
         .iter()
         .any(|f| matches!(f.body, treefuse_sema::PureBody::Host))
         && options.host_module.is_none();
-    let mut all = entry::prelude(&body);
+    let mut all = entry::prelude(&body, &gen::count_param(program));
     all.extend(body);
     let text = all.to_string();
     let header = format!(

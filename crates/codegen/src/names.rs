@@ -70,6 +70,11 @@ impl Names {
         }
     }
 
+    /// Takes `names` in this namespace.
+    pub fn reserve<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
+        self.taken.extend(names.into_iter().map(str::to_string));
+    }
+
     fn is_taken(&self, name: &str) -> bool {
         self.taken.contains(name) || self.shared.is_some_and(|s| s.contains(name))
     }

@@ -201,7 +201,8 @@ impl Gen<'_> {
     /// stack runs low (the cold path calls the dispatcher again, which is
     /// not inlined into itself, so no visit is written out twice).
     pub fn visit_prologue(&self, again: TokenStream) -> TokenStream {
-        let count = quote!(if C {
+        let c = &self.count_param;
+        let count = quote!(if #c {
             cx.visits += 1;
         });
         if self.stack == StackScheme::EveryVisit {
@@ -229,9 +230,10 @@ impl Gen<'_> {
     ) -> TokenStream {
         match &self.stack {
             StackScheme::Created(checked) if calls && types.iter().any(|t| checked[t.index()]) => {
+                let c = &self.count_param;
                 quote!(
                     if stack_pointer() < cx.stack_low {
-                        if C {
+                        if #c {
                             cx.visits -= 1;
                         }
                         return with_more_stack(cx, move |cx| #again);
@@ -308,7 +310,7 @@ fn stmts_call(stmts: &[Stmt]) -> bool {
 /// The run context and the stack support code: with checks in the
 /// visits of created nodes (`bounded`, [`StackScheme::Created`]), with
 /// per-visit guards (`guarded`) or with one reservation per run.
-pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
+pub(crate) fn support(guarded: bool, bounded: bool, count: &proc_macro2::Ident) -> TokenStream {
     let cx = quote!(
         /// The state of one run: the globals and the node-visit counter
         /// (kept only when `COUNT` is true; otherwise every update
@@ -370,7 +372,7 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
         return quote!(
             #cx
             #[derive(Clone, Debug)]
-            pub struct Cx<const COUNT: bool> {
+            pub struct Cx<const #count: bool> {
                 /// The globals.
                 pub globals: Globals,
                 /// Node visits so far (always 0 unless `COUNT`).
@@ -383,7 +385,7 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
                 stack_need: usize,
             }
 
-            impl<const COUNT: bool> Cx<COUNT> {
+            impl<const #count: bool> Cx<#count> {
                 /// A context with these globals and no visits.
                 pub fn new(globals: Globals) -> Self {
                     Cx { globals, visits: 0, stack_low: 0, stack_need: 0 }
@@ -410,7 +412,7 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
             /// proportion to its depth.
             #[cold]
             #[inline(never)]
-            fn with_more_stack<const C: bool, R>(cx: &mut Cx<C>, f: impl FnOnce(&mut Cx<C>) -> R) -> R {
+            fn with_more_stack<const #count: bool, R>(cx: &mut Cx<#count>, f: impl FnOnce(&mut Cx<#count>) -> R) -> R {
                 let saved = cx.stack_low;
                 let need = cx.stack_need;
                 let segment = need.saturating_mul(2).min(STACK_MAX).saturating_add(STACK_RESERVE);
@@ -427,7 +429,7 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
         quote!(
             #cx
             #[derive(Clone, Debug)]
-            pub struct Cx<const COUNT: bool> {
+            pub struct Cx<const #count: bool> {
                 /// The globals.
                 pub globals: Globals,
                 /// Node visits so far (always 0 unless `COUNT`).
@@ -437,7 +439,7 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
                 stack_low: usize,
             }
 
-            impl<const COUNT: bool> Cx<COUNT> {
+            impl<const #count: bool> Cx<#count> {
                 /// A context with these globals and no visits, for a run on
                 /// this thread.
                 pub fn new(globals: Globals) -> Self {
@@ -458,7 +460,7 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
             /// that 10^6-deep trees run.
             #[cold]
             #[inline(never)]
-            fn with_more_stack<const C: bool, R>(cx: &mut Cx<C>, f: impl FnOnce(&mut Cx<C>) -> R) -> R {
+            fn with_more_stack<const #count: bool, R>(cx: &mut Cx<#count>, f: impl FnOnce(&mut Cx<#count>) -> R) -> R {
                 let saved = cx.stack_low;
                 let r = ::treefuse_runtime::stack::grow(STACK_SEGMENT, || {
                     cx.stack_low = stack_low(STACK_RED_ZONE);
@@ -478,14 +480,14 @@ pub(crate) fn support(guarded: bool, bounded: bool) -> TokenStream {
         quote!(
             #cx
             #[derive(Clone, Debug)]
-            pub struct Cx<const COUNT: bool> {
+            pub struct Cx<const #count: bool> {
                 /// The globals.
                 pub globals: Globals,
                 /// Node visits so far (always 0 unless `COUNT`).
                 pub visits: u64,
             }
 
-            impl<const COUNT: bool> Cx<COUNT> {
+            impl<const #count: bool> Cx<#count> {
                 /// A context with these globals and no visits.
                 pub fn new(globals: Globals) -> Self {
                     Cx { globals, visits: 0 }
