@@ -327,19 +327,26 @@ impl<'p> Analysis<'p> {
             })
             .collect();
         let mut summaries = Vec::with_capacity(keys.len());
+        // Reachability by a search from each function, with one stamp array
+        // for all searches and the reached functions listed as found (in
+        // increasing order, as the unions below expect): linear in what
+        // each function reaches, not in the program's size per function.
+        let mut stamp = vec![usize::MAX; keys.len()];
         for i in 0..keys.len() {
-            let mut seen = vec![false; keys.len()];
+            let mut reached = vec![i];
             let mut stack = vec![i];
-            seen[i] = true;
+            stamp[i] = i;
             while let Some(j) = stack.pop() {
                 for &k in &succ[j] {
-                    if !seen[k] {
-                        seen[k] = true;
+                    if stamp[k] != i {
+                        stamp[k] = i;
+                        reached.push(k);
                         stack.push(k);
                     }
                 }
             }
-            let reach = || (0..keys.len()).filter(|&j| seen[j]);
+            reached.sort_unstable();
+            let reach = || reached.iter().copied();
             let gr: Vec<&Nfa> = reach()
                 .flat_map(|j| own[j].iter().map(|o| &o.set.global_reads))
                 .collect();

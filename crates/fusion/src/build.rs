@@ -2767,49 +2767,63 @@ fn element_call(stmt: &Stmt) -> Option<MethodId> {
 /// graph cyclic.
 fn schedule(succ: &[Vec<usize>], group: &[usize]) -> Option<Vec<usize>> {
     let n = succ.len();
-    // The members of each group (by representative), in vertex order; the
-    // smallest member of each group stands for its position.
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for v in 0..n {
-        members[group[v]].push(v);
+    // The members of each group (by representative), in vertex order, laid
+    // out flat (a counting sort): the greedy searches call this once per
+    // candidate merge, so it allocates a fixed number of vectors, not one
+    // per group. The smallest member of a group stands for its position.
+    let mut start = vec![0usize; n + 1];
+    for &g in group {
+        start[g + 1] += 1;
     }
-    // Condensed graph over group representatives.
-    let mut gsucc: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for g in 0..n {
+        start[g + 1] += start[g];
+    }
+    let mut fill = start.clone();
+    let mut members = vec![0usize; n];
+    for (v, &g) in group.iter().enumerate() {
+        members[fill[g]] = v;
+        fill[g] += 1;
+    }
+    // Condensed graph over group representatives, as sorted distinct
+    // (from, to) pairs.
+    let mut gedges: Vec<(usize, usize)> = Vec::new();
     for u in 0..n {
         for &v in &succ[u] {
             let (gu, gv) = (group[u], group[v]);
             if gu != gv {
-                gsucc[gu].push(gv);
+                gedges.push((gu, gv));
             }
         }
     }
+    gedges.sort_unstable();
+    gedges.dedup();
     let mut indegree = vec![0usize; n];
-    for next in gsucc.iter_mut() {
-        next.sort_unstable();
-        next.dedup();
-        for &h in next.iter() {
-            indegree[h] += 1;
-        }
+    for &(_, h) in &gedges {
+        indegree[h] += 1;
     }
-    let reps = (0..n).filter(|&g| !members[g].is_empty());
-    let mut ready: BinaryHeap<Reverse<(usize, usize)>> = reps
-        .clone()
-        .filter(|&g| indegree[g] == 0)
-        .map(|g| Reverse((members[g][0], g)))
+    let first_edge = |g: usize| gedges.partition_point(|&(f, _)| f < g);
+    let is_rep = |g: usize| start[g + 1] > start[g];
+    let reps = (0..n).filter(|&g| is_rep(g)).count();
+    let mut ready: BinaryHeap<Reverse<(usize, usize)>> = (0..n)
+        .filter(|&g| is_rep(g) && indegree[g] == 0)
+        .map(|g| Reverse((members[start[g]], g)))
         .collect();
     let mut order = Vec::with_capacity(n);
     let mut done = 0;
     while let Some(Reverse((_, g))) = ready.pop() {
         done += 1;
-        order.extend_from_slice(&members[g]);
-        for &h in &gsucc[g] {
+        order.extend_from_slice(&members[start[g]..start[g + 1]]);
+        let mut e = first_edge(g);
+        while e < gedges.len() && gedges[e].0 == g {
+            let h = gedges[e].1;
             indegree[h] -= 1;
             if indegree[h] == 0 {
-                ready.push(Reverse((members[h][0], h)));
+                ready.push(Reverse((members[start[h]], h)));
             }
+            e += 1;
         }
     }
-    (done == reps.count()).then_some(order)
+    (done == reps).then_some(order)
 }
 
 /// Why calls `a` and `b` (vertex indices) ended up in different groups:
