@@ -58,6 +58,8 @@ pub(crate) fn fn_allows() -> TokenStream {
         clippy::identity_op,
         clippy::erasing_op,
         clippy::bool_comparison,
+        // `if c { x = true; } else { x = false; }` as the program wrote it.
+        clippy::needless_bool_assign,
         clippy::neg_multiply,
         clippy::int_plus_one,
         clippy::precedence,
