@@ -30,6 +30,23 @@ pub type HostFn = Box<dyn Fn(&[Value]) -> Result<Value, String> + Send + Sync>;
 #[derive(Default)]
 pub struct Host {
     fns: HashMap<String, HostFn>,
+    observer: Option<ProgressObserver>,
+}
+
+/// A function told how a run is going (see [`Host::observe`]).
+type ProgressObserver = Box<dyn Fn(RunProgress) + Send + Sync>;
+
+/// How far a run of a `fuse` item has come, as told to an observer
+/// ([`Host::observe`]) before each call of the item (each fused call on
+/// the root, for a fused run) and each round of its `while` loops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunProgress {
+    /// Calls of the item started so far (this one included).
+    pub calls: u64,
+    /// `while` rounds of the item started so far.
+    pub rounds: u64,
+    /// Node visits so far.
+    pub visits: u64,
 }
 
 impl Host {
@@ -45,6 +62,19 @@ impl Host {
         f: impl Fn(&[Value]) -> Result<Value, String> + Send + Sync + 'static,
     ) {
         self.fns.insert(name.to_string(), Box::new(f));
+    }
+
+    /// Calls `f` as a run goes (see [`RunProgress`]): for progress bars.
+    /// It must not take long; it is called once per call of the `fuse`
+    /// item, never per node.
+    pub fn observe(&mut self, f: impl Fn(RunProgress) + Send + Sync + 'static) {
+        self.observer = Some(Box::new(f));
+    }
+
+    fn tell(&self, progress: RunProgress) {
+        if let Some(f) = &self.observer {
+            f(progress);
+        }
     }
 }
 
@@ -227,6 +257,8 @@ pub struct Interpreter<'p> {
     /// Per `while` loop of a traversal that ran in this run, by the start
     /// of its span: (entered, iterations) (§8.6).
     loop_counts: HashMap<u32, (u64, u64)>,
+    /// `while` rounds of `fuse` items started (for [`Host::observe`]).
+    fuse_rounds: u64,
 }
 
 /// Most buffers kept for reuse (about the deepest recursion that matters).
@@ -240,6 +272,7 @@ impl<'p> Interpreter<'p> {
             host,
             globals: program.globals.iter().map(|g| g.init.clone()).collect(),
             visits: 0,
+            fuse_rounds: 0,
             profile: VisitProfile::default(),
             value_pool: Vec::new(),
             node_pool: Vec::new(),
@@ -463,6 +496,11 @@ impl<'p> Interpreter<'p> {
             match s.level() {
                 FuseLevel::Unit(u) => {
                     let before = self.visits;
+                    self.host.tell(RunProgress {
+                        calls: stats.visits_per_call.len() as u64 + 1,
+                        rounds: self.fuse_rounds,
+                        visits: self.visits,
+                    });
                     run_unit(self, tree, frame, u)?;
                     stats.visits_per_call.push(self.visits - before);
                 }
@@ -480,6 +518,7 @@ impl<'p> Interpreter<'p> {
                             break;
                         }
                         iterations += 1;
+                        self.fuse_rounds += 1;
                         if let Flow::Break =
                             self.run_fuse_level(tree, frame, body, stats, run_unit)?
                         {

@@ -24,8 +24,11 @@ pub mod store;
 
 pub use diff::{diff_globals, diff_trees, Difference};
 pub use gen::{random_tree, random_tree_sized, GenOptions, Generated};
-pub use json::{parse_value, read_tree, write_tree, TreeInputError, WriteOptions};
-pub use store::{NodeId, NodeList, Slot, Tree};
+pub use json::{
+    parse_value, read_tree, read_tree_from, write_globals, write_tree, write_tree_to,
+    SelectedGlobals, TreeInputError, WriteOptions,
+};
+pub use store::{DefaultSlots, NodeId, NodeList, Slot, Tree};
 
 pub use imbl;
 pub use stacker;

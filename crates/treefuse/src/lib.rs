@@ -23,7 +23,9 @@ pub mod error_index;
 use std::fmt;
 use std::path::Path;
 pub use treefuse_fusion::{FusedProgram, FusionOptions};
-pub use treefuse_interp::{Host, RunStats, RuntimeError, TraversalLoopStats, VisitProfile};
+pub use treefuse_interp::{
+    Host, RunProgress, RunStats, RuntimeError, TraversalLoopStats, VisitProfile,
+};
 pub use treefuse_runtime::{Tree, TreeInputError};
 pub use treefuse_sema as sema;
 use treefuse_sema::Value;
@@ -383,8 +385,14 @@ impl Program {
 
     /// Reads a tree for the root type of `fuse` item `fuse`.
     pub fn read_tree(&self, fuse: &str, json: &str) -> Result<Tree, RunError> {
+        self.read_tree_from(fuse, json.as_bytes())
+    }
+
+    /// Reads a tree for the root type of `fuse` item `fuse` from a stream
+    /// (a file, standard input), in one pass without holding the text.
+    pub fn read_tree_from(&self, fuse: &str, input: impl std::io::Read) -> Result<Tree, RunError> {
         let f = self.fuse(fuse)?;
-        treefuse_runtime::read_tree(&self.model, f.root_type, json).map_err(RunError::Input)
+        treefuse_runtime::read_tree_from(&self.model, f.root_type, input).map_err(RunError::Input)
     }
 
     /// Runs `fuse` item `fuse` on an in-memory tree, unfused, with the

@@ -22,7 +22,9 @@ use std::process::ExitCode;
 use treefuse::{
     compile_file, compile_source, Engine, FusionOptions, Host, LoadError, Program, RunError,
 };
-use treefuse_runtime::{diff_globals, diff_trees, write_tree, GenOptions, Tree, WriteOptions};
+use treefuse_runtime::{
+    diff_globals, diff_trees, write_globals, write_tree, GenOptions, Tree, WriteOptions,
+};
 
 #[derive(Parser)]
 #[command(
@@ -89,6 +91,15 @@ enum Command {
         /// Run the calls fused (default) or one after another.
         #[arg(long, value_enum, default_value_t = EngineChoice::Fused)]
         engine: EngineChoice,
+        /// What to write: the tree with its "globals" key (default), only
+        /// the globals (one JSON object), or nothing (with --stats, to time
+        /// a run).
+        #[arg(long, value_enum, default_value_t = WriteChoice::Tree)]
+        write: WriteChoice,
+        /// Write only this global (repeat for several); with `--write
+        /// tree`, under the tree's "globals" key.
+        #[arg(long = "global", value_name = "NAME")]
+        only_globals: Vec<String>,
         #[command(flatten)]
         cutoffs: CutOffs,
     },
@@ -214,6 +225,17 @@ enum EngineChoice {
     Unfused,
     /// The fused schedule.
     Fused,
+}
+
+/// What `run` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum WriteChoice {
+    /// The whole tree, with the globals under a top-level "globals" key.
+    Tree,
+    /// Only the globals, as one JSON object.
+    Globals,
+    /// Nothing.
+    None,
 }
 
 /// Report formats of `fuse`.
@@ -351,6 +373,204 @@ fn read_input(path: &Path) -> Result<String, Failure> {
     String::from_utf8(bytes).map_err(|_| usage(format!("{} is not valid UTF-8", path.display())))
 }
 
+/// The progress bars of `run` on standard error, drawn only when it is a
+/// terminal (never in pipes, files or tests).
+struct ProgressBars {
+    enabled: bool,
+}
+
+impl ProgressBars {
+    fn new() -> ProgressBars {
+        use std::io::IsTerminal;
+        ProgressBars {
+            enabled: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn bar(
+        &self,
+        len: Option<u64>,
+        template: &str,
+        prefix: &'static str,
+    ) -> Option<indicatif::ProgressBar> {
+        if !self.enabled {
+            return None;
+        }
+        let bar = match len {
+            Some(n) => indicatif::ProgressBar::new(n),
+            None => indicatif::ProgressBar::new_spinner(),
+        };
+        let style = indicatif::ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+        bar.set_style(style);
+        bar.set_prefix(prefix);
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        Some(bar)
+    }
+
+    /// Reading `len` bytes (unknown for standard input).
+    fn reading(&self, len: Option<u64>) -> Option<indicatif::ProgressBar> {
+        match len {
+            Some(n) => self.bar(
+                Some(n),
+                "{prefix:>8} [{bar:30}] {bytes}/{total_bytes} ({bytes_per_sec})",
+                "reading",
+            ),
+            None => self.bar(
+                None,
+                "{prefix:>8} {spinner} {bytes} ({bytes_per_sec})",
+                "reading",
+            ),
+        }
+    }
+
+    /// Running: position = calls of the `fuse` item, message = visits.
+    fn running(&self) -> Option<indicatif::ProgressBar> {
+        self.bar(
+            None,
+            "{prefix:>8} {spinner} call {pos}: {msg} ({elapsed})",
+            "running",
+        )
+    }
+
+    /// Writing: position = bytes written.
+    fn writing(&self) -> Option<indicatif::ProgressBar> {
+        self.bar(
+            None,
+            "{prefix:>8} {spinner} {bytes} ({bytes_per_sec})",
+            "writing",
+        )
+    }
+}
+
+/// Reads the input tree of `run` from a file or standard input (`-`),
+/// streamed: the text is never held whole.
+fn read_tree_input(
+    program: &treefuse::Program,
+    fuse: &str,
+    path: &Path,
+    bars: &ProgressBars,
+) -> Result<Tree, Failure> {
+    let input: Box<dyn std::io::Read> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(
+            std::fs::File::open(path)
+                .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?,
+        )
+    };
+    let len = std::fs::metadata(path)
+        .ok()
+        .map(|m| m.len())
+        .filter(|_| path.as_os_str() != "-");
+    match bars.reading(len) {
+        Some(bar) => {
+            let read = program.read_tree_from(fuse, bar.wrap_read(input));
+            bar.finish_and_clear();
+            read.map_err(run_error)
+        }
+        None => program.read_tree_from(fuse, input).map_err(run_error),
+    }
+}
+
+/// The globals `--global` names (all of them when none is named), as
+/// indices in declaration order.
+fn select_globals(program: &treefuse::Program, names: &[String]) -> Result<Vec<usize>, Failure> {
+    if names.is_empty() {
+        return Ok((0..program.model.globals.len()).collect());
+    }
+    let mut chosen = Vec::new();
+    for name in names {
+        match program.model.globals.iter().position(|g| g.name == *name) {
+            Some(i) if !chosen.contains(&i) => chosen.push(i),
+            Some(_) => {}
+            None => {
+                let known: Vec<&str> = program
+                    .model
+                    .globals
+                    .iter()
+                    .map(|g| g.name.as_str())
+                    .collect();
+                return Err(usage(format!(
+                    "--global {name}: the program has no global of that name (it has: {})",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                )));
+            }
+        }
+    }
+    chosen.sort_unstable();
+    Ok(chosen)
+}
+
+/// Writes what `run --write` asks for, streamed to `--out` or standard
+/// output, ending with a newline.
+fn write_run_output(
+    out: Option<&Path>,
+    program: &treefuse::Program,
+    tree: &Tree,
+    globals: &[treefuse_sema::Value],
+    selected: &[usize],
+    what: WriteChoice,
+    options: WriteOptions,
+    bars: &ProgressBars,
+) -> Result<(), Failure> {
+    if what == WriteChoice::None {
+        return Ok(());
+    }
+    // Only the selected globals: the others are written as if the program
+    // had none of them.
+    let shown = treefuse_runtime::SelectedGlobals::only(globals, selected);
+    let write = |sink: &mut dyn Write| -> std::io::Result<()> {
+        match what {
+            WriteChoice::Tree => {
+                treefuse_runtime::write_tree_to(&program.model, tree, Some(shown), options, sink)?
+            }
+            _ => sink.write_all(write_globals(&program.model, shown, options).as_bytes())?,
+        }
+        if !(options.pretty && what == WriteChoice::Tree) {
+            sink.write_all(b"\n")?;
+        }
+        sink.flush()
+    };
+    let bar = bars.writing();
+    let written = match out {
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
+            let result = match &bar {
+                Some(bar) => write(&mut bar.wrap_write(file)),
+                None => write(&mut { file }),
+            };
+            result.map_err(|e| usage(format!("cannot write {}: {e}", path.display())))
+        }
+        None => {
+            let stdout = std::io::stdout().lock();
+            match &bar {
+                Some(bar) => write(&mut bar.wrap_write(stdout)),
+                None => write(&mut { stdout }),
+            }
+            .map_err(output_error)
+        }
+    };
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    written
+}
+
+/// The peak resident memory of this process (`VmHWM`), where the system
+/// tells it.
+fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 fn run_error(e: RunError) -> Failure {
     match e {
         RunError::Runtime(m) => Failure(m, 3),
@@ -432,12 +652,17 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             args,
             pretty,
             engine,
+            write,
+            only_globals,
             cutoffs,
         } => {
             let program = load(&file)?;
             let values = fuse_arguments(&program, &fuse, &args)?;
-            let text = read_input(&tree)?;
-            let mut t = program.read_tree(&fuse, &text).map_err(run_error)?;
+            let selected = select_globals(&program, &only_globals)?;
+            let bars = ProgressBars::new();
+            let clock = std::time::Instant::now();
+            let mut t = read_tree_input(&program, &fuse, &tree, &bars)?;
+            let read_seconds = clock.elapsed().as_secs_f64();
             let fused =
                 (engine == EngineChoice::Fused).then(|| program.fuse_all(&cutoffs.options()));
             let engine_used = match &fused {
@@ -445,12 +670,39 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 None => Engine::Unfused,
             };
             let started = std::time::Instant::now();
-            let (run_stats, globals) = program
-                .run_tree_with(&fuse, &mut t, values, &Host::new(), engine_used)
-                .map_err(run_error)?;
+            let run_bar = bars.running();
+            let host = match &run_bar {
+                Some(bar) => {
+                    let bar = bar.clone();
+                    let mut host = Host::new();
+                    host.observe(move |p| {
+                        bar.set_position(p.calls);
+                        bar.set_message(format!("{} visits, {} rounds", p.visits, p.rounds));
+                    });
+                    host
+                }
+                None => Host::new(),
+            };
+            let outcome = program.run_tree_with(&fuse, &mut t, values, &host, engine_used);
+            if let Some(bar) = run_bar {
+                bar.finish_and_clear();
+            }
+            let (run_stats, globals) = outcome.map_err(run_error)?;
             let elapsed = started.elapsed();
-            let json = write_tree(&program.model, &t, Some(&globals), WriteOptions { pretty });
-            write_output(out.as_deref(), &json)?;
+            let clock = std::time::Instant::now();
+            let tree_bytes = t.heap_bytes();
+            write_run_output(
+                out.as_deref(),
+                &program,
+                &t,
+                &globals,
+                &selected,
+                write,
+                WriteOptions { pretty },
+                &bars,
+            )?;
+            let write_seconds = clock.elapsed().as_secs_f64();
+            drop(t);
             if profile {
                 note(
                     program
@@ -466,6 +718,10 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     "loop_iterations": run_stats.loop_iterations,
                     "traversal_loops": traversal_loops_json(&program, &run_stats),
                     "run_seconds": elapsed.as_secs_f64(),
+                    "read_seconds": read_seconds,
+                    "write_seconds": write_seconds,
+                    "tree_bytes": tree_bytes,
+                    "peak_rss_bytes": peak_rss_bytes(),
                 });
                 note(line);
             }
