@@ -699,7 +699,9 @@ fn features() {
     let program = example("crates/codegen-example/programs/features.tf");
     let mut host = Host::new();
     host.define("scale", |a| Ok(Value::Int(g::host::scale(a[0].as_int()))));
-    host.define("label", |a| Ok(Value::Str(g::host::label(a[0].as_int()))));
+    host.define("label", |a| {
+        Ok(Value::Str((&*g::host::label(a[0].as_int())).into()))
+    });
     let fused = program.fuse_all(&FusionOptions::default());
     let schema = g::features::schema();
     let root = program.model.fuse_named("run").unwrap().root_type;

@@ -346,7 +346,7 @@ pub fn random_value(program: &Program, ty: &DataType, rng: &mut impl Rng) -> Val
                     m.insert(key, random_value(program, v, rng));
                 }
             }
-            Value::Map(m)
+            Value::Map(Arc::new(m))
         }
         DataType::Record(r) => Value::Record(Arc::new(
             program.records[r.index()]

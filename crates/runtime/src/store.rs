@@ -1,8 +1,11 @@
 //! The arena tree store.
 //!
-//! All nodes of a tree live in two vectors: one [`NodeHeader`] per node
-//! (its concrete type and where its fields start) and one flat vector of
-//! [`Slot`]s holding every node's fields back to back. A node is a
+//! All nodes of a tree live in two arrays: one [`NodeHeader`] per node
+//! (its concrete type and where its fields start) and the [`Slot`]s
+//! holding every node's fields back to back. The slots are kept in chunks
+//! of 65,536 (a node's fields never straddle two), because one vector of
+//! millions of slots would be copied whole each time it grew: for a
+//! moment both copies would be resident, half again the tree's memory. A node is a
 //! [`NodeId`] index; children are ids, so a tree is plain data with no
 //! `Rc<RefCell>` web, dropping it never recurses, and nodes read in
 //! pre-order sit next to each other in memory.
@@ -123,12 +126,17 @@ fn default_slot(program: &Program, ty: TypeId, f: FieldId, id: NodeId) -> Slot {
     }
 }
 
+/// Slots per chunk of [`Tree`]'s slot store, as a power of two.
+const CHUNK_BITS: u32 = 16;
+const CHUNK_LEN: usize = 1 << CHUNK_BITS;
+
 /// Per-node header: concrete type and the index of its first slot.
 #[derive(Clone, Copy, Debug)]
 pub struct NodeHeader {
     /// Concrete type.
     pub ty: TypeId,
-    /// Index of the node's first field in the slot vector.
+    /// Where the node's first field is: chunk number in the high bits,
+    /// offset in the chunk in the low [`CHUNK_BITS`].
     pub first_slot: u32,
 }
 
@@ -136,7 +144,10 @@ pub struct NodeHeader {
 #[derive(Clone, Debug, Default)]
 pub struct Tree {
     nodes: Vec<NodeHeader>,
-    slots: Vec<Slot>,
+    /// The slots, in chunks of [`CHUNK_LEN`] (one node's fields in one
+    /// chunk, so a chunk may end a few slots short; a node with more
+    /// fields than that gets a chunk of its own).
+    chunks: Vec<Vec<Slot>>,
     /// The root node.
     pub root: NodeId,
 }
@@ -156,12 +167,45 @@ impl Tree {
     /// (children point at the node itself until set).
     pub fn alloc(&mut self, program: &Program, ty: TypeId) -> NodeId {
         let id = NodeId(self.nodes.len() as u32);
-        let first_slot = self.slots.len() as u32;
-        for f in &program.types[ty.index()].fields {
-            self.slots.push(default_slot(program, ty, *f, id));
+        let fields = &program.types[ty.index()].fields;
+        let (first_slot, chunk) = self.room_for(fields.len());
+        for f in fields {
+            chunk.push(default_slot(program, ty, *f, id));
         }
         self.nodes.push(NodeHeader { ty, first_slot });
         id
+    }
+
+    /// Where the next node's `count` slots go (see [`NodeHeader`]), and
+    /// the chunk to push them on.
+    fn room_for(&mut self, count: usize) -> (u32, &mut Vec<Slot>) {
+        let fits = self
+            .chunks
+            .last()
+            .is_some_and(|c| c.len() + count <= CHUNK_LEN);
+        if !fits {
+            // The first chunk grows as needed (small trees stay small);
+            // later ones are allocated whole, never copied.
+            let capacity = if self.chunks.is_empty() {
+                0
+            } else {
+                CHUNK_LEN.max(count)
+            };
+            self.chunks.push(Vec::with_capacity(capacity));
+        }
+        let number = self.chunks.len() - 1;
+        let chunk = &mut self.chunks[number];
+        (((number as u32) << CHUNK_BITS) | chunk.len() as u32, chunk)
+    }
+
+    /// The chunk and offset of slot `slot` of a node whose first slot is
+    /// `first`.
+    #[inline]
+    fn locate(first: u32, slot: u32) -> (usize, usize) {
+        (
+            (first >> CHUNK_BITS) as usize,
+            (first as usize & (CHUNK_LEN - 1)) + slot as usize,
+        )
     }
 
     /// [`Tree::alloc`] from the node's default slots prepared once per
@@ -169,9 +213,10 @@ impl Tree {
     /// nodes use.
     pub fn alloc_default(&mut self, defaults: &DefaultSlots, ty: TypeId) -> NodeId {
         let id = NodeId(self.nodes.len() as u32);
-        let first_slot = self.slots.len() as u32;
-        for slot in &defaults.per_type[ty.index()] {
-            self.slots.push(match slot {
+        let slots = &defaults.per_type[ty.index()];
+        let (first_slot, chunk) = self.room_for(slots.len());
+        for slot in slots {
+            chunk.push(match slot {
                 Slot::Child(_) => Slot::Child(id),
                 other => other.clone(),
             });
@@ -189,24 +234,31 @@ impl Tree {
     /// A field of a node by slot index.
     #[inline]
     pub fn slot(&self, n: NodeId, slot: u32) -> &Slot {
-        &self.slots[(self.nodes[n.index()].first_slot + slot) as usize]
+        let (c, i) = Tree::locate(self.nodes[n.index()].first_slot, slot);
+        &self.chunks[c][i]
     }
 
     /// The number of fields (slots) of a node.
     #[inline]
     pub fn slot_count(&self, n: NodeId) -> u32 {
+        let first = self.nodes[n.index()].first_slot;
+        let (c, start) = Tree::locate(first, 0);
+        // The next node's slots follow in the same chunk, or this node
+        // ends its chunk.
         let end = match self.nodes.get(n.index() + 1) {
-            Some(next) => next.first_slot,
-            None => self.slots.len() as u32,
+            Some(next) if next.first_slot >> CHUNK_BITS == first >> CHUNK_BITS => {
+                Tree::locate(next.first_slot, 0).1
+            }
+            _ => self.chunks[c].len(),
         };
-        end - self.nodes[n.index()].first_slot
+        (end - start) as u32
     }
 
     /// A mutable field of a node by slot index.
     #[inline]
     pub fn slot_mut(&mut self, n: NodeId, slot: u32) -> &mut Slot {
-        let i = (self.nodes[n.index()].first_slot + slot) as usize;
-        &mut self.slots[i]
+        let (c, i) = Tree::locate(self.nodes[n.index()].first_slot, slot);
+        &mut self.chunks[c][i]
     }
 
     /// The single child in `slot` (the node itself if the slot is not a
@@ -260,10 +312,10 @@ impl Tree {
         let mut out = Tree::new();
         for n in &order {
             let h = self.nodes[n.index()];
-            let first_slot = out.slots.len() as u32;
             let count = program.types[h.ty.index()].fields.len() as u32;
+            let (first_slot, chunk) = out.room_for(count as usize);
             for s in 0..count {
-                out.slots.push(match self.slot(*n, s) {
+                chunk.push(match self.slot(*n, s) {
                     Slot::Data(v) => Slot::Data(v.clone()),
                     Slot::Empty => Slot::Empty,
                     Slot::Child(c) => Slot::Child(NodeId(new_id[c.index()])),
@@ -316,10 +368,11 @@ impl Tree {
         let h = self.nodes[n.index()];
         let count = program.types[h.ty.index()].fields.len();
         let id = NodeId(self.nodes.len() as u32);
-        let first_slot = self.slots.len() as u32;
+        let (first_slot, _) = self.room_for(count);
         for s in 0..count {
-            let slot = self.slots[h.first_slot as usize + s].clone();
-            self.slots.push(slot);
+            let slot = self.slot(n, s as u32).clone();
+            let (c, _) = Tree::locate(first_slot, 0);
+            self.chunks[c].push(slot);
         }
         self.nodes.push(NodeHeader {
             ty: h.ty,
@@ -334,8 +387,9 @@ impl Tree {
     /// outside their slot (strings, records, arrays, maps) are not counted.
     pub fn heap_bytes(&self) -> usize {
         let lists: usize = self
-            .slots
+            .chunks
             .iter()
+            .flatten()
             .map(|s| match s {
                 // An `Arc<Vec<_>>`: two counters and the vector, then items.
                 Slot::List(items) => 16 + 24 + items.0.capacity() * std::mem::size_of::<NodeId>(),
@@ -343,7 +397,11 @@ impl Tree {
             })
             .sum();
         self.nodes.capacity() * std::mem::size_of::<NodeHeader>()
-            + self.slots.capacity() * std::mem::size_of::<Slot>()
+            + self
+                .chunks
+                .iter()
+                .map(|c| c.capacity() * std::mem::size_of::<Slot>())
+                .sum::<usize>()
             + lists
     }
 

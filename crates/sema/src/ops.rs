@@ -396,7 +396,7 @@ pub fn builtin(f: Builtin, args: &[Value]) -> Result<Value, OpError> {
                     }
                 }
             }
-            Value::Map(m)
+            Value::Map(Arc::new(m))
         }
         Builtin::MapIndex => match map_entry(&arg(0), &arg(1)) {
             Some(v) => v.clone(),
@@ -414,11 +414,11 @@ pub fn builtin(f: Builtin, args: &[Value]) -> Result<Value, OpError> {
             _ => Value::Int(0),
         },
         Builtin::MapInsert => match (arg(0), MapKey::of(&arg(1))) {
-            (Value::Map(m), Some(k)) => Value::Map(m.update(k, arg(2))),
+            (Value::Map(m), Some(k)) => Value::Map(Arc::new(m.update(k, arg(2)))),
             (other, _) => other,
         },
         Builtin::MapRemove => match (arg(0), MapKey::of(&arg(1))) {
-            (Value::Map(m), Some(k)) => Value::Map(m.without(&k)),
+            (Value::Map(m), Some(k)) => Value::Map(Arc::new(m.without(&k))),
             (other, _) => other,
         },
         Builtin::MapKeys | Builtin::MapValues => match args.first() {
@@ -516,7 +516,7 @@ fn map_entry<'a>(m: &'a Value, k: &Value) -> Option<&'a Value> {
 /// absent (`m[k] = v;` inserts or updates); copy on write as for arrays.
 pub fn entry_mut<'a>(map: &'a mut Value, key: &Value, zero: Value) -> &'a mut Value {
     match (map, MapKey::of(key)) {
-        (Value::Map(m), Some(k)) => m.entry(k).or_insert(zero),
+        (Value::Map(m), Some(k)) => Arc::make_mut(m).entry(k).or_insert(zero),
         (other, _) => other,
     }
 }

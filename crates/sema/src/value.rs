@@ -3,10 +3,15 @@
 //! Values live here, in the semantic layer, because the checker evaluates
 //! constant expressions (global initial values, field defaults) with the
 //! very same operator semantics the engines use; one definition of `+` or
-//! `/` serves all of them. Strings, arrays and records are immutable and
-//! shared (`Arc`); a write to an element copies on write, so sharing is
-//! never observable, as LANGUAGE.md requires.
+//! `/` serves all of them. Strings, arrays, records and maps are immutable
+//! and shared (`Arc`); a write to an element copies on write, so sharing
+//! is never observable, as LANGUAGE.md requires.
+//!
+//! A [`Value`] is 16 bytes: every variant holds at most one word (strings
+//! are thin [`ArcStr`]s, maps sit behind an `Arc`). Trees hold one value
+//! per data field, so this size is most of an interpreted tree's memory.
 
+pub use arcstr::ArcStr;
 pub use imbl::OrdMap;
 use std::fmt;
 use std::sync::Arc;
@@ -21,7 +26,7 @@ pub enum Value {
     /// `bool`.
     Bool(bool),
     /// `str`.
-    Str(Arc<str>),
+    Str(ArcStr),
     /// `[T]`.
     Array(Arc<Vec<Value>>),
     /// A record, fields in declaration order.
@@ -30,7 +35,7 @@ pub enum Value {
     Enum(u32),
     /// `{K: V}`, a persistent ordered map: a copy is O(1) and an update
     /// O(log n), so passing an environment down a tree costs nothing.
-    Map(OrdMap<MapKey, Value>),
+    Map(Arc<OrdMap<MapKey, Value>>),
 }
 
 /// A map key: the values of the key types `i64`, `str`, `bool` and enums,
@@ -44,7 +49,7 @@ pub enum MapKey {
     /// An `i64` key.
     Int(i64),
     /// A `str` key.
-    Str(Arc<str>),
+    Str(ArcStr),
     /// An enum key (the variant's index).
     Enum(u32),
 }
@@ -109,7 +114,10 @@ impl Value {
     pub fn same_as(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits() || a == b,
-            (Value::Array(a), Value::Array(b)) | (Value::Record(a), Value::Record(b)) => {
+            (Value::Array(a), Value::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same_as(y))
+            }
+            (Value::Record(a), Value::Record(b)) => {
                 a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same_as(y))
             }
             (Value::Map(a), Value::Map(b)) => {
@@ -141,11 +149,11 @@ impl fmt::Display for Value {
                 }
                 f.write_str("}")
             }
-            Value::Array(items) | Value::Record(items) => {
-                let (open, close) = if matches!(self, Value::Array(_)) {
-                    ("[", "]")
-                } else {
-                    ("{", "}")
+            Value::Array(_) | Value::Record(_) => {
+                let (open, close, items): (_, _, &[Value]) = match self {
+                    Value::Array(items) => ("[", "]", items),
+                    Value::Record(items) => ("{", "}", items),
+                    _ => ("", "", &[]),
                 };
                 f.write_str(open)?;
                 for (i, v) in items.iter().enumerate() {

@@ -241,7 +241,7 @@ fn same_fusion_and_visits(
 /// `If.typecheck` or `Block.propagate`, it stayed explicit), and the sugar
 /// the first two passes remove is kept out of the later passes' walks by
 /// empty bodies on its abstract base `Sugar`, as the old inherited empty
-/// bodies did. So both programs fuse into the same 335 functions (the
+/// bodies did. So both programs fuse into the same 298 functions (the
 /// same `Type[traversals]` multiset) and make the same visits on the
 /// hand-checked program and on generated ones, unfused and fused.
 #[test]

@@ -65,11 +65,11 @@ impl Convert for bool {
 
 impl Convert for Arc<str> {
     fn to_value(&self) -> Value {
-        Value::Str(self.clone())
+        Value::Str(treefuse_sema::value::ArcStr::from(&**self))
     }
     fn from_value(v: &Value) -> Self {
         match v {
-            Value::Str(s) => s.clone(),
+            Value::Str(s) => Arc::from(s.as_str()),
             _ => Arc::from(""),
         }
     }
@@ -89,11 +89,11 @@ impl<T: Convert> Convert for Vec<T> {
 
 impl<K: Convert + Ord + Clone, V: Convert + Clone> Convert for imbl::OrdMap<K, V> {
     fn to_value(&self) -> Value {
-        Value::Map(
+        Value::Map(Arc::new(
             self.iter()
                 .filter_map(|(k, x)| Some((MapKey::of(&k.to_value())?, x.to_value())))
                 .collect(),
-        )
+        ))
     }
     fn from_value(v: &Value) -> Self {
         match v {

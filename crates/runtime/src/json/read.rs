@@ -18,7 +18,7 @@ use crate::store::{DefaultSlots, NodeId, Slot, Tree};
 use rustc_hash::FxHashMap as HashMap;
 use std::io::Read;
 use std::sync::Arc;
-use treefuse_sema::value::{MapKey, OrdMap};
+use treefuse_sema::value::{ArcStr, MapKey, OrdMap};
 use treefuse_sema::{DataType, FieldKind, Program, TypeId, Value};
 
 /// Strings up to this many bytes are interned while reading.
@@ -405,7 +405,7 @@ impl<'p> TreeBuilder<'p> {
 /// nesting the program fixes, never the input's.
 struct DataReader<'p> {
     program: &'p Program,
-    strings: HashMap<Box<str>, Arc<str>>,
+    strings: HashMap<Box<str>, ArcStr>,
 }
 
 impl<'p> DataReader<'p> {
@@ -416,14 +416,14 @@ impl<'p> DataReader<'p> {
         }
     }
 
-    fn string(&mut self, s: &str) -> Arc<str> {
+    fn string(&mut self, s: &str) -> ArcStr {
         if s.len() > INTERN_MAX_LEN {
-            return Arc::from(s);
+            return ArcStr::from(s);
         }
         if let Some(shared) = self.strings.get(s) {
             return shared.clone();
         }
-        let shared: Arc<str> = Arc::from(s);
+        let shared = ArcStr::from(s);
         if self.strings.len() < INTERN_MAX_ENTRIES {
             self.strings.insert(s.into(), shared.clone());
         }
@@ -521,7 +521,7 @@ impl<'p> DataReader<'p> {
                     }
                 }
                 ev.next()?;
-                Ok(Value::Map(out))
+                Ok(Value::Map(Arc::new(out)))
             }
             DataType::Record(r) => {
                 let rec = &program.records[r.index()];
