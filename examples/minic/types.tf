@@ -35,13 +35,17 @@ global CHANGED: bool = false;     // propagate or fold replaced a node in this r
 
 // ------------------------------------------------------------ program, functions
 
-tree Program { child funcs: [Func]; }
+// The program, its functions and its statements: what a pass over
+// statements walks through (`impl Code { traversal flatten() walk; }`).
+// Parameters and expressions are no `Code`: such a walk never visits them.
+abstract tree Code {}
+tree Program : Code { child funcs: [Func]; }
 tree Param { name: str; ty: Ty; id: i64 = -1; slot: i64 = -1; }
-tree Func { name: str; ret: Ty; child params: [Param]; child body: Block; index: i64 = -1; sig: Sig; frame: i64; }
+tree Func : Code { name: str; ret: Ty; child params: [Param]; child body: Block; index: i64 = -1; sig: Sig; frame: i64; }
 
 // ------------------------------------------------------------ statements
 
-abstract tree Stmt {
+abstract tree Stmt : Code {
     assigned: {i64: bool};   // variables this statement may assign (collect_assigned)
     returns: bool;           // every path through it returns (unreachable)
     high: i64;               // slots in use at its deepest point (allocate)
@@ -54,12 +58,15 @@ tree Assign : Stmt { name: str; id: i64 = -1; slot: i64 = -1; child value: Expr;
 // The sugar the first two passes remove: later passes never look into it.
 abstract tree Sugar : Stmt {}
 tree CompoundAssign : Sugar { name: str; op: ArithOp; child value: Expr; }   // name op= value;
-tree Incr : Sugar { name: str; }   // name++;
-tree Decr : Sugar { name: str; }   // name--;
+abstract tree Step : Sugar { name: str; }   // name++; and name--; (one rule desugars both)
+tree Incr : Step {}   // name++;
+tree Decr : Step {}   // name--;
 
+// `if` and `while`: statements that test a condition (which must be a bool).
+abstract tree Guarded : Stmt { child cond: Expr; }
 // if (cond) then_b else else_b  (no else: an empty block)
-tree If : Stmt { child cond: Expr; child then_b: Block; child else_b: Block; }
-tree While : Stmt { child cond: Expr; child body: Block; }          // while (cond) body
+tree If : Guarded { child then_b: Block; child else_b: Block; }
+tree While : Guarded { child body: Block; }                         // while (cond) body
 tree DoWhile : Sugar { child body: Block; child cond: Expr; }       // do body while (cond);
 // for (init; cond; step) body  (`init` is scoped to the loop)
 tree For : Sugar { child init: Stmt; child cond: Expr; child step: Stmt; child body: Block; }

@@ -2,9 +2,7 @@
 // The statement replaces itself; everything else walks down to the
 // statements (expressions contain none).
 
-impl Program { traversal desugar_assign() walk; }
-impl Func { traversal desugar_assign() walk; }
-impl Stmt { traversal desugar_assign() walk; }
+impl Code { traversal desugar_assign() walk; }
 
 impl CompoundAssign {
     traversal desugar_assign() {
@@ -14,19 +12,12 @@ impl CompoundAssign {
         };
     }
 }
-impl Incr {
+impl Step {
     traversal desugar_assign() {
+        let op = if self is Incr { ArithOp::Add } else { ArithOp::Sub };
         self = new Assign {
             name: self.name,
-            value: new Arith { op: ArithOp::Add, l: new Var { name: self.name }, r: new IntLit { v: 1 } },
-        };
-    }
-}
-impl Decr {
-    traversal desugar_assign() {
-        self = new Assign {
-            name: self.name,
-            value: new Arith { op: ArithOp::Sub, l: new Var { name: self.name }, r: new IntLit { v: 1 } },
+            value: new Arith { op: op, l: new Var { name: self.name }, r: new IntLit { v: 1 } },
         };
     }
 }

@@ -3,6 +3,10 @@
 //   do b while (c)     =>  { copy of b; while (c) b }
 // The loop replaces itself after its body is desugared.
 
+// Not `impl Code`: the fuser's table of where later passes resume on a
+// statement that `desugar_assign` replaced lists every concrete type that
+// has `desugar_loops`, and would then list `Program` and `Func` too (two
+// fused functions that never run).
 impl Program { traversal desugar_loops() walk; }
 impl Func { traversal desugar_loops() walk; }
 impl Stmt { traversal desugar_loops() walk; }

@@ -2,6 +2,10 @@
 // indices; scoped `{str: i64}` environments grown across a statement list;
 // `RESOLVE_ERRORS` counts names without a declaration.
 
+// The names a node sees: the functions (by index) and the variables in
+// scope (by declaration id).
+record Names { funcs: {str: i64}, vars: {str: i64} }
+
 impl Program {
     traversal resolve() {
         let fns: {str: i64} = {};
@@ -17,47 +21,45 @@ impl Program {
 impl Param { traversal resolve() { self.id = NEXT_ID; NEXT_ID = NEXT_ID + 1; } }
 impl Func {
     traversal resolve(fns: {str: i64}) {
-        let env: {str: i64} = {};
+        let names = Names { funcs: fns, vars: {} };
         for p in self.params {
             p.resolve();
-            env[p.name] = p.id;
+            names.vars[p.name] = p.id;
         }
-        self.body.resolve(fns, env);
+        self.body.resolve(names);
     }
 }
 
-impl Stmt { traversal resolve(fns: {str: i64}, env: {str: i64}) walk; }
-impl Sugar { traversal resolve(fns: {str: i64}, env: {str: i64}) {} }
-impl Expr { traversal resolve(fns: {str: i64}, env: {str: i64}) walk; }
+impl Stmt { traversal resolve(n: Names) walk; }
+impl Sugar { traversal resolve(n: Names) {} }
+impl Expr { traversal resolve(n: Names) walk; }
 
 impl Block {
-    traversal resolve(fns: {str: i64}, env: {str: i64}) {
-        let scope = env;
+    traversal resolve(n: Names) {
+        let scope = n;
         for s in self.stmts {
-            s.resolve(fns, scope);
-            if s is Let { scope[(s as Let).name] = (s as Let).id; }
+            s.resolve(scope);
+            if s is Let { scope.vars[(s as Let).name] = (s as Let).id; }
         }
     }
 }
-impl Let {
-    traversal resolve(fns: {str: i64}, env: {str: i64}) { walk; self.id = NEXT_ID; NEXT_ID = NEXT_ID + 1; }
-}
+impl Let { traversal resolve(n: Names) { walk; self.id = NEXT_ID; NEXT_ID = NEXT_ID + 1; } }
 impl Assign {
-    traversal resolve(fns: {str: i64}, env: {str: i64}) {
+    traversal resolve(n: Names) {
         walk;
-        self.id = get(env, self.name, -1);
+        self.id = get(n.vars, self.name, -1);
         if self.id < 0 { RESOLVE_ERRORS = RESOLVE_ERRORS + 1; }
     }
 }
 impl Var {
-    traversal resolve(fns: {str: i64}, env: {str: i64}) {
-        self.id = get(env, self.name, -1);
+    traversal resolve(n: Names) {
+        self.id = get(n.vars, self.name, -1);
         if self.id < 0 { RESOLVE_ERRORS = RESOLVE_ERRORS + 1; }
     }
 }
 impl Call {
-    traversal resolve(fns: {str: i64}, env: {str: i64}) {
-        self.func = get(fns, self.name, -1);
+    traversal resolve(n: Names) {
+        self.func = get(n.funcs, self.name, -1);
         if self.func < 0 { RESOLVE_ERRORS = RESOLVE_ERRORS + 1; }
         walk;
     }

@@ -1,13 +1,22 @@
 // Pass 4, typecheck: the `Ty` of every expression, inferred `let` types,
 // signatures as `{i64: Sig}`; `TYPE_ERRORS` counts ill-typed expressions
 // and statements (an ill-typed operand is counted once, not again by its
-// parents). Expressions take no `ret`, so statements call them by name.
+// parents).
+
+// What a node is typed in: the signatures, the variables in scope, and
+// the function's return type (which only `return` reads). Statements and
+// expressions take the same, so a walk passes it on.
+record Typing { sigs: {i64: Sig}, vars: {i64: Ty}, ret: Ty }
 
 // The type of an operator on two operands of type `t` that gives a `t`.
 pure fn operator_type(l: Ty, r: Ty, t: Ty) -> Ty = if l == t && r == t { t } else { Ty::Error };
 
 // An Error type caused here, not inherited from an operand (counted once).
 pure fn new_error(result: Ty, l: Ty, r: Ty) -> bool = result == Ty::Error && l != Ty::Error && r != Ty::Error;
+
+// A value of type `got` where a `want` is needed: an error, unless the
+// value's own type is already one (counted where it was caused).
+pure fn mismatch(got: Ty, want: Ty) -> bool = got != want && got != Ty::Error;
 
 impl Program {
     traversal typecheck() {
@@ -22,149 +31,121 @@ impl Program {
 impl Func {
     traversal signature() {
         let params: {i64: Ty} = {};
-        let i = 0;
-        for p in self.params {
-            params[i] = p.ty;
-            i = i + 1;
-        }
+        for p in self.params { params[len(params)] = p.ty; }   // in order: 0, 1, ...
         self.sig = Sig { ret: self.ret, params: params };
     }
     traversal typecheck(sigs: {i64: Sig}) {
-        let env: {i64: Ty} = {};
-        for p in self.params { env[p.id] = p.ty; }
-        self.body.typecheck(sigs, env, self.ret);
+        let vars: {i64: Ty} = {};
+        for p in self.params { vars[p.id] = p.ty; }
+        self.body.typecheck(Typing { sigs: sigs, vars: vars, ret: self.ret });
     }
 }
 
-// ---- statements
+// ---- statements: their expressions (the walk), then the checks
 
-impl Stmt { traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}, ret: Ty) {} }
+impl Stmt { traversal typecheck(t: Typing) walk; }
+impl Sugar { traversal typecheck(t: Typing) {} }
 impl Block {
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}, ret: Ty) {
-        let scope = env;
+    traversal typecheck(t: Typing) {
+        let scope = t;
         for s in self.stmts {
-            s.typecheck(sigs, scope, ret);
-            if s is Let { scope[(s as Let).id] = (s as Let).decl; }
+            s.typecheck(scope);
+            if s is Let { scope.vars[(s as Let).id] = (s as Let).decl; }
         }
     }
 }
 impl Let {
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}, ret: Ty) {
-        self.init.typecheck(sigs, env);
+    traversal typecheck(t: Typing) {
+        walk;
         if self.decl == Ty::Unknown {
             self.decl = self.init.ty;
-        } else if self.init.ty != self.decl && self.init.ty != Ty::Error {
+        } else if mismatch(self.init.ty, self.decl) {
             TYPE_ERRORS = TYPE_ERRORS + 1;
         }
     }
 }
 impl Assign {
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}, ret: Ty) {
-        self.value.typecheck(sigs, env);
-        let t = get(env, self.id, Ty::Error);
-        if t != Ty::Error && self.value.ty != Ty::Error && self.value.ty != t { TYPE_ERRORS = TYPE_ERRORS + 1; }
+    traversal typecheck(t: Typing) {
+        walk;
+        let want = get(t.vars, self.id, Ty::Error);
+        if want != Ty::Error && mismatch(self.value.ty, want) { TYPE_ERRORS = TYPE_ERRORS + 1; }
     }
 }
-impl If {
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}, ret: Ty) {
-        self.cond.typecheck(sigs, env);
-        if self.cond.ty != Ty::Bool && self.cond.ty != Ty::Error { TYPE_ERRORS = TYPE_ERRORS + 1; }
-        self.then_b.typecheck(sigs, env, ret);
-        self.else_b.typecheck(sigs, env, ret);
-    }
-}
-impl While {
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}, ret: Ty) {
-        self.cond.typecheck(sigs, env);
-        if self.cond.ty != Ty::Bool && self.cond.ty != Ty::Error { TYPE_ERRORS = TYPE_ERRORS + 1; }
-        self.body.typecheck(sigs, env, ret);
+// The condition of an `if` or a `while` must be a bool.
+impl Guarded {
+    traversal typecheck(t: Typing) {
+        walk;
+        if mismatch(self.cond.ty, Ty::Bool) { TYPE_ERRORS = TYPE_ERRORS + 1; }
     }
 }
 impl Return {
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}, ret: Ty) {
-        self.value.typecheck(sigs, env);
-        if self.value.ty != ret && self.value.ty != Ty::Error { TYPE_ERRORS = TYPE_ERRORS + 1; }
+    traversal typecheck(t: Typing) {
+        walk;
+        if mismatch(self.value.ty, t.ret) { TYPE_ERRORS = TYPE_ERRORS + 1; }
     }
 }
-impl ExprStmt { traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}, ret: Ty) { self.e.typecheck(sigs, env); } }
-impl Print { traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}, ret: Ty) { self.e.typecheck(sigs, env); } }
 
 // ---- expressions: the operands (the walk), then the node's own type
 
-impl Expr { traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}) walk; }
-impl IntLit { traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}) { self.ty = Ty::Int; } }
-impl BoolLit { traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}) { self.ty = Ty::Bool; } }
-impl Var { traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}) { self.ty = get(env, self.id, Ty::Error); } }
-impl Arith {
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}) {
+impl Expr { traversal typecheck(t: Typing) walk; }
+impl IntLit { traversal typecheck(t: Typing) { self.ty = Ty::Int; } }
+impl BoolLit { traversal typecheck(t: Typing) { self.ty = Ty::Bool; } }
+impl Var { traversal typecheck(t: Typing) { self.ty = get(t.vars, self.id, Ty::Error); } }
+// Arithmetic takes and gives integers, `&&` and `||` bools.
+impl Binary {
+    traversal typecheck(t: Typing) {
         walk;
-        self.ty = operator_type(self.l.ty, self.r.ty, Ty::Int);
+        let operands = if self is Logical { Ty::Bool } else { Ty::Int };
+        self.ty = operator_type(self.l.ty, self.r.ty, operands);
         if new_error(self.ty, self.l.ty, self.r.ty) { TYPE_ERRORS = TYPE_ERRORS + 1; }
     }
 }
+// Integers compare with every operator, two values of any one type (but
+// Error) with == and !=.
 impl Compare {
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}) {
+    traversal typecheck(t: Typing) {
         walk;
         let equality = self.op == CmpOp::Eq || self.op == CmpOp::Ne;
-        if self.l.ty == Ty::Error || self.r.ty == Ty::Error {
-            self.ty = Ty::Error;
-        } else if (self.l.ty == Ty::Int && self.r.ty == Ty::Int) || (equality && self.l.ty == self.r.ty) {
-            self.ty = Ty::Bool;
-        } else {
-            self.ty = Ty::Error;
-            TYPE_ERRORS = TYPE_ERRORS + 1;
-        }
-    }
-}
-impl Logical {
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}) {
-        walk;
-        self.ty = operator_type(self.l.ty, self.r.ty, Ty::Bool);
+        let comparable = self.l.ty == Ty::Int || (equality && self.l.ty != Ty::Error);
+        self.ty = if self.l.ty == self.r.ty && comparable { Ty::Bool } else { Ty::Error };
         if new_error(self.ty, self.l.ty, self.r.ty) { TYPE_ERRORS = TYPE_ERRORS + 1; }
     }
 }
-// -e and ~e take and give an integer, !e a bool.
+// -e and ~e take and give an integer, !e a bool; an operand of the other
+// type is an error (one of type Error or Unknown is not counted).
 impl Unary {
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}) {
+    traversal typecheck(t: Typing) {
         walk;
-        self.ty = if self.e.ty == Ty::Int { Ty::Int } else { Ty::Error };
-        if self.e.ty == Ty::Bool { TYPE_ERRORS = TYPE_ERRORS + 1; }
-    }
-}
-impl Not {
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}) {
-        walk;
-        self.ty = if self.e.ty == Ty::Bool { Ty::Bool } else { Ty::Error };
-        if self.e.ty == Ty::Int { TYPE_ERRORS = TYPE_ERRORS + 1; }
+        let want = if self is Not { Ty::Bool } else { Ty::Int };
+        let other = if self is Not { Ty::Int } else { Ty::Bool };
+        self.ty = if self.e.ty == want { want } else { Ty::Error };
+        if self.e.ty == other { TYPE_ERRORS = TYPE_ERRORS + 1; }
     }
 }
 impl Call {
     // Each argument is checked against its parameter as it is typed.
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}) {
-        let ok = contains(sigs, self.func);
-        let params: {i64: Ty} = if ok { sigs[self.func].params } else { {} };
+    traversal typecheck(t: Typing) {
+        let ok = contains(t.sigs, self.func);
+        let params: {i64: Ty} = if ok { t.sigs[self.func].params } else { {} };
         let i = 0;
         for a in self.args {
-            a.typecheck(sigs, env);
+            a.typecheck(t);
             if ok && a.ty != Ty::Error && get(params, i, Ty::Error) != a.ty { ok = false; }
             i = i + 1;
         }
         if ok && i == len(params) {
-            self.ty = sigs[self.func].ret;
+            self.ty = t.sigs[self.func].ret;
         } else {
             self.ty = Ty::Error;
-            if contains(sigs, self.func) { TYPE_ERRORS = TYPE_ERRORS + 1; }
+            if contains(t.sigs, self.func) { TYPE_ERRORS = TYPE_ERRORS + 1; }
         }
     }
 }
 impl Cond {
-    traversal typecheck(sigs: {i64: Sig}, env: {i64: Ty}) {
+    traversal typecheck(t: Typing) {
         walk;
-        if self.c.ty == Ty::Bool && self.a.ty == self.b.ty {
-            self.ty = self.a.ty;
-        } else {
-            self.ty = Ty::Error;
-            if self.c.ty != Ty::Error && self.a.ty != Ty::Error && self.b.ty != Ty::Error { TYPE_ERRORS = TYPE_ERRORS + 1; }
-        }
+        self.ty = if self.c.ty == Ty::Bool && self.a.ty == self.b.ty { self.a.ty } else { Ty::Error };
+        let caused = new_error(self.ty, self.a.ty, self.b.ty) && self.c.ty != Ty::Error;
+        if caused { TYPE_ERRORS = TYPE_ERRORS + 1; }
     }
 }

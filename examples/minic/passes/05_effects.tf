@@ -10,9 +10,7 @@ pure fn defined(op: ArithOp, b: i64) -> bool = match op {
     _ => true,
 };
 
-impl Program { traversal effects() walk; }
-impl Func { traversal effects() walk; }
-impl Stmt { traversal effects() walk; }
+impl Code { traversal effects() walk; }
 impl Sugar { traversal effects() {} }
 
 impl Expr { traversal effects() { self.effect_free = true; } }

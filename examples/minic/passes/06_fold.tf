@@ -26,9 +26,9 @@ pure fn compare(op: CmpOp, a: i64, b: i64) -> bool = match op {
     CmpOp::Ne => a != b,
 };
 
-impl Program { traversal fold() walk; }
-impl Func { traversal fold() walk; }
-impl Stmt { traversal fold() walk; }
+pure fn logic(op: LogicOp, a: bool, b: bool) -> bool = if op == LogicOp::And { a && b } else { a || b };
+
+impl Code { traversal fold() walk; }
 impl Sugar { traversal fold() {} }
 impl Expr { traversal fold() walk; }
 
@@ -59,28 +59,25 @@ impl Logical {
         walk;
         if self.l is BoolLit && self.r is BoolLit {
             FOLDS = FOLDS + 1; CHANGED = true;
-            let a = (self.l as BoolLit).v;
-            let b = (self.r as BoolLit).v;
-            self = new BoolLit { v: if self.op == LogicOp::And { a && b } else { a || b } };
+            self = new BoolLit { v: logic(self.op, (self.l as BoolLit).v, (self.r as BoolLit).v) };
         }
     }
 }
-impl Neg {
+// -e and ~e on an integer literal (`Not` has its own rule: `!` takes a bool).
+impl Unary {
     traversal fold() {
         walk;
-        if self.e is IntLit { FOLDS = FOLDS + 1; CHANGED = true; self = new IntLit { v: 0 - (self.e as IntLit).v }; }
+        if self.e is IntLit {
+            FOLDS = FOLDS + 1; CHANGED = true;
+            let v = (self.e as IntLit).v;
+            self = new IntLit { v: if self is Neg { 0 - v } else { !v } };
+        }
     }
 }
 impl Not {
     traversal fold() {
         walk;
         if self.e is BoolLit { FOLDS = FOLDS + 1; CHANGED = true; self = new BoolLit { v: !(self.e as BoolLit).v }; }
-    }
-}
-impl BitNot {
-    traversal fold() {
-        walk;
-        if self.e is IntLit { FOLDS = FOLDS + 1; CHANGED = true; self = new IntLit { v: !(self.e as IntLit).v }; }
     }
 }
 impl Cond {

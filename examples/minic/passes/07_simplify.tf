@@ -13,9 +13,7 @@ pure fn negate(op: CmpOp) -> CmpOp = match op {
     CmpOp::Ne => CmpOp::Eq,
 };
 
-impl Program { traversal simplify() walk; }
-impl Func { traversal simplify() walk; }
-impl Stmt { traversal simplify() walk; }
+impl Code { traversal simplify() walk; }
 impl Sugar { traversal simplify() {} }
 impl Expr { traversal simplify() walk; }
 

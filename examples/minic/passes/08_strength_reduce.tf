@@ -10,27 +10,23 @@ pure fn log2_exact(v: i64) -> i64 {
     return k;
 }
 
-impl Program { traversal strength_reduce() walk; }
-impl Func { traversal strength_reduce() walk; }
-impl Stmt { traversal strength_reduce() walk; }
+impl Code { traversal strength_reduce() walk; }
 impl Sugar { traversal strength_reduce() {} }
 impl Expr { traversal strength_reduce() walk; }
 
 impl Arith {
     traversal strength_reduce() {
         walk;
-        if self.op == ArithOp::Mul {
-            if self.r is IntLit && log2_exact((self.r as IntLit).v) > 0 {
-                let k = log2_exact((self.r as IntLit).v);
-                self = new Arith {
-                    op: ArithOp::Shl, l: self.l, r: new IntLit { v: k }, ty: Ty::Int, effect_free: self.effect_free,
-                };
-            } else if self.l is IntLit && log2_exact((self.l as IntLit).v) > 0 {
-                let k = log2_exact((self.l as IntLit).v);
-                self = new Arith {
-                    op: ArithOp::Shl, l: self.r, r: new IntLit { v: k }, ty: Ty::Int, effect_free: self.effect_free,
-                };
-            }
+        let kl = if self.l is IntLit { log2_exact((self.l as IntLit).v) } else { -1 };
+        let kr = if self.r is IntLit { log2_exact((self.r as IntLit).v) } else { -1 };
+        if self.op == ArithOp::Mul && kr > 0 {
+            self = new Arith {
+                op: ArithOp::Shl, l: self.l, r: new IntLit { v: kr }, ty: Ty::Int, effect_free: self.effect_free,
+            };
+        } else if self.op == ArithOp::Mul && kl > 0 {
+            self = new Arith {
+                op: ArithOp::Shl, l: self.r, r: new IntLit { v: kl }, ty: Ty::Int, effect_free: self.effect_free,
+            };
         }
     }
 }

@@ -7,8 +7,7 @@ pure fn union(a: {i64: bool}, b: {i64: bool}) -> {i64: bool} {
     return u;
 }
 
-impl Program { traversal collect_assigned() walk; }
-impl Func { traversal collect_assigned() walk; }
+impl Code { traversal collect_assigned() walk; }
 impl Stmt { traversal collect_assigned() {} }
 impl Block {
     traversal collect_assigned() {

@@ -2,9 +2,7 @@
 // `while (false) b` => nothing (deleted from a list, an empty block
 // elsewhere).
 
-impl Program { traversal dead_branches() walk; }
-impl Func { traversal dead_branches() walk; }
-impl Stmt { traversal dead_branches() walk; }
+impl Code { traversal dead_branches() walk; }
 impl Sugar { traversal dead_branches() {} }
 impl If {
     traversal dead_branches() {

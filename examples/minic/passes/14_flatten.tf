@@ -3,9 +3,7 @@
 // capturing anything); `;` and effect-free expression statements are
 // deleted.
 
-impl Program { traversal flatten() walk; }
-impl Func { traversal flatten() walk; }
-impl Stmt { traversal flatten() walk; }
+impl Code { traversal flatten() walk; }
 impl Sugar { traversal flatten() {} }
 impl Block { traversal flatten() { walk; if in_list() { self = self.stmts; } } }
 // An expression without effects computes nothing anyone sees.
