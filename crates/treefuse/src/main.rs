@@ -207,8 +207,10 @@ enum Command {
         name: String,
         /// Pages (render), functions (ast, minic), program size (toylang),
         /// nodes (scopes), `min`s, nesting depth or neighbours (treefold).
+        /// Default: 100 pages or functions, toylang 100, scopes 1000,
+        /// treefold 8.
         #[arg(long)]
-        size: usize,
+        size: Option<usize>,
         /// Generator variant (1, 2 or 3 for render and ast).
         #[arg(long, default_value_t = 1)]
         variant: u8,
@@ -927,6 +929,11 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             variant,
             seed,
         } => {
+            let size = size.unwrap_or(match name.as_str() {
+                "scopes" => 1000,
+                n if n.starts_with("treefold") => 8,
+                _ => 100,
+            });
             let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
             treefuse_casegen::generate(&name, variant, size, seed, &mut stdout).map_err(
                 |e| match e {
