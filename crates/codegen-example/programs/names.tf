@@ -4,7 +4,8 @@
 // helpers (`Tree`, `Globals`, `Cx`, `At`, `Fail`, `Site`, `Replaced`,
 // `OpenList`, `NodeRef`, `div_int`, `to_value`, ...), generated functions
 // (a traversal `run_unfused`, a traversal `x_fused` beside the entry
-// point of `fuse x`), Rust keywords (`type`, `impl`, `mod`, `loop`). The
+// point of `fuse x`), Rust keywords (`type`, `impl`, `mod`, `loop`; a
+// tree field may not be named `type`, a record field may). The
 // module generated from it must compile under `#![deny(warnings)]` and
 // `clippy -D warnings`, and run like the interpreter.
 
@@ -16,7 +17,7 @@ global loop: i64 = 0;
 
 record Tree { s: i64, t: i64, this: i64 }
 record Globals { cx: i64, site: bool }
-record At { line: i64 }
+record At { line: i64, type: i64 }
 enum Fail { Ok, Err, Some, None }
 enum Site { Root, Listed }
 
@@ -41,10 +42,10 @@ abstract tree Replaced {
     active_0: i64;
     mask: i64;
     kind: i64;
-    type: i64;
     impl: i64;
     mod: i64;
     tr: Tree;
+    at: At;
     g: Globals;
     f: Fail;
     traversal visit(t: i64, cx: i64) {}
@@ -67,7 +68,7 @@ tree NodeRef : Replaced {
         self.this_child.visit(k, this);
         self.t = self.this_child.t + k;
         self.s = s;
-        self.type = self.type + 1;
+        self.at.type = self.at.type + 1;
         self.impl = self.mod + self.kind;
         self.tr = Tree { s: s, t: self.t, this: this };
         self.g = Globals { cx: cx, site: site > 3 };

@@ -436,6 +436,22 @@ impl ItemChecker {
                             self.diags.push(d);
                             continue;
                         }
+                        if name.name == "type" {
+                            // JSON trees (§4) spend the key on the node's
+                            // concrete type: such a field could be neither
+                            // read nor written.
+                            self.diags.push(
+                                Diagnostic::error(
+                                    "field-named-type",
+                                    name.span,
+                                    format!(
+                                        "`{}` has a field named `type`, which JSON trees use for the node's concrete type",
+                                        t.name.name
+                                    ),
+                                )
+                                .with_note("rename it (`kind`, `type_`, `exc_type`)"),
+                            );
+                        }
                         let is_child = matches!(m, ast::TreeMember::Child { .. });
                         let optional = is_child && matches!(ty, ast::TypeExpr::Optional(..));
                         let kind = if is_child {
