@@ -787,3 +787,42 @@ fn million_deep_chain_is_read_and_run() {
     assert_eq!(visits, 2 * (n as u64 + 1));
     assert!(out_len > n * 30);
 }
+
+/// The reader takes the keys of an object in any order: a tree whose
+/// `"type"` keys come last (serde_json sorts keys) reads as the tree
+/// written with `"type"` first, for random trees of programs with records,
+/// maps, enums, lists and optional children.
+#[test]
+fn key_order_does_not_matter() {
+    for path in [
+        "../../examples/figure2/figure2.tf",
+        "../../examples/minic",
+        "../../examples/rules",
+        "../../examples/render/render_lists.tf",
+    ] {
+        let program = treefuse::compile_file(manifest_path(path)).expect("example checks");
+        let model = &program.model;
+        for fuse in &model.fuses {
+            for seed in 0..15 {
+                let options = treefuse_runtime::GenOptions {
+                    nodes: 60,
+                    seed,
+                    ..Default::default()
+                };
+                let tree = treefuse_runtime::random_tree(model, fuse.root_type, &options)
+                    .expect("random tree");
+                let written = treefuse_runtime::write_tree(model, &tree, None, Default::default());
+                let value: serde_json::Value = serde_json::from_str(&written).unwrap();
+                let sorted = serde_json::to_string_pretty(&value).unwrap();
+                assert!(
+                    sorted.find("\"type\"") > Some(1) || !sorted.contains(','),
+                    "{path}"
+                );
+                let reread = treefuse_runtime::read_tree(model, fuse.root_type, &sorted)
+                    .unwrap_or_else(|e| panic!("{path} seed {seed}: {e}\n{sorted}"));
+                let again = treefuse_runtime::write_tree(model, &reread, None, Default::default());
+                assert_eq!(again, written, "{path} seed {seed}");
+            }
+        }
+    }
+}

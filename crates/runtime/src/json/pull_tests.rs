@@ -88,9 +88,14 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
     })
 }
 
+/// 400 cases per property; `TREEFUSE_JSON_CASES=N` runs N (long runs).
 fn config() -> ProptestConfig {
+    let cases = std::env::var("TREEFUSE_JSON_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(400);
     ProptestConfig {
-        cases: 400,
+        cases,
         failure_persistence: None,
         ..ProptestConfig::default()
     }
