@@ -215,12 +215,10 @@ impl Tree {
         let id = NodeId(self.nodes.len() as u32);
         let slots = &defaults.per_type[ty.index()];
         let (first_slot, chunk) = self.room_for(slots.len());
-        for slot in slots {
-            chunk.push(match slot {
-                Slot::Child(_) => Slot::Child(id),
-                other => other.clone(),
-            });
-        }
+        chunk.extend(slots.iter().map(|slot| match slot {
+            Slot::Child(_) => Slot::Child(id),
+            other => other.clone(),
+        }));
         self.nodes.push(NodeHeader { ty, first_slot });
         id
     }

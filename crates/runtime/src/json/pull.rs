@@ -226,7 +226,14 @@ impl<R: Read> Lexer<R> {
         if start > 0 {
             let start_in_buf = self.line_start.saturating_sub(self.base) as usize;
             if start_in_buf < start {
-                self.line_chars_dropped += count_chars(&self.buf[start_in_buf..start]) as u64;
+                let dropped = &self.buf[start_in_buf..start];
+                // (Checking for ASCII first is several times faster than
+                // counting, and most documents are ASCII.)
+                self.line_chars_dropped += if dropped.is_ascii() {
+                    dropped.len()
+                } else {
+                    count_chars(dropped)
+                } as u64;
             }
             self.buf.copy_within(start..self.end, 0);
             self.end -= start;
