@@ -210,37 +210,46 @@ impl Parser {
                 Ok(Ident { name, span })
             }
             TokenKind::Keyword(k) if self.keyword_stands_for_name() => {
-                let span = self.bump().span;
-                // Once per keyword: its later uses as the same name are
-                // not new mistakes.
-                if self.keywords_as_names.contains(&k) {
-                    return Ok(Ident {
-                        name: k.as_str().to_string(),
-                        span,
-                    });
-                }
-                self.keywords_as_names.push(k);
-                self.diagnostics.push(
-                    Diagnostic::error(
-                        "keyword-as-name",
-                        span,
-                        format!("`{}` is a keyword; it cannot be used as a name", k.as_str()),
-                    )
-                    .with_span_label(format!("expected {what}, found a keyword"))
-                    .with_note(format!(
-                        "choose another name, such as `{0}_` or `is_{0}`",
-                        k.as_str()
-                    )),
-                );
-                // Read it as the name it was meant to be, so that the
-                // rest of the declaration parses and nothing cascades.
-                Ok(Ident {
-                    name: k.as_str().to_string(),
-                    span,
-                })
+                Ok(self.keyword_as_name(k, what))
             }
             _ => Err(self.error_here(what)),
         }
+    }
+
+    /// The name after `.` in a path: nothing but a name can stand there,
+    /// so a keyword (`self.l.pure`) is read as the name it was meant to be
+    /// whatever follows it, and the uses of a field declared with a
+    /// keyword's name do not cascade into syntax errors.
+    fn member_ident(&mut self, what: &str) -> PResult<Ident> {
+        match self.peek().clone() {
+            TokenKind::Keyword(k) => Ok(self.keyword_as_name(k, what)),
+            _ => self.ident(what),
+        }
+    }
+
+    /// Consumes keyword `k` used where a name belongs: reported once per
+    /// keyword (`keyword-as-name`; its later uses as the same name are not
+    /// new mistakes) and read as that name, so that the rest parses.
+    fn keyword_as_name(&mut self, k: Keyword, what: &str) -> Ident {
+        let span = self.bump().span;
+        let name = k.as_str().to_string();
+        if self.keywords_as_names.contains(&k) {
+            return Ident { name, span };
+        }
+        self.keywords_as_names.push(k);
+        self.diagnostics.push(
+            Diagnostic::error(
+                "keyword-as-name",
+                span,
+                format!("`{}` is a keyword; it cannot be used as a name", k.as_str()),
+            )
+            .with_span_label(format!("expected {what}, found a keyword"))
+            .with_note(format!(
+                "choose another name, such as `{0}_` or `is_{0}`",
+                k.as_str()
+            )),
+        );
+        Ident { name, span }
     }
 
     /// At a keyword where a name is expected: whether the next token is
@@ -1199,7 +1208,7 @@ impl Parser {
     /// started at token `first`.
     fn postfix_step(&mut self, e: Expr, first: usize) -> PResult<Expr> {
         if self.eat_punct(Punct::Dot) {
-            let name = self.ident("a field or traversal name")?;
+            let name = self.member_ident("a field or traversal name")?;
             if !self.at_punct(Punct::LParen) {
                 let span = e.span.to(name.span);
                 return Ok(Expr {
