@@ -171,26 +171,22 @@ fn main() {
             .unwrap_or_else(|e| fail(e));
         fused_runs.push(clock.elapsed().as_secs_f64());
 
+        let write = |tree: &treefuse_runtime::Tree, globals: &[treefuse_sema::Value]| {
+            let mut out = HashingSink::default();
+            treefuse_runtime::write_tree_to(
+                &program.model,
+                tree,
+                Some(treefuse_runtime::SelectedGlobals::all(globals)),
+                Default::default(),
+                &mut out,
+            )
+            .unwrap_or_else(|e| fail(e));
+            out
+        };
         let clock = Instant::now();
-        let mut unfused_out = HashingSink::default();
-        treefuse_runtime::write_tree_to(
-            &program.model,
-            &unfused_tree,
-            Some(treefuse_runtime::SelectedGlobals::all(&u_globals)),
-            Default::default(),
-            &mut unfused_out,
-        )
-        .unwrap_or_else(|e| fail(e));
+        let unfused_out = write(&unfused_tree, &u_globals);
         writes.push(clock.elapsed().as_secs_f64());
-        let mut fused_out = HashingSink::default();
-        treefuse_runtime::write_tree_to(
-            &program.model,
-            &fused_tree,
-            Some(treefuse_runtime::SelectedGlobals::all(&f_globals)),
-            Default::default(),
-            &mut fused_out,
-        )
-        .unwrap_or_else(|e| fail(e));
+        let fused_out = write(&fused_tree, &f_globals);
         same &= unfused_out.digest() == fused_out.digest();
         let out_mb = unfused_out.len as f64 / 1e6;
         println!(

@@ -846,7 +846,7 @@ impl<R: Read> JsonEvents<R> {
         }
         match self.lexer.next_token() {
             Ok(Some(t)) => Ok(t.to_owned()),
-            Ok(None) => Err(self.error("unexpected content after the document")),
+            Ok(None) => Err(self.error("unexpected end of the document")),
             Err(e) => Err(self.syntax(e)),
         }
     }
