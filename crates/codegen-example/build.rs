@@ -7,21 +7,51 @@ use std::fmt::Write as _;
 /// Seeds of the random programs compiled into `random` (the CI batch).
 const RANDOM_SEEDS: std::ops::Range<u64> = 1..17;
 
-/// The seeds to compile: `RANDOM_SEEDS`, or `TREEFUSE_CODEGEN_SEEDS=A..B`
-/// for a longer differential run of the code generator outside CI, e.g.
-/// `TREEFUSE_CODEGEN_SEEDS=100..300 cargo test --release -p
-/// treefuse-codegen-example random_programs` (compile time grows with the
-/// batch: every program is a module of this crate).
-fn random_seeds() -> std::ops::Range<u64> {
+/// Which names the random programs are compiled under.
+#[derive(Clone, Copy)]
+enum Names {
+    /// The generator's own (`treefuse_progen::generate`).
+    Plain,
+    /// Hostile ones (`treefuse_progen::generate_hostile`).
+    Hostile,
+    /// Both: every seed twice.
+    Both,
+}
+
+impl Names {
+    /// `false` for plain names, `true` for hostile ones.
+    fn kinds(self) -> &'static [bool] {
+        match self {
+            Names::Plain => &[false],
+            Names::Hostile => &[true],
+            Names::Both => &[false, true],
+        }
+    }
+}
+
+/// The seeds to compile and under which names: `RANDOM_SEEDS` under both,
+/// or `TREEFUSE_CODEGEN_SEEDS=A..B` (and `TREEFUSE_CODEGEN_NAMES=plain`,
+/// `hostile` or `both`, the default) for a longer differential run of the
+/// code generator outside CI, e.g. `TREEFUSE_CODEGEN_SEEDS=100..300 cargo
+/// test --release -p treefuse-codegen-example random_programs` (compile
+/// time grows with the batch: every program is a module of this crate).
+fn random_seeds() -> (std::ops::Range<u64>, Names) {
     println!("cargo:rerun-if-env-changed=TREEFUSE_CODEGEN_SEEDS");
+    println!("cargo:rerun-if-env-changed=TREEFUSE_CODEGEN_NAMES");
+    let names = match std::env::var("TREEFUSE_CODEGEN_NAMES").as_deref() {
+        Err(_) | Ok("both") => Names::Both,
+        Ok("plain") => Names::Plain,
+        Ok("hostile") => Names::Hostile,
+        Ok(other) => panic!("TREEFUSE_CODEGEN_NAMES={other}: expected plain, hostile or both"),
+    };
     let Ok(spec) = std::env::var("TREEFUSE_CODEGEN_SEEDS") else {
-        return RANDOM_SEEDS;
+        return (RANDOM_SEEDS, names);
     };
     let parsed = spec
         .split_once("..")
         .and_then(|(a, b)| Some(a.trim().parse().ok()?..b.trim().parse().ok()?));
     match parsed {
-        Some(range) => range,
+        Some(r) => (r, names),
         None => panic!("TREEFUSE_CODEGEN_SEEDS={spec}: expected A..B, e.g. 100..300"),
     }
 }
@@ -86,6 +116,7 @@ fn main() {
     let wide = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/wide.tf");
     let type_c = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/type_c.tf");
     let traversal_t = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/traversal_t.tf");
+    let python_names = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/python_names.tf");
     if let Err(e) = config.compile(
         &[
             data,
@@ -100,6 +131,7 @@ fn main() {
             wide,
             type_c,
             traversal_t,
+            python_names,
         ],
         &out,
     ) {
@@ -108,28 +140,35 @@ fn main() {
     // The hand-computed rewriting cases of the interpreter's tests
     // (`crates/treefuse/tests/rewriting/NAME.tf`), one module each.
     rewriting_cases(&config, &out);
-    // Random programs: written as .tf files, compiled like the examples.
+    // Random programs: written as .tf files, compiled like the examples,
+    // each under its generator's names and under hostile names.
     let mut list = String::new();
     let mut table = String::new();
-    for seed in random_seeds() {
-        let path = format!("{out}/random_{seed}.tf");
-        // With every construct, rewriting in place included.
-        std::fs::write(&path, treefuse_progen::generate(seed)).expect("write a random program");
-        if let Err(e) = config.compile(&[&path], &out) {
-            panic!("treefuse code generation failed on random program {seed}:\n{e}");
+    let (seeds, names) = random_seeds();
+    for seed in seeds {
+        for &hostile in names.kinds() {
+            let module = if hostile {
+                format!("hostile_{seed}")
+            } else {
+                format!("random_{seed}")
+            };
+            let path = format!("{out}/{module}.tf");
+            // With every construct, rewriting in place included.
+            let source = if hostile {
+                treefuse_progen::generate_hostile(seed)
+            } else {
+                treefuse_progen::generate(seed)
+            };
+            std::fs::write(&path, source).expect("write a random program");
+            if let Err(e) = config.compile(&[&path], &out) {
+                panic!("treefuse code generation failed on {module}:\n{e}");
+            }
+            module_with_runner(&mut list, &module);
+            let _ = writeln!(
+                table,
+                "    Random {{ seed: {seed}, hostile: {hostile}, source: {module}::SOURCE, run: run_{module} }},"
+            );
         }
-        let _ = writeln!(
-            list,
-            "#[deny(warnings)] #[allow(missing_docs)] pub mod random_{seed} {{ include!(concat!(env!(\"OUT_DIR\"), \"/random_{seed}.rs\")); }}"
-        );
-        let _ = writeln!(
-            list,
-            "fn run_{seed}(s: &treefuse_runtime::sema::Program, n: &str, f: bool, t: &treefuse_runtime::Tree, a: &[treefuse_runtime::sema::Value]) -> Option<Result<(String, u64), String>> {{ random_{seed}::run_by_name(s, n, f, t, a).map(|r| r.map_err(|e| e.to_string())) }}"
-        );
-        let _ = writeln!(
-            table,
-            "    Random {{ seed: {seed}, source: random_{seed}::SOURCE, run: run_{seed} }},"
-        );
     }
     let _ = writeln!(
         list,
@@ -163,14 +202,7 @@ fn rewriting_cases(config: &treefuse_codegen::Config, out: &str) {
         if let Err(e) = config.compile(&[&path], out) {
             panic!("treefuse code generation failed on rewriting case {name}:\n{e}");
         }
-        let _ = writeln!(
-            list,
-            "#[deny(warnings)] #[allow(missing_docs)] pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
-        );
-        let _ = writeln!(
-            list,
-            "fn run_{module}(s: &treefuse_runtime::sema::Program, n: &str, f: bool, t: &treefuse_runtime::Tree, a: &[treefuse_runtime::sema::Value]) -> Option<Result<(String, u64), String>> {{ {module}::run_by_name(s, n, f, t, a).map(|r| r.map_err(|e| e.to_string())) }}"
-        );
+        module_with_runner(&mut list, &module);
         let _ = writeln!(
             table,
             "    Case {{ name: \"{name}\", source: {module}::SOURCE, run: run_{module} }},"
@@ -181,4 +213,17 @@ fn rewriting_cases(config: &treefuse_codegen::Config, out: &str) {
         "/// Every rewriting case.\npub const CASES: &[Case] = &[\n{table}];"
     );
     std::fs::write(format!("{out}/rewriting_cases.rs"), list).expect("write the case list");
+}
+
+/// Adds to `list` the module `module` (the generated `OUT_DIR/module.rs`,
+/// under `deny(warnings)`) and `run_module`, its entry points by name.
+fn module_with_runner(list: &mut String, module: &str) {
+    let _ = writeln!(
+        list,
+        "#[deny(warnings)] #[allow(missing_docs)] pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
+    );
+    let _ = writeln!(
+        list,
+        "fn run_{module}(s: &treefuse_runtime::sema::Program, n: &str, f: bool, t: &treefuse_runtime::Tree, a: &[treefuse_runtime::sema::Value]) -> Option<Result<(String, u64), String>> {{ {module}::run_by_name(s, n, f, t, a).map(|r| r.map_err(|e| e.to_string())) }}"
+    );
 }

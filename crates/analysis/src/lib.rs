@@ -55,7 +55,10 @@
 //! # Where the analysis is conservative
 //!
 //! Every approximation below adds paths (more conflicts), never removes
-//! any; the soundness tests check this against a tracing walker.
+//! any; the soundness tests (`tests/soundness.rs`) check this against a
+//! tracing walker that runs traversals unfused on random trees: those of
+//! the examples, of hand-written schemas (`tests/programs`) and of random
+//! traversal bodies.
 //!
 //! * Path- and flow-insensitive: both branches of an `if` count, a loop body
 //!   counts once for all iterations, and a statement's set is everything it

@@ -9,6 +9,13 @@
 //! function it may dispatch to. Recursion becomes loops, virtual dispatch
 //! a choice of edges. The summary of one function is the part of the graph
 //! reachable from that function's state, without ε-edges and trimmed.
+//!
+//! Every summary is minimized ([`Nfa::minimized_at`], one subset
+//! construction for all of them, unless that would blow up), and so is
+//! every summary on a static type (the union over its concrete subtypes,
+//! `access::minimal_union`): a walk's summary is thousands of glued states
+//! whose language has a handful of them, and summaries are copied under
+//! many receivers.
 
 use treefuse_automata::{Nfa, StateId, Symbol};
 

@@ -10,6 +10,8 @@
 //! with its wildcard edges apart, so the product's successors of a state pair
 //! are found by joining two sorted lists: the cost is the number of edge
 //! pairs that *do* meet, plus a binary search per label of the smaller side.
+//! Building the index sorts a state's edge list only if it is not in label
+//! order already.
 //!
 //! The search also skips every pair of states from which no two accepted
 //! words can end with symbols that meet (each state knows the labels, and

@@ -54,6 +54,19 @@
 //!   only edges that meet instead of every edge with every edge. Most
 //!   conflict tests find no common word; the fuser asks it first and runs
 //!   the witness search only when there is one to find.
+//! * **Summaries are minimized once.** [`Nfa::minimized`] and
+//!   [`Nfa::minimized_at`] (`minimize.rs`) give the minimal deterministic
+//!   automaton of a language, so an access summary glued from thousands of
+//!   states is copied and intersected at the size of its language.
+//! * **Structure is cheap to compare.** [`Nfa::fingerprint`] hashes an
+//!   automaton's structure for caches keyed by content, and an `Nfa`
+//!   carries a *trimmed* hint that lets [`Nfa::trim`] and
+//!   [`Nfa::union_trimmed`] skip work (see `nfa.rs`).
+//! * **No treefuse dependencies** (only `rustc-hash`), no `unsafe`. The
+//!   tests check the crate against independent oracles written without its
+//!   code (`tests/oracle.rs`: a derivative-based regular-expression matcher
+//!   and raw NFAs); `tests/algorithm1.rs` works Grafter's Algorithm 1
+//!   through on a small render-tree program.
 //!
 //! # Example
 //!

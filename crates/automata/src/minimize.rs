@@ -25,10 +25,17 @@
 //! label's language.
 //!
 //! Minimization is Moore's partition refinement on those transition
-//! functions. Subset construction can blow up exponentially in theory;
-//! when the deterministic automaton would be larger than a bound
-//! proportional to the input, the input is returned trimmed instead (the
-//! same language, just not minimal).
+//! functions. States are numbered breadth-first from the start, with
+//! labelled edges in label order, so equal languages give equal automata.
+//! [`Nfa::minimized_at`] minimizes one automaton from many starts at once
+//! (the summaries of every function of one call-graph automaton), sharing
+//! the subset construction and the refinement.
+//!
+//! Subset construction can blow up exponentially in theory; when the
+//! deterministic automaton would be larger than a bound proportional to
+//! the input, [`Nfa::minimized`] returns the input
+//! [reduced](Nfa::reduced) instead (the same language, just not minimal)
+//! and [`Nfa::minimized_at`] returns `None`.
 
 use rustc_hash::FxHashMap as HashMap;
 

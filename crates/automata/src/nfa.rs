@@ -1,5 +1,18 @@
 //! The [`Nfa`] type: representation, builder API, constructors and the
 //! regular operations.
+//!
+//! An `Nfa` carries a *trimmed* hint (every state reachable and useful):
+//! set by [`Nfa::trim`], [`Nfa::reduced`] and the operations proved to keep
+//! it, cleared by every builder method, and not part of equality. [`Nfa::trim`]
+//! of a hinted automaton is a copy, and [`Nfa::union_trimmed`], the ε-free
+//! union the analysis builds statement and call sets with, writes the
+//! union of hinted parts in one pass instead of copying them in and
+//! trimming the copy. Both give the same automaton: trimming would drop
+//! exactly the parts' start states that no edge enters. [`Nfa::prepend`]
+//! puts a path word in front and keeps the hint.
+//!
+//! [`Nfa::fingerprint`] hashes the structure (equal automata, equal
+//! fingerprints) for caches keyed by content.
 
 use crate::label::{Label, Symbol};
 

@@ -7,6 +7,12 @@
 //! next layer. So the first accepting node discovered is reached by a word of
 //! minimum length, with ε-moves costing nothing, and the witness read off the
 //! parent pointers is a shortest accepted word.
+//!
+//! Visited nodes are kept in a dense array (a hash map only for very large
+//! products). The array is kept per thread between searches, and after a
+//! search only the entries it set are cleared: most searches stop after a
+//! few nodes of a large product, so allocating and zeroing the whole array
+//! each time would cost more than the search.
 
 use std::collections::HashMap;
 

@@ -21,6 +21,14 @@
 //! from subtracting two whole-process counts (building the tree varies by
 //! a few hundred LL misses from process to process).
 //!
+//! `--arena-headroom` gives every copy of the tree room for half as many
+//! nodes again, so the nodes a run creates do not make AST runs
+//! reallocate and copy the 9 MB arena inside the timer
+//! (`results/astfast`); where the fused AST time still
+//! goes and what bounds it is in `results/astbound`, and how the hand-fused
+//! AST version was found (each statement list walked once, the reaching
+//! constants in a small map) in `results/handast`.
+//!
 //! Results go to `results.md` (a Markdown table), `results.csv` and one
 //! SVG figure per case and variant (`render1.svg`, `ast1.svg`, ...): bars
 //! of fused time, hand-fused time, visits, instructions and LL misses,

@@ -2,7 +2,16 @@
 //! `treefuse-codegen` from `build.rs` (see `build.rs`): each module holds
 //! the tree types, the unfused and fused traversals and the JSON layer of
 //! one program. `tests/differential.rs` checks them against the
-//! interpreter.
+//! interpreter: output (tree and globals), runtime errors with message and
+//! position, and visits, on hand-made, random, 10⁶-deep and empty trees.
+//!
+//! Besides the examples: `programs/features.tf` (host functions and
+//! every data construct), programs whose names collide with the generated
+//! code's own (`names.tf`, `type_names.tf`, `type_c.tf`, `traversal_t.tf`,
+//! `python_names.tf`), and the fuzzer's random programs of
+//! `RANDOM_SEEDS` in `build.rs` (every construct, rewriting in place
+//! included), each under its generator's names and under hostile ones
+//! (`treefuse_progen::generate_hostile`).
 
 #![warn(missing_docs)]
 
@@ -75,6 +84,8 @@ generated! {
     type_c,
     /// `programs/traversal_t.tf`: traversals and a pure function named `t`, `cx` and `n`.
     traversal_t,
+    /// `programs/python_names.tf`: names of Python's AST and of Rust's prelude (`Set`, `Box`, `Ok`, `u32`, ...).
+    python_names,
 }
 
 /// The host functions of `programs/features.tf` (`pure fn` without a body),
@@ -123,7 +134,8 @@ pub mod rewriting {
 
 /// Random programs of the soundness fuzzer's generator
 /// (`treefuse_progen::generate`, every construct including rewriting in
-/// place), compiled in one batch.
+/// place), each also under hostile names
+/// (`treefuse_progen::generate_hostile`), compiled in one batch.
 pub mod random {
     /// Runs a `fuse` item by name: schema, item, fused?, input tree,
     /// arguments; returns the output JSON and visits, or the error message.
@@ -139,6 +151,8 @@ pub mod random {
     pub struct Random {
         /// The generator seed.
         pub seed: u64,
+        /// Under hostile names (`treefuse_progen::generate_hostile`).
+        pub hostile: bool,
         /// Its source.
         pub source: &'static str,
         /// Its generated engines.

@@ -414,14 +414,15 @@ fn random_programs() {
     let mut runs = 0;
     let mut rewritten = 0;
     for r in g::random::PROGRAMS {
-        let program = treefuse::compile_source(&format!("random_{}.tf", r.seed), r.source)
+        let name = if r.hostile { "hostile" } else { "random" };
+        let program = treefuse::compile_source(&format!("{name}_{}.tf", r.seed), r.source)
             .unwrap_or_else(|e| panic!("{e}"));
         let fused = program.fuse_all(&FusionOptions::default());
         let host = Host::new();
         for fuse in &program.model.fuses {
             for seed in 0..4 {
                 let what = format!(
-                    "random program {} fuse {} tree seed {seed}",
+                    "{name} program {} fuse {} tree seed {seed}",
                     r.seed, fuse.name
                 );
                 let input = random_tree(
@@ -1096,6 +1097,38 @@ fn names_the_generator_uses_itself() {
     let program = example("crates/codegen-example/programs/traversal_t.tf");
     let (u, f) = engines!(traversal_t, run_go_unfused_counted, run_go_fused_counted);
     agree_on_random_trees("traversal t", &program, "go", &u, &f);
+}
+
+/// `programs/python_names.tf`: node types named like Python's AST and like
+/// Rust's prelude (`Set`, `List`, `Match`, `Try`, `Box`, `Ok`, `Default`,
+/// `u32`, `ListId`), traversals `clone`, `set`/`Set` and `fooBar`/`foo_bar`,
+/// a global `Tree`, a record `Option` with fields `Some` and `None`: the
+/// module compiles warning-free and computes the hand-computed result.
+#[test]
+fn python_and_rust_names() {
+    let program = example("crates/codegen-example/programs/python_names.tf");
+    let (u, f) = engines!(
+        python_names,
+        run_await_unfused_counted,
+        run_await_fused_counted
+    );
+    agree_on_random_trees("python names", &program, "Await", &u, &f);
+    let input = program
+        .read_tree(
+            "Await",
+            r#"{"type":"Match","List":[{"type":"Try","Await":{"type":"Yield"}},{"type":"Yield"},{"type":"Box"}]}"#,
+        )
+        .unwrap();
+    let (visits_unfused, _) = agree("python names", &program, "Await", &input, &u, &f).unwrap();
+    assert_eq!(visits_unfused, 25, "five calls on five nodes");
+    let (out, _) = f(&input).unwrap();
+    // clone: Yield.union 5 → 6, Try.move 1 → 2; set: Yield.self_ = 3 + 6,
+    // Match.self_ = 3; Set: Yield.union = 0 (gen is Err), Try.move = 20;
+    // fooBar: Tree = 100 + 20 + 100; foo_bar: Tree = 220 * 2 * 2 + 1.
+    assert_eq!(
+        out,
+        r#"{"type":"Match","self_":3,"List":[{"type":"Try","self_":0,"Await":{"type":"Yield","self_":9,"union":0,"gen":"Err"},"move":20},{"type":"Yield","self_":9,"union":0,"gen":"Err"},{"type":"Box","self_":0}],"box":"Ok","globals":{"Tree":881}}"#
+    );
 }
 
 /// `programs/wide.tf`: seventy passes, each of which may `return`, fused

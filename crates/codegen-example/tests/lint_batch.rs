@@ -3,7 +3,8 @@
 //! subdirectory is one program), the programs of this crate
 //! (`programs/*.tf`, hostile names included), the rewriting cases of the
 //! interpreter's tests and a batch of the fusion fuzzer's random
-//! programs are generated into
+//! programs, each under its generator's names and under hostile names
+//! (`treefuse_progen::generate_hostile`), are generated into
 //! one scratch crate whose root says `#![deny(warnings)]` and
 //! `#![warn(missing_docs)]`, which is then built and linted with
 //! `cargo clippy -- -D warnings` (each through the same `cargo` that runs
@@ -17,9 +18,10 @@
 //! TREEFUSE_LINT_SEEDS=1000..1400 cargo test --release -p treefuse-codegen-example --test lint_batch -- --ignored
 //! ```
 //!
-//! (default seeds `1..201`). The normal suite compiles the examples, the
-//! programs of `programs/` and 16 random programs under
-//! `#[deny(warnings)]` in this crate itself (`build.rs`).
+//! (default seeds `1..201`, so 400 random programs). The normal suite
+//! compiles the examples, the programs of `programs/` and the random
+//! programs of `build.rs` (plain and hostile) under `#[deny(warnings)]`
+//! in this crate itself.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -120,6 +122,10 @@ fn generated_modules_are_warning_and_clippy_clean() {
     for seed in seeds() {
         let p = programs.join(format!("random_{seed}.tf"));
         std::fs::write(&p, treefuse_progen::generate(seed)).expect("write a random program");
+        files.push(p);
+        let p = programs.join(format!("hostile_{seed}.tf"));
+        std::fs::write(&p, treefuse_progen::generate_hostile(seed))
+            .expect("write a random program");
         files.push(p);
     }
     let config = treefuse_codegen::Config::new();

@@ -64,7 +64,7 @@ impl Gen<'_> {
                 c.args.iter().for_each(|a| expr_use(a, &mut u));
             }
             fuse_stmt_exprs(&fuse.body, &mut |e| expr_use(e, &mut u));
-            let mut ns = Names::for_locals();
+            let mut ns = Names::for_locals(&self.locals_reserved);
             let ctx = format!("fuse {}", fuse.name);
             let fr = self.frame(ctx.clone(), &fuse.frame, &u, &mut ns, false);
             let params: Vec<_> = (0..fuse.frame.num_params)
@@ -216,7 +216,7 @@ impl Gen<'_> {
                 let diverges = self.kind_pattern(fuse.root_type).is_none()
                     || (kind == "fused" && self.fused.entry(&fuse.name).is_none());
                 let tail = if diverges { quote!() } else { quote!(Ok(())) };
-                let body = if matches!(self.stack, crate::stack::StackScheme::Created(_)) {
+                let body = if matches!(self.stack, crate::stack_plan::StackScheme::Created(_)) {
                     quote!(cx.set_stack_bound(t.node_count()); #body)
                 } else {
                     body
@@ -298,7 +298,7 @@ pub fn prelude(code: &TokenStream, count: &proc_macro2::Ident) -> TokenStream {
             .map(|name| ident(name)),
     );
     out.extend(quote!(pub use treefuse_runtime::generated::{#(#public),*};));
-    let used: Vec<_> = RUNTIME_HELPERS
+    let used: Vec<_> = crate::names::RUNTIME_HELPERS
         .iter()
         .filter(|name| mentioned(name))
         .map(|name| ident(name))
@@ -313,56 +313,6 @@ pub fn prelude(code: &TokenStream, count: &proc_macro2::Ident) -> TokenStream {
     }
     out.extend(stack);
     out
-}
-
-/// The helpers of `treefuse_runtime::generated` a module imports when its
-/// code mentions them.
-const RUNTIME_HELPERS: &[&str] = &[
-    "At",
-    "OpenList",
-    "thicket_error",
-    "list_elem",
-    "opt_child",
-    "div_int",
-    "rem_int",
-    "shift_int",
-    "map_index",
-    "map_get_or",
-    "map_remove",
-    "map_ref",
-    "concat_str",
-    "substr_checked",
-    "checked_index",
-    "checked_index_mut",
-    "array_slice",
-    "array_slice_in_place",
-    "array_insert_at",
-    "array_remove_at",
-    "list_insert_position",
-    "cast_error",
-    "no_traversal",
-];
-
-/// Calls `f` on every expression of the global assignments and loop
-/// conditions of a `fuse` item (call arguments are in `Fuse::calls`).
-pub(crate) fn fuse_stmt_exprs(
-    stmts: &[treefuse_sema::FuseStmt],
-    f: &mut impl FnMut(&treefuse_sema::Expr),
-) {
-    for s in stmts {
-        match s {
-            treefuse_sema::FuseStmt::Call(_) => {}
-            treefuse_sema::FuseStmt::SetGlobal { value, .. } => f(value),
-            treefuse_sema::FuseStmt::While {
-                cond, limit, body, ..
-            } => {
-                f(limit);
-                f(cond);
-                fuse_stmt_exprs(body, f);
-            }
-            treefuse_sema::FuseStmt::Break { .. } => {}
-        }
-    }
 }
 
 /// Adds every identifier of `ts` (inside groups too) to `out`.

@@ -28,19 +28,7 @@
 use proc_macro2::{Delimiter, Group, Ident, Spacing, TokenStream, TokenTree};
 use std::collections::BTreeMap;
 
-/// The slot a target list's dispatchers (and its functions) return.
-#[derive(Clone)]
-pub(crate) struct Forwarded {
-    pub slot: Ident,
-    pub ty: TokenStream,
-}
-
-/// What the fused code forwards: per target list and per fused function.
-#[derive(Default)]
-pub(crate) struct Forwarding {
-    pub by_targets: BTreeMap<Vec<(treefuse_sema::TypeId, treefuse_fusion::FusedFnId)>, Forwarded>,
-    pub by_fn: BTreeMap<usize, Forwarded>,
-}
+use crate::gen::{Forwarded, Forwarding};
 
 /// A scan of the code after a fused call on a child (`local` holds the
 /// child's id, `field` names the receiver's child slot): counts the reads

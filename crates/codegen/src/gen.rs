@@ -1,9 +1,9 @@
 //! The generator: program model and fused IR in, Rust tokens out.
 
 use crate::names::{ident, snake, Names};
-use crate::CodegenOptions;
+use crate::options::CodegenOptions;
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashSet};
 use treefuse_fusion::{FusedFnId, FusedProgram};
@@ -118,7 +118,7 @@ pub(crate) fn cold_fields(p: &Program) -> Vec<bool> {
                 .iter()
                 .for_each(|a| visit::walk_expr(a, &mut mark));
         }
-        crate::entry::fuse_stmt_exprs(&fuse.body, &mut |e| visit::walk_expr(e, &mut mark));
+        fuse_stmt_exprs(&fuse.body, &mut |e| visit::walk_expr(e, &mut mark));
     }
     for stmts in &stmt_lists {
         visit::walk_stmt_exprs(stmts, &mut mark);
@@ -294,7 +294,7 @@ pub(crate) fn assign_slots(p: &Program, fields: &[FieldId], hier_of: &[usize]) -
                 _ => format!("{}_or_{}_etc", ns[0], ns[1]),
             };
             Slot {
-                name: taken.fresh(&base),
+                name: taken.fresh_value(&base),
                 fields: fs.clone(),
             }
         })
@@ -410,13 +410,16 @@ pub(crate) struct Gen<'p> {
     pub self_children: RefCell<Option<Vec<HoistedChild>>>,
     /// The child slots fused calls return (`forward.rs`); empty until
     /// [`Gen::fused_items`] plans them.
-    pub forwarding: RefCell<crate::forward::Forwarding>,
+    pub forwarding: RefCell<Forwarding>,
     pub p: &'p Program,
     pub fused: &'p FusedProgram,
     pub opts: &'p CodegenOptions,
     pub hier_of: Vec<usize>,
     pub hiers: Vec<Hier>,
     pub field: Vec<Ident>,
+    /// Per field: its name as a member of the typed API's struct of each
+    /// concrete type that has it, and of a cold struct.
+    pub member: Vec<Ident>,
     /// Per field: whether it is cold ([`cold_fields`]), stored in its
     /// node's cold struct rather than in the node struct.
     pub cold: Vec<bool>,
@@ -468,12 +471,18 @@ pub(crate) struct Gen<'p> {
     /// a function that takes a mask has more participants, then 128.
     pub mask_bits: u32,
     pub top: Names,
+    /// What a user local may not be called (`Names::locals_reserved`),
+    /// filled in once the module's names are all handed out.
+    pub locals_reserved: std::rc::Rc<std::collections::HashSet<String>>,
     /// What traversals may do to the place their receiver stands in.
     pub rw: Rewrites,
     /// Per hierarchy: the function making a deep copy of a subtree.
     pub copy_fn: Vec<Ident>,
-    /// Where the generated code checks the stack (`stack::stack_scheme`).
-    pub stack: crate::stack::StackScheme,
+    /// Per hierarchy: the helper of `copy_fn` that queues a node's
+    /// children.
+    pub copy_children_fn: Vec<Ident>,
+    /// Where the generated code checks the stack (`stack_plan::stack_scheme`).
+    pub stack: crate::stack_plan::StackScheme,
 }
 
 /// The functions generated for one `fuse` item, unfused or fused.
@@ -609,52 +618,6 @@ impl Rewrites {
     }
 }
 
-/// Names the generated code itself uses inside functions.
-pub(crate) fn reserved_locals() -> Vec<String> {
-    let mut v: Vec<String> = [
-        "t",
-        "cx",
-        "this",
-        "mask",
-        "m",
-        "n",
-        "v",
-        "p",
-        "items",
-        "item",
-        "child",
-        "root",
-        "r",
-        "globals",
-        "tree",
-        "site",
-        "replaced",
-        "k",
-        "x",
-        "xs",
-        "nodes",
-        "before",
-        "other",
-        "start_kind",
-        "while_limit",
-        "while_iter",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    for i in 0..treefuse_fusion::MASK_WIDTH {
-        v.push(format!("active_{i}"));
-        v.push(format!("f{i}"));
-        v.push(format!("i{i}"));
-        v.push(format!("arg{i}"));
-        v.push(format!("k{i}"));
-        v.push(format!("open_{i}"));
-        v.push(format!("owner_{i}"));
-        v.push(format!("resume_{i}"));
-    }
-    v
-}
-
 pub(crate) fn is_copy(t: &DataType) -> bool {
     matches!(
         t,
@@ -664,99 +627,11 @@ pub(crate) fn is_copy(t: &DataType) -> bool {
 
 impl<'p> Gen<'p> {
     pub fn new(p: &'p Program, fused: &'p FusedProgram, opts: &'p CodegenOptions) -> Gen<'p> {
-        let mut top = Names::with_reserved(&[
-            "Tree",
-            "NodeRef",
-            "Globals",
-            "Cx",
-            "At",
-            "RuntimeError",
-            "Fail",
-            "run_deep",
-            "STACK_RESERVE",
-            "STACK_PER_LEVEL",
-            "STACK_MAX",
-            "stack_pointer",
-            "stack_low",
-            "with_more_stack",
-            "by_kind",
-            "div_int",
-            "rem_int",
-            "checked_index",
-            "checked_index_mut",
-            "array_slice",
-            "array_slice_in_place",
-            "array_insert_at",
-            "array_remove_at",
-            "list_insert_position",
-            "map_index",
-            "map_get_or",
-            "map_remove",
-            "map_ref",
-            "imbl",
-            "shift_int",
-            "concat_str",
-            "substr_checked",
-            "cast_error",
-            "no_traversal",
-            "SOURCE",
-            "schema",
-            "read_json",
-            "write_json",
-            "STACK_RED_ZONE",
-            "STACK_SEGMENT",
-            "Arc",
-            "Vec",
-            "String",
-            "Option",
-            "Result",
-            "Ok",
-            "Err",
-            "Some",
-            "None",
-            "Box",
-            "stacker",
-            "std",
-            "core",
-            "interop",
-            "HIER_OF",
-            "SLOT_COUNT",
-            "Site",
-            "Replaced",
-            "OpenList",
-            "thicket_error",
-            "list_elem",
-            "opt_child",
-            "list_set",
-            "copy_pending",
-            // Imported from treefuse-runtime by the JSON layer.
-            "treefuse_runtime",
-            "sema",
-            "Convert",
-            "Numbering",
-            "RtValue",
-            "RtSlot",
-            "RtNodeId",
-            "RtTree",
-            "to_value",
-            "from_value",
-            "next_field",
-            "record_fields",
-            "enum_index",
-            "rt_data",
-            "rt_child",
-            "rt_child_opt",
-            "rt_list",
-            "schema_of",
-            "read_runtime_tree",
-            "write_runtime_tree",
-            "BuildError",
-            "TypedNode",
-        ]);
         // Functions are called from inside other functions, whose
         // parameters and locals (`t`, `cx`, `n`, ...) would shadow a
-        // function of the same name (a traversal `t`: `t(t, cx, root)`).
-        top.reserve(reserved_locals().iter().map(String::as_str));
+        // function of the same name (a traversal `t`: `t(t, cx, root)`):
+        // the module's namespace has them taken too.
+        let mut top = Names::for_module();
         // Concrete types' structs of the typed API take the types' own
         // names (`TextBox`, `Add`) before any generated name is chosen.
         let type_struct = p
@@ -764,6 +639,10 @@ impl<'p> Gen<'p> {
             .iter()
             .map(|t| (!t.is_abstract).then(|| top.fresh(&t.name)))
             .collect();
+        // So do records and enums: a derived name (`ExprId`) gives way to
+        // a user's type of that name.
+        let rec = p.records.iter().map(|r| top.fresh(&r.name)).collect();
+        let enum_name = p.enums.iter().map(|e| top.fresh(&e.name)).collect();
         // Hierarchies.
         let root_of = |mut t: TypeId| {
             while let Some(b) = p.types[t.index()].base {
@@ -773,8 +652,11 @@ impl<'p> Gen<'p> {
         };
         let mut hier_of = vec![0; p.types.len()];
         let mut hiers: Vec<Hier> = Vec::new();
-        // Arenas are fields of `Tree`, beside its `root`.
-        let mut arena_ns = Names::with_reserved(&["root"]);
+        // Arenas are fields of `Tree`, beside its `root`, and name the
+        // getters of `NodeRef` (`NodeRef::expr(self) -> Option<ExprId>`).
+        let mut arena_ns = Names::for_methods(&["root"]);
+        // `Tree`'s methods: `push_expr`, `push_call_with_cold`.
+        let mut tree_ns = Names::for_methods(crate::names::TREE_METHODS);
         for (i, _) in p.types.iter().enumerate() {
             let r = root_of(TypeId(i as u32));
             let h = match hiers.iter().position(|h| h.root == r) {
@@ -786,8 +668,8 @@ impl<'p> Gen<'p> {
                         node: top.fresh(&format!("{name}Slots")),
                         id: top.fresh(&format!("{name}Id")),
                         kind: top.fresh(&format!("{name}Kind")),
-                        arena: arena_ns.fresh(&snake(name)),
-                        push: format_ident!("push_{}", snake(name)),
+                        arena: arena_ns.fresh_value(&snake(name)),
+                        push: tree_ns.fresh_value(&format!("push_{}", snake(name))),
                         concrete: Vec::new(),
                         fields: Vec::new(),
                         slots: Vec::new(),
@@ -835,35 +717,53 @@ impl<'p> Gen<'p> {
                     .collect();
                 (!t.is_abstract && !fields.is_empty()).then(|| ColdStruct {
                     name: top.fresh(&format!("{}Cold", t.name)),
-                    table: arena_ns.fresh(&format!("{}_cold", snake(&t.name))),
-                    push_with: format_ident!("push_{}_with_cold", snake(&t.name)),
+                    table: arena_ns.fresh_value(&format!("{}_cold", snake(&t.name))),
+                    push_with: tree_ns.fresh_value(&format!("push_{}_with_cold", snake(&t.name))),
                     fields,
                 })
             })
             .collect();
+        // Fields as members of the typed API's structs and of the cold
+        // structs: a field is a member of the struct of every concrete type
+        // that has it, and takes a name free in all of them, so that
+        // `Match` and `match` (both `match_`) or an inherited `Clone` and
+        // an own `clone` stay apart, while `next` of two unrelated types
+        // stays `next` in both.
+        let mut member = vec![ident("x"); p.fields.len()];
+        let mut members_of: Vec<Names> = vec![Names::for_members(); p.types.len()];
         for (f, fd) in p.fields.iter().enumerate() {
+            let holders: Vec<usize> = (0..p.types.len())
+                .filter(|&t| p.types[t].fields.contains(&FieldId(f as u32)))
+                .collect();
+            let name = crate::names::first_free(&snake(&fd.name), |n| {
+                holders.iter().any(|&t| members_of[t].is_taken(n))
+            });
+            for &t in &holders {
+                members_of[t].reserve([name.as_str()]);
+            }
+            member[f] = ident(&name);
+        }
+        for (f, m) in member.iter().enumerate() {
             if cold[f] {
-                field[f] = ident(&crate::names::safe(&snake(&fd.name)));
+                field[f] = m.clone();
             }
         }
-        let mut ctor_ns = Names::with_reserved(&["push", "new", "blank"]);
+        let mut ctor_ns = Names::for_methods(&["push", "new", "blank"]);
         let type_ctor = p
             .types
             .iter()
-            .map(|t| ctor_ns.fresh(&snake(&t.name)))
+            .map(|t| ctor_ns.fresh_value(&snake(&t.name)))
             .collect();
-        let variant = p
-            .types
-            .iter()
-            .map(|t| ident(&crate::names::safe(&t.name)))
-            .collect();
-        let rec = p.records.iter().map(|r| top.fresh(&r.name)).collect();
-        let enum_name = p.enums.iter().map(|e| top.fresh(&e.name)).collect();
+        // Variants of the kind enums are matched in functions whose locals
+        // would bind instead of matching a variant of the same name (E0170).
+        let mut variant_ns = Names::for_variants();
+        let variant = p.types.iter().map(|t| variant_ns.fresh(&t.name)).collect();
         let enum_variants = p
             .enums
             .iter()
             .map(|e| {
-                let mut ns = Names::with_reserved(&["Self"]);
+                let mut ns = Names::for_variants();
+                ns.reserve(["Self"]);
                 e.variants.iter().map(|v| ns.fresh(v)).collect()
             })
             .collect();
@@ -872,14 +772,17 @@ impl<'p> Gen<'p> {
             .iter()
             .map(|r| {
                 let mut ns = Names::default();
-                r.fields.iter().map(|f| ns.fresh(&snake(&f.name))).collect()
+                r.fields
+                    .iter()
+                    .map(|f| ns.fresh_value(&snake(&f.name)))
+                    .collect()
             })
             .collect();
         let mut gns = Names::default();
         let global = p
             .globals
             .iter()
-            .map(|g| gns.fresh(&snake(&g.name)))
+            .map(|g| gns.fresh_value(&snake(&g.name)))
             .collect();
         // The entry points first: they are the module's API, so a
         // traversal or pure function of the same name gives way.
@@ -889,16 +792,16 @@ impl<'p> Gen<'p> {
             .map(|f| {
                 let base = snake(&f.name);
                 ["unfused", "fused"].map(|kind| EntryFns {
-                    run: top.fresh(&format!("run_{base}_{kind}")),
-                    counted: top.fresh(&format!("run_{base}_{kind}_counted")),
-                    inner: top.fresh(&format!("{base}_{kind}")),
+                    run: top.fresh_value(&format!("run_{base}_{kind}")),
+                    counted: top.fresh_value(&format!("run_{base}_{kind}_counted")),
+                    inner: top.fresh_value(&format!("{base}_{kind}")),
                 })
             })
             .collect();
         let pure = p
             .pure_fns
             .iter()
-            .map(|f| top.fresh(&snake(&f.name)))
+            .map(|f| top.fresh_value(&snake(&f.name)))
             .collect();
         let pure_lent = p.pure_fns.iter().map(lent_params).collect();
         let method_lent = method_lent_params(p);
@@ -906,13 +809,13 @@ impl<'p> Gen<'p> {
         let method_fn = p
             .methods
             .iter()
-            .map(|m| top.fresh(&snake(&rust_name(&m.name))))
+            .map(|m| top.fresh_value(&snake(&rust_name(&m.name))))
             .collect();
         let body_fn = p
             .bodies
             .iter()
             .map(|b| {
-                top.fresh(&format!(
+                top.fresh_value(&format!(
                     "{}_{}",
                     snake(&p.types[b.owner.index()].name),
                     snake(&rust_name(&p.methods[b.method.index()].name))
@@ -923,16 +826,22 @@ impl<'p> Gen<'p> {
             .functions
             .iter()
             .enumerate()
-            .map(|(i, f)| top.fresh(&format!("fused_{i}_{}", snake(&p.types[f.ty.index()].name))))
+            .map(|(i, f)| {
+                top.fresh_value(&format!("fused_{i}_{}", snake(&p.types[f.ty.index()].name)))
+            })
             .collect();
         let cast_fn = p
             .types
             .iter()
-            .map(|t| top.fresh(&format!("as_{}", snake(&t.name))))
+            .map(|t| top.fresh_value(&format!("as_{}", snake(&t.name))))
             .collect();
-        let copy_fn = hiers
+        let copy_fn: Vec<Ident> = hiers
             .iter()
-            .map(|h| top.fresh(&format!("copy_{}", snake(&p.types[h.root.index()].name))))
+            .map(|h| top.fresh_value(&format!("copy_{}", snake(&p.types[h.root.index()].name))))
+            .collect();
+        let copy_children_fn = copy_fn
+            .iter()
+            .map(|f| top.fresh_value(&format!("{f}_children")))
             .collect();
         let rw = Rewrites::new(p, fused);
         let mut g = Gen {
@@ -942,6 +851,7 @@ impl<'p> Gen<'p> {
             hier_of,
             hiers,
             field,
+            member,
             cold,
             cold_struct,
             type_ctor,
@@ -970,68 +880,18 @@ impl<'p> Gen<'p> {
             off: Vec::new(),
             mask_bits: 64,
             top,
+            locals_reserved: Default::default(),
             rw,
             copy_fn,
-            stack: crate::stack::stack_scheme(p),
+            copy_children_fn,
+            stack: crate::stack_plan::stack_scheme(p),
         };
         g.plan_fused();
+        // Every module-level name is handed out: from here on, frames name
+        // locals around them.
+        g.locals_reserved = Names::locals_reserved(&g.top);
         g.drop_unused_checks();
-        g.settle_lending();
         g
-    }
-
-    /// Keeps lent only the parameters whose code copies the value out of
-    /// the reference rarely enough to pay. Generates the pure functions and
-    /// the unfused bodies, unlends what they copy too often, and repeats
-    /// until nothing changes (a parameter passed on to one that is no
-    /// longer lent is copied there: the sets only shrink).
-    ///
-    /// A pure function's parameter must never be copied: its callers
-    /// typically hand over a map they then replace (`e = kill(e, id)`),
-    /// which the callee updates in place only if it owns it. A traversal's
-    /// parameter may be copied at one place outside loops (`Block.propagate`
-    /// starts with `let known = env;`): that copy is the one its caller
-    /// made before, moved into the callee, while the calls that pass the
-    /// value on without copying (one per statement, per child) no longer
-    /// copy. Array parameters of pure functions stay lent (`&[T]`, copied
-    /// with `to_vec` where needed), as before.
-    ///
-    /// Value semantics hold by construction: a lent parameter is a shared
-    /// `&T` (the generated types have no interior mutability) that the
-    /// callee never assigns, and the caller cannot change the value while
-    /// the call holds the borrow, so neither side sees the other's later
-    /// changes.
-    fn settle_lending(&mut self) {
-        loop {
-            self.lent_copied.borrow_mut().clear();
-            let _ = self.pure_fns();
-            let _ = self.bodies();
-            let copied = std::mem::take(&mut *self.lent_copied.borrow_mut());
-            let mut changed = false;
-            for ((lender, i), how) in copied {
-                let (slot, keep) = match lender {
-                    Lender::Pure(f) => (
-                        self.pure_lent[f].get_mut(i),
-                        matches!(
-                            self.p.pure_fns[f].frame.locals.get(i),
-                            Some((_, DataType::Array(_)))
-                        ),
-                    ),
-                    Lender::Body { method, .. } => {
-                        (self.method_lent[method].get_mut(i), how == Copied::Once)
-                    }
-                };
-                if let Some(lent) = slot {
-                    if *lent && !keep {
-                        *lent = false;
-                        changed = true;
-                    }
-                }
-            }
-            if !changed {
-                return;
-            }
-        }
     }
 
     // ------------------------------------------------------------ types
@@ -1315,7 +1175,7 @@ impl<'p> Gen<'p> {
         }
         for (i, l) in lists.into_iter().enumerate() {
             if !self.fused_disp.contains_key(&l) {
-                let name = self.top.fresh(&format!("fused_call_{i}"));
+                let name = self.top.fresh_value(&format!("fused_call_{i}"));
                 self.fused_disp.insert(l, name);
             }
         }
@@ -1339,7 +1199,7 @@ impl<'p> Gen<'p> {
                     self.fused_disp[&key.0],
                     snake(&self.p.types[key.1.index()].name)
                 );
-                let name = self.top.fresh(&base);
+                let name = self.top.fresh_value(&base);
                 self.fused_disp_known.insert(key, name);
             }
         }
@@ -1946,7 +1806,7 @@ impl Gen<'_> {
             .enumerate()
             .map(|(i, (name, _))| {
                 let base = snake(name);
-                let id = ns.fresh(&base);
+                let id = ns.fresh_value(&base);
                 if u.read.contains(&LocalId(i as u32)) {
                     id
                 } else {
@@ -1960,7 +1820,7 @@ impl Gen<'_> {
             .enumerate()
             .map(|(i, v)| {
                 let base = snake(&v.name);
-                let id = ns.fresh(&base);
+                let id = ns.fresh_value(&base);
                 if u.nodes.contains(&NodeVarId(i as u32)) {
                     id
                 } else {
@@ -1999,4 +1859,40 @@ pub(crate) fn count_param(p: &Program) -> Ident {
         name.push('_');
     }
     ident(&name)
+}
+
+/// Calls `f` on every expression of the global assignments and loop
+/// conditions of a `fuse` item (call arguments are in `Fuse::calls`).
+pub(crate) fn fuse_stmt_exprs(
+    stmts: &[treefuse_sema::FuseStmt],
+    f: &mut impl FnMut(&treefuse_sema::Expr),
+) {
+    for s in stmts {
+        match s {
+            treefuse_sema::FuseStmt::Call(_) => {}
+            treefuse_sema::FuseStmt::SetGlobal { value, .. } => f(value),
+            treefuse_sema::FuseStmt::While {
+                cond, limit, body, ..
+            } => {
+                f(limit);
+                f(cond);
+                fuse_stmt_exprs(body, f);
+            }
+            treefuse_sema::FuseStmt::Break { .. } => {}
+        }
+    }
+}
+
+/// The slot a target list's dispatchers (and its functions) return.
+#[derive(Clone)]
+pub(crate) struct Forwarded {
+    pub slot: Ident,
+    pub ty: TokenStream,
+}
+
+/// What the fused code forwards: per target list and per fused function.
+#[derive(Default)]
+pub(crate) struct Forwarding {
+    pub by_targets: BTreeMap<Vec<(TypeId, treefuse_fusion::FusedFnId)>, Forwarded>,
+    pub by_fn: BTreeMap<usize, Forwarded>,
 }

@@ -8,7 +8,7 @@
 
 use crate::gen::*;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use treefuse_sema::*;
 
 impl Gen<'_> {
@@ -102,7 +102,7 @@ impl Gen<'_> {
         let maps: Vec<_> = self
             .hiers
             .iter()
-            .map(|h| format_ident!("map_{}", h.arena))
+            .map(|h| crate::names::ident(&crate::names::snake(&format!("map_{}", h.arena))))
             .collect();
         let pass1 = self.hiers.iter().enumerate().map(|(hi, h)| {
             let v = &self.variant[h.root.index()];

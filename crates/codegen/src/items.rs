@@ -173,6 +173,7 @@ impl Gen<'_> {
             out.extend(quote!(
                 #[doc = #id_doc]
                 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                #[allow(non_camel_case_types)]
                 pub struct #id(pub u32);
 
                 #kind_enum
@@ -180,6 +181,7 @@ impl Gen<'_> {
                 #[doc = #node_doc]
                 #[derive(Clone, Debug, PartialEq)]
                 #[repr(C)]
+                #[allow(non_camel_case_types)]
                 pub struct #node {
                     /// The node's concrete type.
                     pub kind: #kind,
@@ -269,6 +271,7 @@ impl Gen<'_> {
         out.extend(quote!(
             /// Any node: the hierarchy it belongs to and its id there.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            #[allow(non_camel_case_types)]
             pub enum NodeRef {
                 #(
                     /// A node of this hierarchy.
@@ -434,7 +437,7 @@ impl Gen<'_> {
 
     /// A field's name as a Rust identifier (a parameter or member).
     fn member(&self, f: FieldId) -> Ident {
-        ident(&crate::names::safe(&snake(&self.p.fields[f.index()].name)))
+        self.member[f.index()].clone()
     }
 
     /// The concrete types of `h` that have cold fields, with their cold
@@ -467,6 +470,7 @@ impl Gen<'_> {
             out.extend(quote!(
                 #[doc = #doc]
                 #[derive(Clone, Debug, PartialEq)]
+                #[allow(non_camel_case_types)]
                 pub struct #name {
                     #(#[doc = #docs] pub #members: #types,)*
                 }
@@ -560,11 +564,7 @@ impl Gen<'_> {
             };
             let v = &self.variant[t.index()];
             let tname = &ty.name;
-            let members: Vec<_> = ty
-                .fields
-                .iter()
-                .map(|f| ident(&crate::names::safe(&snake(&self.p.fields[f.index()].name))))
-                .collect();
+            let members: Vec<_> = ty.fields.iter().map(|f| self.member(*f)).collect();
             let mtypes: Vec<_> = ty.fields.iter().map(|f| self.field_type(*f)).collect();
             let mdocs: Vec<String> = ty
                 .fields
@@ -712,9 +712,9 @@ impl Gen<'_> {
     /// and a mutable reference to it. They read the slot whatever the
     /// node's kind; which fields a node has is for its `kind` to say.
     fn slot_accessors(&self, h: &Hier) -> TokenStream {
-        let mut names = Names::with_reserved(&["clone", "eq", "ne", "fmt", "to_owned"]);
+        let mut names = Names::for_methods(&[]);
         for t in &h.concrete {
-            names.fresh(&self.type_ctor[t.index()].to_string());
+            names.fresh_value(&self.type_ctor[t.index()].to_string());
         }
         let mut wanted: Vec<(String, Vec<FieldId>)> = Vec::new();
         for slot in &h.slots {
@@ -747,8 +747,8 @@ impl Gen<'_> {
                     .collect()
             };
             for (name, fs) in groups {
-                let get = names.fresh(&name);
-                let set = names.fresh(&format!("{name}_mut"));
+                let get = names.fresh_value(&name);
+                let set = names.fresh_value(&format!("{name}_mut"));
                 let slot = slot_of(fs[0]);
                 let ty = self.field_type(fs[0]);
                 let of: Vec<String> = fs.iter().map(|f| self.field_label(*f)).collect();
@@ -885,7 +885,7 @@ impl Gen<'_> {
             };
             let mut u = Usage::default();
             usage(&body, &mut u);
-            let mut ns = Names::for_locals();
+            let mut ns = Names::for_locals(&self.locals_reserved);
             let mut fr = self.frame(format!("pure fn {}", f.name), &f.frame, &u, &mut ns, false);
             self.lend(&mut fr, Lender::Pure(i), &self.pure_lent[i]);
             *fr.moves.borrow_mut() = crate::moves::last_uses(&body);
@@ -1070,7 +1070,7 @@ impl Gen<'_> {
             let stmts = b.body.clone().unwrap_or_default();
             let mut u = Usage::default();
             usage(&stmts, &mut u);
-            let mut ns = Names::for_locals();
+            let mut ns = Names::for_locals(&self.locals_reserved);
             let ctx = self.p.body_name(BodyId(i as u32));
             let mut fr = self.frame(ctx.clone(), &b.frame, &u, &mut ns, false);
             fr.owner = Some(b.owner);
@@ -1122,7 +1122,7 @@ impl Gen<'_> {
             let v = &self.variant[h.root.index()];
             let f = &self.copy_fn[hi];
             let copy_top = self.copy_node(h, quote!(n));
-            let children = format_ident!("{}_children", f);
+            let children = &self.copy_children_fn[hi];
             let root = &self.p.types[h.root.index()];
             let doc = format!(
                 "A deep copy of the `{}` ({}) subtree at `n`.",
@@ -1756,7 +1756,7 @@ impl Gen<'_> {
             .map(|p| self.p.bodies[p.body.index()].body.as_deref().unwrap_or(&[]))
             .collect();
         let flagged: Vec<bool> = (0..np).map(|p| self.flagged(fi, p, &self.off)).collect();
-        let mut ns = Names::for_locals();
+        let mut ns = Names::for_locals(&self.locals_reserved);
         // Locals for the receiver's child ids, named before the frames so
         // that no local of the program takes their names.
         let children: Vec<HoistedChild> = match hoist {
@@ -1770,10 +1770,10 @@ impl Gen<'_> {
                         && !unread.contains(g)
                 })
                 .map(|&g| {
-                    let name = format!("{}_id", self.p.fields[g.index()].name);
+                    let name = format!("{}_id", snake(&self.p.fields[g.index()].name));
                     HoistedChild {
                         field: g,
-                        local: ns.fresh(&name),
+                        local: ns.fresh_value(&name),
                         read: false,
                         written: false,
                     }
@@ -2050,7 +2050,7 @@ impl Gen<'_> {
                             // (`forward.rs`).
                             Some(fw) => {
                                 let field = &self.field[g.field.index()];
-                                let ret = ns.fresh(&format!("{field}_{}", fw.slot));
+                                let ret = ns.fresh_value(&format!("{field}_{}", fw.slot));
                                 code.extend(quote!(let #ret = { #call };));
                                 forwarded.push((ret, g.field, fw.slot.to_string()));
                             }
@@ -2762,4 +2762,60 @@ fn rebind_into(
         }
     }
     iteration.extend(code);
+}
+
+impl Gen<'_> {
+    /// Keeps lent only the parameters whose code copies the value out of
+    /// the reference rarely enough to pay. Generates the pure functions and
+    /// the unfused bodies, unlends what they copy too often, and repeats
+    /// until nothing changes (a parameter passed on to one that is no
+    /// longer lent is copied there: the sets only shrink).
+    ///
+    /// A pure function's parameter must never be copied: its callers
+    /// typically hand over a map they then replace (`e = kill(e, id)`),
+    /// which the callee updates in place only if it owns it. A traversal's
+    /// parameter may be copied at one place outside loops (`Block.propagate`
+    /// starts with `let known = env;`): that copy is the one its caller
+    /// made before, moved into the callee, while the calls that pass the
+    /// value on without copying (one per statement, per child) no longer
+    /// copy. Array parameters of pure functions stay lent (`&[T]`, copied
+    /// with `to_vec` where needed), as before.
+    ///
+    /// Value semantics hold by construction: a lent parameter is a shared
+    /// `&T` (the generated types have no interior mutability) that the
+    /// callee never assigns, and the caller cannot change the value while
+    /// the call holds the borrow, so neither side sees the other's later
+    /// changes.
+    pub(crate) fn settle_lending(&mut self) {
+        loop {
+            self.lent_copied.borrow_mut().clear();
+            let _ = self.pure_fns();
+            let _ = self.bodies();
+            let copied = std::mem::take(&mut *self.lent_copied.borrow_mut());
+            let mut changed = false;
+            for ((lender, i), how) in copied {
+                let (slot, keep) = match lender {
+                    Lender::Pure(f) => (
+                        self.pure_lent[f].get_mut(i),
+                        matches!(
+                            self.p.pure_fns[f].frame.locals.get(i),
+                            Some((_, DataType::Array(_)))
+                        ),
+                    ),
+                    Lender::Body { method, .. } => {
+                        (self.method_lent[method].get_mut(i), how == Copied::Once)
+                    }
+                };
+                if let Some(lent) = slot {
+                    if *lent && !keep {
+                        *lent = false;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
 }

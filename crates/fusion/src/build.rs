@@ -39,6 +39,36 @@
 //! under `if`, calls on `self`) are kept whole and run unfused: sound, and
 //! fusing them is future work.
 //!
+//! A merge is refused when the merged graph turns cyclic, when a member's
+//! arguments (evaluated when the fused call starts) would read what an
+//! earlier member writes, or when a cut-off ([`FusionOptions`]:
+//! `max_group`, `max_repeat`) is hit; each refusal is kept with its reason
+//! for the reports. Beyond the greedy merge:
+//! * *Split calls* ([`SplitCall`]): in merged loops, a call `x.f()` of a
+//!   traversal the checker split (`f$head`/`f$tail`,
+//!   `treefuse_sema::split`) that is kept apart from an earlier call
+//!   through a path runs as `x.f$head()`, joining that call, and
+//!   `x.f$tail()` at the whole call's place; only where that lets the head
+//!   join, the head does something on a type the calls stay apart for, and
+//!   no other call on the element may replace it.
+//! * Regrouping (`Builder::regroup_loops`, above) moves a loop whose calls
+//!   walk below the element to the group where they share the most walks:
+//!   that is what keeps minic's table loops from keeping the other passes
+//!   out of the body walk.
+//! * *Type-guarded calls on a child* ([`FusedFunction::typed_child`],
+//!   `Builder::child_type_split`): for calls on a child, per concrete type
+//!   of the node standing in the slot when the fused function starts,
+//!   where statements whose `is` tests on the slot fail for that type are
+//!   all that orders the calls.
+//! * A traversal's `while` loop is one vertex; inside it, consecutive calls
+//!   on the same child run as one fused call per iteration
+//!   ([`WhileGroup`]).
+//!
+//! Fused functions are memoized by (type, sequence), and the conflict
+//! between two statements' access sets by the pair (`ConflictTest` in
+//! `commute.rs`), since the same statements meet in the fused functions of
+//! many sequences.
+//!
 //! Runtime errors need no edges of their own: every statement instance
 //! runs with the same inputs as in the unfused program (all dependences
 //! are kept), so a failing instance fails in both, and a fused run stops at

@@ -33,6 +33,15 @@
 //! so dropping these conflicts keeps every tree, global and runtime error.
 //! This is what lets passes that log into the same flag or count into the
 //! same error counter fuse.
+//!
+//! `ConflictTest` is also where conflict tests are made cheap: answers are
+//! memoized by the pair of access sets (the same statements meet in the
+//! fused functions of many sequences); each distinct automaton is indexed
+//! once (by content: many sets are equal copies); a quick test on how the
+//! sets' words may begin (`SetOpening::may_conflict`) and then
+//! [`IndexedNfa::intersects`](treefuse_automata::IndexedNfa::intersects)
+//! refute most pairs; and the witness search, whose answer the reports
+//! print, runs once per pair of automaton contents that do meet.
 
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;

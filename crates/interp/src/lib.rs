@@ -6,6 +6,14 @@
 //! stack on demand (a check of the remaining stack at each call, a new
 //! segment when it runs low), so million-level chains run without an
 //! overflow and shallow trees pay almost nothing.
+//!
+//! Both engines count node visits (LANGUAGE.md §5): one per traversal
+//! invocation, or per fused-function invocation in a fused run
+//! ([`RunStats::node_visits`]), and where they went, per traversal body
+//! and per fused function ([`RunStats::profile`], a [`VisitProfile`]: what
+//! `treefuse run --profile` prints). Frame, value, argument and open-loop
+//! buffers are recycled through pools in both engines, so a visit rarely
+//! asks the allocator for anything.
 
 #![warn(missing_docs)]
 

@@ -75,6 +75,11 @@
 //! inserts and removes, pure functions that read nodes), added by
 //! `gen/arrays.rs` from a random stream of its own.
 //!
+//! In half of the programs one or two types get a data field no statement
+//! touches (`note0: str` and the like), which generated code stores out of
+//! line as a cold field; drawn from a random stream of its own
+//! (`Gen::notes`), so the rest of each seed's program is unchanged.
+//!
 //! One program in two (`OPTIONAL_ONE_IN`) ends with a part of optional
 //! children (LANGUAGE.md §8.7; types `Op*`, `fuse opmain`,
 //! `crate::optional`): random bodies that call, test, empty, fill, move,

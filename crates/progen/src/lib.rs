@@ -18,11 +18,13 @@
 #![warn(missing_docs)]
 
 pub mod gen;
+pub mod hostile;
 pub mod linter;
 pub mod minimize;
 mod optional;
 
 pub use gen::{generate, generate_with, GenConfig};
+pub use hostile::{generate_hostile, rename_hostile};
 pub use minimize::{minimize, minimize_with};
 
 use std::fmt;

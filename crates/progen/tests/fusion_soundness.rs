@@ -95,6 +95,24 @@ fn many_generated_programs_compile() {
     }
 }
 
+/// Hostile names keep a program's meaning: the renamed program compiles,
+/// is still sound to fuse, and makes exactly the visits of the original
+/// (with other names, nothing else may change).
+#[test]
+fn hostile_programs_compile_and_compute_the_same() {
+    for seed in 10_000..10_060 {
+        let plain = generate(seed);
+        let hostile = treefuse_progen::generate_hostile(seed);
+        if let Err(d) = treefuse::compile_source("p.tf", &hostile) {
+            panic!("hostile program seed {seed} does not compile:\n{hostile}\n{d}");
+        }
+        let a = check_program(&plain, 2, 16, seed).unwrap_or_else(|m| panic!("{m}"));
+        let b = check_program(&hostile, 2, 16, seed)
+            .unwrap_or_else(|m| panic!("hostile seed {seed}: {m}"));
+        assert_eq!(a, b, "seed {seed}: the renamed program behaves differently");
+    }
+}
+
 #[test]
 fn generation_is_deterministic() {
     assert_eq!(generate(42), generate(42));

@@ -1,13 +1,13 @@
 //! The arena tree store.
 //!
-//! All nodes of a tree live in two arrays: one [`NodeHeader`] per node
-//! (its concrete type and where its fields start) and the [`Slot`]s
-//! holding every node's fields back to back. The slots are kept in chunks
-//! of 65,536 (a node's fields never straddle two), because one vector of
-//! millions of slots would be copied whole each time it grew: for a
-//! moment both copies would be resident, half again the tree's memory. A node is a
-//! [`NodeId`] index; children are ids, so a tree is plain data with no
-//! `Rc<RefCell>` web, dropping it never recurses, and nodes read in
+//! All nodes of a tree live in two arrays: one 8-byte [`NodeHeader`] per
+//! node (its concrete type and where its fields start) and the 16-byte
+//! [`Slot`]s holding every node's fields back to back. The slots are kept
+//! in chunks of 65,536 (a node's fields never straddle two), because one
+//! vector of millions of slots would be copied whole each time it grew: for
+//! a moment both copies would be resident, half again the tree's memory. A
+//! node is a [`NodeId`] index; children are ids, so a tree is plain data
+//! with no `Rc<RefCell>` web, dropping it never recurses, and nodes read in
 //! pre-order sit next to each other in memory.
 //!
 //! Replaced subtrees are not freed: they become unreachable garbage in the

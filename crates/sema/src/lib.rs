@@ -23,6 +23,33 @@ pub use items::check;
 pub use model::*;
 pub use value::Value;
 
+/// The names of the language's built-in functions (the checker reports a
+/// call of one with arguments it does not take as `call-args`).
+pub const BUILTIN_FUNCTIONS: [&str; 22] = [
+    "to_f64",
+    "to_i64",
+    "abs",
+    "min",
+    "max",
+    "sqrt",
+    "floor",
+    "ceil",
+    "len",
+    "to_str",
+    "substr",
+    "get",
+    "contains",
+    "insert",
+    "remove",
+    "keys",
+    "values",
+    "append",
+    "concat",
+    "slice",
+    "insert_at",
+    "remove_at",
+];
+
 /// Parses and checks a source text in one step.
 ///
 /// With syntax errors, the checker sees a syntax tree with pieces missing

@@ -9,6 +9,17 @@
 //! starts, so the declarations after it survive. Nesting is bounded
 //! ([`MAX_NESTING`]) so that hostile input such as ten thousand `(` yields
 //! a diagnostic instead of a stack overflow.
+//!
+//! Contextual words are identifiers, not keywords of the lexer: the parser
+//! recognises `walk`, `impl` and `limit` only where they mean something
+//! (`walk;`, `impl NAME {`, `while .. limit N`), and `push` and `copy` are
+//! ordinary method and call names to which the checker gives their
+//! meaning, so every one of them stays usable as a name.
+//!
+//! [`parse`] parses one text; [`parse_map`] parses a program of several
+//! files (LANGUAGE.md §8.2), each file on its own so that a mistake in one
+//! (an unclosed comment or brace) cannot swallow the next, with spans that
+//! are offsets into the program's one text ([`crate::SourceMap`]).
 
 use crate::ast::*;
 use crate::diag::Diagnostic;

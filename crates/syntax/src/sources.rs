@@ -6,6 +6,12 @@
 //! break between them, and a [`SourceMap`] maps an offset back to the file
 //! it falls in and a line and column there. A program of one file is a
 //! map of one file, so its offsets are exactly the file's.
+//!
+//! [`crate::parse_map`] parses each file of a map on its own, with offsets
+//! into that one text; the map then turns an offset back into
+//! `file:line:col` wherever a position is shown: diagnostics
+//! ([`crate::render_map`]), runtime errors and reports
+//! ([`SourceMap::position`], [`SourceMap::locate`]).
 
 use crate::span::{LineIndex, Span};
 use std::borrow::Cow;

@@ -1,8 +1,9 @@
-//! Byte-offset spans into one source file.
+//! Byte-offset spans into the text of one program.
 //!
-//! A program is one `.tf` file, so a span needs no file id: every stage
-//! carries [`Span`]s and the diagnostic renderer maps them to lines and
-//! columns of the one source it was given.
+//! A span needs no file id: a program of several files is read as one
+//! text, the files one after the other ([`crate::SourceMap`]), so every
+//! stage carries plain [`Span`]s, and the renderer maps them back to a
+//! file, line and column.
 
 use std::fmt;
 

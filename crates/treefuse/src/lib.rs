@@ -5,6 +5,13 @@
 //! (`treefuse-syntax` → `treefuse-sema` → engines) behind a small API and
 //! hosts the `treefuse` command-line tool.
 //!
+//! [`compile_file`] and [`compile_source`] give a checked [`Program`];
+//! [`Program::fuse_all`] fuses it, [`Program::run_json`] runs a `fuse` item
+//! on a JSON tree and [`Program::run_tree_with`] on a [`Tree`] with either
+//! [`Engine`]. [`error_index`] is the book's error index compiled in. The
+//! CLI allocates with mimalloc (feature `mimalloc`, on by default); the
+//! library sets no global allocator.
+//!
 //! ```
 //! let source = r#"
 //!     tree Leaf { n: i64; traversal inc(by: i64) { self.n = self.n + by; } }

@@ -3,6 +3,13 @@
 //! implement the JSON format of `docs/src/language.md` §4 once for every
 //! engine) and is not particular to one program.
 //!
+//! What is here: the [`Convert`] trait between generated data types and
+//! [`Value`] (with its impls for the built-in types), access to the slots
+//! of a [`crate::Tree`] node ([`rt_data`], [`rt_child`], [`rt_list`]), and
+//! the pre-order numbering of the reachable nodes per hierarchy
+//! ([`Numbering`]), by which a generated `Tree::from_runtime` lays the
+//! nodes out in its per-hierarchy arenas.
+//!
 //! A generated module keeps only its own part: the conversions of its
 //! record and enum types ([`Convert`] impls), one constructor call per
 //! concrete type when reading, and one slot write per field when writing.

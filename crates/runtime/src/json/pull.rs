@@ -13,10 +13,10 @@
 //!
 //! [`Lexer`] turns bytes into [`Token`]s and checks the grammar (commas,
 //! colons, brackets, numbers, escapes, UTF-8) with a stack of open
-//! containers. A token borrows from the input buffer: the buffer is
-//! compacted and refilled so that a token always lies in one piece, and
-//! grown when a single token is longer than it. Strings with escapes are
-//! decoded into a scratch buffer.
+//! containers. A token borrows from the input buffer (64 KiB to start
+//! with): the buffer is compacted and refilled so that a token always
+//! lies in one piece, and grown when a single token is longer than it.
+//! Strings with escapes are decoded into a scratch buffer.
 //!
 //! [`JsonEvents`] sits on top: it tracks the JSON path of the tokens it
 //! hands out, turns syntax errors into [`TreeInputError`]s carrying that

@@ -1,6 +1,7 @@
 //! The pull parser against serde_json: the same documents accepted, the
-//! same values read, and the same documents rejected, also when the input
-//! arrives a few bytes at a time (every token then crosses a refill).
+//! same values read, and the same documents rejected, on random documents
+//! and on edited (mutated) ones, also when the input arrives a few bytes
+//! at a time (every token then crosses a refill).
 
 use super::pull::{JsonEvents, Token};
 use proptest::prelude::*;

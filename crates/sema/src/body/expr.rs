@@ -585,31 +585,7 @@ impl BodyChecker<'_> {
                 span,
             }),
             None => {
-                const BUILTINS: [&str; 22] = [
-                    "to_f64",
-                    "to_i64",
-                    "abs",
-                    "min",
-                    "max",
-                    "sqrt",
-                    "floor",
-                    "ceil",
-                    "len",
-                    "to_str",
-                    "substr",
-                    "get",
-                    "contains",
-                    "insert",
-                    "remove",
-                    "keys",
-                    "values",
-                    "append",
-                    "concat",
-                    "slice",
-                    "insert_at",
-                    "remove_at",
-                ];
-                if BUILTINS.contains(&name.name.as_str()) {
+                if crate::BUILTIN_FUNCTIONS.contains(&name.name.as_str()) {
                     let given = tys
                         .iter()
                         .map(|t| self.type_name(t))
