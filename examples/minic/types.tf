@@ -45,11 +45,10 @@ tree Func : Code { name: str; ret: Ty; child params: [Param]; child body: Block;
 
 // ------------------------------------------------------------ statements
 
-abstract tree Stmt : Code {
-    assigned: {i64: bool};   // variables this statement may assign (collect_assigned)
-    returns: bool;           // every path through it returns (unreachable)
-    high: i64;               // slots in use at its deepest point (allocate)
-}
+// What passes record on a statement: the variables it may assign
+// (collect_assigned), whether every path through it returns (unreachable),
+// and the slots in use at its deepest point (allocate).
+abstract tree Stmt : Code { assigned: {i64: bool}; returns: bool; high: i64; }
 tree Block : Stmt { child stmts: [Stmt]; }   // { s1 s2 ... }: a scope
 // let name: decl = init;  (decl Unknown: inferred from init)
 tree Let : Stmt { name: str; decl: Ty; id: i64 = -1; slot: i64 = -1; child init: Expr; }
@@ -77,10 +76,7 @@ tree Nop : Stmt {}                          // ;
 
 // ------------------------------------------------------------ expressions
 
-abstract tree Expr {
-    ty: Ty;
-    effect_free: bool;   // no call, cannot fail (effects)
-}
+abstract tree Expr { ty: Ty; effect_free: bool; }   // effect_free: no call, cannot fail (effects)
 tree IntLit : Expr { ty = Ty::Int; effect_free = true; v: i64; }
 tree BoolLit : Expr { ty = Ty::Bool; effect_free = true; v: bool; }
 tree Var : Expr { name: str; id: i64 = -1; slot: i64 = -1; }

@@ -8,9 +8,6 @@
 // expressions take the same, so a walk passes it on.
 record Typing { sigs: {i64: Sig}, vars: {i64: Ty}, ret: Ty }
 
-// The type of an operator on two operands of type `t` that gives a `t`.
-pure fn operator_type(l: Ty, r: Ty, t: Ty) -> Ty = if l == t && r == t { t } else { Ty::Error };
-
 // An Error type caused here, not inherited from an operand (counted once).
 pure fn new_error(result: Ty, l: Ty, r: Ty) -> bool = result == Ty::Error && l != Ty::Error && r != Ty::Error;
 
@@ -57,11 +54,9 @@ impl Block {
 impl Let {
     traversal typecheck(t: Typing) {
         walk;
-        if self.decl == Ty::Unknown {
-            self.decl = self.init.ty;
-        } else if mismatch(self.init.ty, self.decl) {
-            TYPE_ERRORS = TYPE_ERRORS + 1;
-        }
+        let inferred = self.decl == Ty::Unknown;
+        if inferred { self.decl = self.init.ty; }
+        if !inferred && mismatch(self.init.ty, self.decl) { TYPE_ERRORS = TYPE_ERRORS + 1; }
     }
 }
 impl Assign {
@@ -96,7 +91,7 @@ impl Binary {
     traversal typecheck(t: Typing) {
         walk;
         let operands = if self is Logical { Ty::Bool } else { Ty::Int };
-        self.ty = operator_type(self.l.ty, self.r.ty, operands);
+        self.ty = if self.l.ty == operands && self.r.ty == operands { operands } else { Ty::Error };
         if new_error(self.ty, self.l.ty, self.r.ty) { TYPE_ERRORS = TYPE_ERRORS + 1; }
     }
 }
@@ -133,12 +128,9 @@ impl Call {
             if ok && a.ty != Ty::Error && get(params, i, Ty::Error) != a.ty { ok = false; }
             i = i + 1;
         }
-        if ok && i == len(params) {
-            self.ty = t.sigs[self.func].ret;
-        } else {
-            self.ty = Ty::Error;
-            if contains(t.sigs, self.func) { TYPE_ERRORS = TYPE_ERRORS + 1; }
-        }
+        let fits = ok && i == len(params);
+        self.ty = if fits { t.sigs[self.func].ret } else { Ty::Error };
+        if !fits && contains(t.sigs, self.func) { TYPE_ERRORS = TYPE_ERRORS + 1; }
     }
 }
 impl Cond {

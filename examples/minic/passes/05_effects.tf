@@ -2,11 +2,12 @@
 // fail (`/ % << >>` only with a literal right operand for which they are
 // defined).
 
-// Whether `a op b` is defined for this right operand (no division by zero,
-// no shift outside 0..=63): only then may it be folded or called pure.
-pure fn defined(op: ArithOp, b: i64) -> bool = match op {
-    ArithOp::Div | ArithOp::Mod => b != 0,
-    ArithOp::Shl | ArithOp::Shr => b >= 0 && b <= 63,
+// Whether `l op r` is defined whatever `l` is: `/` and `%` need a literal
+// right operand other than 0, shifts one in 0..=63. Only then may it be
+// folded or called pure.
+pure fn defined(op: ArithOp, r: Expr) -> bool = match op {
+    ArithOp::Div | ArithOp::Mod => r is IntLit && (r as IntLit).v != 0,
+    ArithOp::Shl | ArithOp::Shr => r is IntLit && (r as IntLit).v >= 0 && (r as IntLit).v <= 63,
     _ => true,
 };
 
@@ -15,17 +16,12 @@ impl Sugar { traversal effects() {} }
 
 impl Expr { traversal effects() { self.effect_free = true; } }
 impl Binary { traversal effects() { walk; self.effect_free = self.l.effect_free && self.r.effect_free; } }
+// Division and shifts can fail unless the right operand is a literal for
+// which they are defined.
 impl Arith {
     traversal effects() {
         walk;
-        // Division and shifts can fail unless the right operand is a
-        // literal for which they are defined.
-        let safe = match self.op {
-            ArithOp::Div | ArithOp::Mod | ArithOp::Shl | ArithOp::Shr =>
-                self.r is IntLit && defined(self.op, (self.r as IntLit).v),
-            _ => true,
-        };
-        self.effect_free = self.l.effect_free && self.r.effect_free && safe;
+        self.effect_free = self.l.effect_free && self.r.effect_free && defined(self.op, self.r);
     }
 }
 impl Unary { traversal effects() { walk; self.effect_free = self.e.effect_free; } }

@@ -35,7 +35,7 @@ impl Expr { traversal fold() walk; }
 impl Arith {
     traversal fold() {
         walk;
-        if self.l is IntLit && self.r is IntLit && defined(self.op, (self.r as IntLit).v) {
+        if self.l is IntLit && self.r is IntLit && defined(self.op, self.r) {
             FOLDS = FOLDS + 1; CHANGED = true;
             self = new IntLit { v: arith(self.op, (self.l as IntLit).v, (self.r as IntLit).v) };
         }
@@ -63,25 +63,22 @@ impl Logical {
         }
     }
 }
-// -e and ~e on an integer literal (`Not` has its own rule: `!` takes a bool).
+// !e on a bool literal, -e and ~e on an integer literal (`!` on an integer
+// is an error, and stays). A replacement ends the traversal: no `else`.
 impl Unary {
     traversal fold() {
         walk;
-        if self.e is IntLit {
+        if (self is Not && self.e is BoolLit) || (!(self is Not) && self.e is IntLit) {
             FOLDS = FOLDS + 1; CHANGED = true;
+            if self is Not { self = new BoolLit { v: !(self.e as BoolLit).v }; }
             let v = (self.e as IntLit).v;
             self = new IntLit { v: if self is Neg { 0 - v } else { !v } };
         }
     }
 }
-impl Not {
-    traversal fold() {
-        walk;
-        if self.e is BoolLit { FOLDS = FOLDS + 1; CHANGED = true; self = new BoolLit { v: !(self.e as BoolLit).v }; }
-    }
-}
 impl Cond {
-    // Only the branch taken is folded when the condition is a literal.
+    // Only the branch taken is folded when the condition is a literal (the
+    // replacement ends the traversal).
     traversal fold() {
         self.c.fold();
         if self.c is BoolLit {
@@ -89,10 +86,9 @@ impl Cond {
             if (self.c as BoolLit).v {
                 self.a.fold();
                 self = self.a;
-            } else {
-                self.b.fold();
-                self = self.b;
             }
+            self.b.fold();
+            self = self.b;
         }
         self.a.fold();
         self.b.fold();

@@ -13,6 +13,10 @@ pure fn negate(op: CmpOp) -> CmpOp = match op {
     CmpOp::Ne => CmpOp::Eq,
 };
 
+// Whether `e` is the literal `v`.
+pure fn is_int(e: Expr, v: i64) -> bool = e is IntLit && (e as IntLit).v == v;
+pure fn is_bool(e: Expr, v: bool) -> bool = e is BoolLit && (e as BoolLit).v == v;
+
 impl Code { traversal simplify() walk; }
 impl Sugar { traversal simplify() {} }
 impl Expr { traversal simplify() walk; }
@@ -20,26 +24,26 @@ impl Expr { traversal simplify() walk; }
 impl Arith {
     traversal simplify() {
         walk;
-        let lk = self.l is IntLit;
-        let rk = self.r is IntLit;
-        let a = if lk { (self.l as IntLit).v } else { 0 };
-        let b = if rk { (self.r as IntLit).v } else { 0 };
         let op = self.op;
+        // 0 is neutral on both sides of + | ^ and on the right of - << >>, 1 on
+        // both sides of * and on the right of /.
+        let zero_both = op == ArithOp::Add || op == ArithOp::BitOr || op == ArithOp::BitXor;
+        let zero_right = zero_both || op == ArithOp::Sub || op == ArithOp::Shl || op == ArithOp::Shr;
+        let one_right = op == ArithOp::Mul || op == ArithOp::Div;
         // x + 0, x - 0, x | 0, x ^ 0, x << 0, x >> 0, x * 1, x / 1  =>  x
-        if rk && ((b == 0 && (op == ArithOp::Add || op == ArithOp::Sub || op == ArithOp::BitOr
-                || op == ArithOp::BitXor || op == ArithOp::Shl || op == ArithOp::Shr))
-                || (b == 1 && (op == ArithOp::Mul || op == ArithOp::Div))) {
+        if (is_int(self.r, 0) && zero_right) || (is_int(self.r, 1) && one_right) {
             FOLDS = FOLDS + 1; CHANGED = true;
             self = self.l;
         }
         // 0 + x, 0 | x, 0 ^ x, 1 * x  =>  x
-        if lk && ((a == 0 && (op == ArithOp::Add || op == ArithOp::BitOr || op == ArithOp::BitXor))
-                || (a == 1 && op == ArithOp::Mul)) {
+        if (is_int(self.l, 0) && zero_both) || (is_int(self.l, 1) && op == ArithOp::Mul) {
             FOLDS = FOLDS + 1; CHANGED = true;
             self = self.r;
         }
         // x * 0, 0 * x, x & 0, 0 & x  =>  0, when x has no effect
-        if (op == ArithOp::Mul || op == ArithOp::BitAnd) && ((rk && b == 0 && self.l.effect_free) || (lk && a == 0 && self.r.effect_free)) {
+        let absorbing = op == ArithOp::Mul || op == ArithOp::BitAnd;
+        if absorbing && ((is_int(self.r, 0) && self.l.effect_free)
+                || (is_int(self.l, 0) && self.r.effect_free)) {
             FOLDS = FOLDS + 1; CHANGED = true;
             self = new IntLit { v: 0 };
         }
@@ -48,16 +52,12 @@ impl Arith {
 impl Logical {
     traversal simplify() {
         walk;
-        if self.l is BoolLit {
-            // true && r => r, false || r => r; false && r => false, true || r => true
-            FOLDS = FOLDS + 1; CHANGED = true;
-            if (self.l as BoolLit).v == (self.op == LogicOp::And) { self = self.r; } else { self = self.l; }
-        }
-        if self.r is BoolLit && (self.r as BoolLit).v == (self.op == LogicOp::And) {
-            // l && true => l, l || false => l
-            FOLDS = FOLDS + 1; CHANGED = true;
-            self = self.l;
-        }
+        let and = self.op == LogicOp::And;
+        // true && r => r, false || r => r; false && r => false, true || r => true
+        if is_bool(self.l, and) { FOLDS = FOLDS + 1; CHANGED = true; self = self.r; }
+        if is_bool(self.l, !and) { FOLDS = FOLDS + 1; CHANGED = true; self = self.l; }
+        // l && true => l, l || false => l
+        if is_bool(self.r, and) { FOLDS = FOLDS + 1; CHANGED = true; self = self.l; }
     }
 }
 impl Neg {

@@ -3,11 +3,10 @@
 
 // k when v == 2^k (1 <= k <= 62), else -1.
 pure fn log2_exact(v: i64) -> i64 {
-    let k: i64 = -1;
-    for i in 1..63 {
-        if v == 1 << i { k = i; }
+    for k in 1..63 {
+        if v == 1 << k { return k; }
     }
-    return k;
+    return -1;
 }
 
 impl Code { traversal strength_reduce() walk; }

@@ -2,9 +2,8 @@
 // assign (`assigned`), for propagation to kill around loops.
 
 pure fn union(a: {i64: bool}, b: {i64: bool}) -> {i64: bool} {
-    let u: {i64: bool} = a;
-    for k in keys(b) { u[k] = true; }
-    return u;
+    for k in keys(b) { a[k] = true; }
+    return a;
 }
 
 impl Code { traversal collect_assigned() walk; }

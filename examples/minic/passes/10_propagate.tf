@@ -15,9 +15,8 @@ pure fn kill(env: {i64: Fact}, id: i64) -> {i64: Fact} {
 }
 
 pure fn kill_all(env: {i64: Fact}, ids: {i64: bool}) -> {i64: Fact} {
-    let e: {i64: Fact} = env;
-    for id in keys(ids) { e = kill(e, id); }
-    return e;
+    for id in keys(ids) { env = kill(env, id); }
+    return env;
 }
 
 pure fn int_fact(v: i64) -> Fact = Fact { copy: false, v: v, src: -1, name: "", ty: Ty::Int };
@@ -31,12 +30,11 @@ pure fn bool_fact(b: bool) -> Fact = Fact { copy: false, v: if b { 1 } else { 0 
 impl Program { traversal settle() walk; }
 impl Func {
     traversal settle() {
-        let again = true;
-        while again limit 8 {
+        CHANGED = true;
+        while CHANGED limit 8 {
             CHANGED = false;
             self.body.propagate({});   // parameters are unknown on entry
             self.body.fold();
-            again = CHANGED;
         }
     }
 }
@@ -52,43 +50,33 @@ impl Block {
             known = kill_all(known, s.assigned);
             if s is Let {
                 let l = (s as Let);
-                if l.init is IntLit {
-                    known[l.id] = int_fact((l.init as IntLit).v);
-                } else if l.init is BoolLit {
-                    known[l.id] = bool_fact((l.init as BoolLit).v);
-                } else if l.init is Var && (l.init as Var).id >= 0 && l.init.ty == l.decl {
+                if l.init is IntLit { known[l.id] = int_fact((l.init as IntLit).v); }
+                if l.init is BoolLit { known[l.id] = bool_fact((l.init as BoolLit).v); }
+                if l.init is Var && (l.init as Var).id >= 0 && l.init.ty == l.decl {
                     let v = (l.init as Var);
                     known[l.id] = Fact { copy: true, v: 0, src: v.id, name: v.name, ty: l.decl };
                 }
             }
             if s is Assign {
                 let a = (s as Assign);
-                if a.value is IntLit {
-                    known[a.id] = int_fact((a.value as IntLit).v);
-                } else if a.value is BoolLit {
-                    known[a.id] = bool_fact((a.value as BoolLit).v);
-                }
+                if a.value is IntLit { known[a.id] = int_fact((a.value as IntLit).v); }
+                if a.value is BoolLit { known[a.id] = bool_fact((a.value as BoolLit).v); }
             }
         }
     }
 }
-impl While {
-    // The condition and the body run again after the body assigned:
-    // nothing the body assigns is known inside the loop.
-    traversal propagate(env: {i64: Fact}) { walk(kill_all(env, self.assigned)); }
-}
+// The condition and the body run again after the body assigned:
+// nothing the body assigns is known inside the loop.
+impl While { traversal propagate(env: {i64: Fact}) { walk(kill_all(env, self.assigned)); } }
 impl Var {
     traversal propagate(env: {i64: Fact}) {
         if contains(env, self.id) {
             let f = env[self.id];
             CHANGED = true;
-            if f.copy {
-                self = new Var { name: f.name, id: f.src, ty: f.ty, effect_free: true };
-            } else if f.ty == Ty::Bool {
-                self = new BoolLit { v: f.v != 0 };
-            } else {
-                self = new IntLit { v: f.v };
-            }
+            // A copy, a bool or an integer (a replacement ends the traversal).
+            if f.copy { self = new Var { name: f.name, id: f.src, ty: f.ty, effect_free: true }; }
+            if f.ty == Ty::Bool { self = new BoolLit { v: f.v != 0 }; }
+            self = new IntLit { v: f.v };
         }
     }
 }

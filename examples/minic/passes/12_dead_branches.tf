@@ -4,16 +4,16 @@
 
 impl Code { traversal dead_branches() walk; }
 impl Sugar { traversal dead_branches() {} }
+// Only the branch kept is visited (the replacement ends the traversal).
 impl If {
     traversal dead_branches() {
         if self.cond is BoolLit {
             if (self.cond as BoolLit).v {
                 self.then_b.dead_branches();
                 self = self.then_b;
-            } else {
-                self.else_b.dead_branches();
-                self = self.else_b;
             }
+            self.else_b.dead_branches();
+            self = self.else_b;
         }
         self.then_b.dead_branches();
         self.else_b.dead_branches();

@@ -25,26 +25,23 @@ impl Sugar { traversal allocate(f: Frame) { self.high = f.next; } }
 impl Block {
     traversal allocate(f: Frame) {
         let inner = f;   // what the block's `let`s add is gone after it
-        let high = f.next;
+        self.high = f.next;
         for s in self.stmts {
             s.allocate(inner);
-            high = max(high, s.high);
+            self.high = max(self.high, s.high);
             if s is Let {
                 inner.slots[(s as Let).id] = inner.next;
                 inner.next = inner.next + 1;
-                high = max(high, inner.next);
+                self.high = max(self.high, inner.next);
             }
         }
-        self.high = high;
     }
 }
 impl Let { traversal allocate(f: Frame) { walk; self.slot = f.next; self.high = f.next; } }
 impl Assign {
     traversal allocate(f: Frame) { walk; self.slot = get(f.slots, self.id, -1); self.high = f.next; }
 }
-impl If {
-    traversal allocate(f: Frame) { walk; self.high = max(self.then_b.high, self.else_b.high); }
-}
+impl If { traversal allocate(f: Frame) { walk; self.high = max(self.then_b.high, self.else_b.high); } }
 impl While { traversal allocate(f: Frame) { walk; self.high = self.body.high; } }
 
 impl Expr { traversal allocate(f: Frame) walk; }
