@@ -296,6 +296,15 @@ impl Parser {
     fn at_member_or_item_start(&self) -> bool {
         (self.at_kw(Keyword::Traversal) || self.at_kw(Keyword::Child) || self.at_item_start())
             && !self.at_keyword_field()
+            && !self.at_keyword_used_as_name()
+    }
+
+    /// At a keyword already reported as a name and not followed by the
+    /// name its construct needs (`tree = tree + 1;` after `global tree`),
+    /// so that it is a use of that name, not the start of an item.
+    fn at_keyword_used_as_name(&self) -> bool {
+        matches!(self.peek(), TokenKind::Keyword(k) if self.keywords_as_names.contains(k))
+            && !matches!(self.peek_at(1), TokenKind::Ident(_))
     }
 
     /// `limit N` after a `while` condition (`limit` is an ordinary name
@@ -1434,6 +1443,11 @@ impl Parser {
                 } else {
                     ExprKind::Name(ident)
                 }
+            }
+            // A keyword already reported as a name (`global tree: i64`)
+            // reads as that name where it is used (`tree = tree + 1;`).
+            TokenKind::Keyword(k) if self.keywords_as_names.contains(&k) => {
+                ExprKind::Name(self.keyword_as_name(k, "an expression"))
             }
             _ => return Err(self.error_here("an expression")),
         };
