@@ -5,6 +5,30 @@
 //! inheritance, overrides, access rules, tree-edit rules) and produces a
 //! [`Program`] in which every name is resolved. Later stages (access
 //! analysis, fusion, interpreter, code generator) consume only this model.
+//!
+//! Where some rules live:
+//!
+//! - `impl` blocks (§8.2) are merged into the declarations of the types they
+//!   extend before anything is checked (a member from an `impl` is known by
+//!   its span lying outside the declaration).
+//! - Default walks (§8.1, `body/walk.rs`): the arguments of `walk(args)` are
+//!   evaluated once into fresh locals; the copy of a body checked for one
+//!   group of concrete types (`WalkPlan`) is owned by the group's nearest
+//!   common type and put in the group's dispatch entries.
+//! - Subtypes' own defaults for inherited fields (§8.3) are
+//!   `TreeType::default_overrides`, read through
+//!   `Program::field_default(ty, field)` by `new`, the tree store, `gen` and
+//!   the generated `Default`.
+//! - `body/pattern.rs`: unreachable patterns are warnings, kept in
+//!   `Program::warnings`.
+//! - `split.rs`: the split traversals are listed in `Program::splits`, and
+//!   `method_named` skips them. They are made for the parameterless
+//!   traversals the fuser may split: called on a list's elements after a pass
+//!   that reads through the element, with no other pass in that run of calls
+//!   replacing those elements.
+//! - `value.rs`: records and arrays sit behind one `Arc`; maps are persistent
+//!   ordered maps (`imbl::OrdMap`: O(1) copy, O(log n) update), and map
+//!   operations are built-ins in `ops.rs`.
 
 #![warn(missing_docs)]
 
