@@ -15,23 +15,29 @@ impl Gen<'_> {
     fn fuse_level<S: FuseLevelStmt>(
         &self,
         stmts: &[S],
+        source: &[treefuse_sema::FuseStmt],
         fr: &Frame,
         unit: &mut dyn FnMut(usize) -> TokenStream,
     ) -> TokenStream {
         let mut out = TokenStream::new();
         for s in stmts {
-            match s.level() {
+            match s.level(source) {
                 FuseLevel::Unit(u) => out.extend(unit(u)),
                 FuseLevel::SetGlobal { global, value } => {
                     let n = &self.global[global.index()];
                     let v = self.expr(value, fr).ts;
                     out.extend(quote!(cx.globals.#n = #v;));
                 }
-                FuseLevel::While { cond, limit, body } => {
+                FuseLevel::While {
+                    cond,
+                    limit,
+                    body,
+                    source,
+                } => {
                     // The limit once, before the first iteration (§8.6).
                     let n = self.expr(limit, fr).ts;
                     let c = self.expr(cond, fr).ts;
-                    let b = self.fuse_level(body, fr, unit);
+                    let b = self.fuse_level(body, source, fr, unit);
                     out.extend(quote! {
                         {
                             let while_limit: i64 = #n;
@@ -121,7 +127,7 @@ impl Gen<'_> {
             };
             let mut unfused_replaces = false;
             // Unfused: the calls in order.
-            let unfused = self.fuse_level(&fuse.body, &fr, &mut |c| {
+            let unfused = self.fuse_level(&fuse.body, &fuse.body, &fr, &mut |c| {
                 let c = &fuse.calls[c];
                 let f = &self.method_fn[c.method.index()];
                 let replaces = self.rw.method_replaces[c.method.index()];
@@ -150,7 +156,7 @@ impl Gen<'_> {
             let mut fused_replaces = false;
             // Fused: the entry's chunks.
             let fused = if let Some(entry) = self.fused.entry(&fuse.name) {
-                self.fuse_level(&entry.body, &fr, &mut |c| {
+                self.fuse_level(&entry.body, &fuse.body, &fr, &mut |c| {
                     let chunk = &entry.chunks[c];
                     let mut pre = TokenStream::new();
                     let mut args = Vec::new();

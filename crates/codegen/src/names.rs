@@ -271,6 +271,11 @@ pub(crate) const TRAIT_METHODS: &[&str] = &[
     "to_string",
 ];
 
+/// The methods the generator gives enums: `name` on kind enums,
+/// `from_index` on the program's enums. A variant shares the enum's
+/// namespace of associated items, so none is named so.
+pub(crate) const ENUM_METHODS: &[&str] = &["name", "from_index"];
+
 /// `Tree`'s own methods (besides its per-hierarchy `push_*`).
 pub(crate) const TREE_METHODS: &[&str] = &[
     "add",
@@ -423,9 +428,12 @@ impl Names {
     /// A namespace for the bindings of a generated `match` on a kind or
     /// enum (its variants): the names of [`reserved_locals`] are taken, as
     /// a variant named like a binding would turn the binding into a
-    /// pattern (E0170).
+    /// pattern (E0170), and so are the enums' methods ([`ENUM_METHODS`],
+    /// [`TRAIT_METHODS`]): `Kind::name` would name the variant.
     pub fn for_variants() -> Names {
-        Names::with_reserved_strings(reserved_locals())
+        let mut names = Names::with_reserved_strings(reserved_locals());
+        names.reserve(TRAIT_METHODS.iter().chain(ENUM_METHODS).copied());
+        names
     }
 
     /// The shared set of names a user local may not take, once every

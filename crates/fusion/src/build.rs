@@ -1699,35 +1699,21 @@ impl Builder<'_, '_> {
     ) -> Vec<EntryStmt> {
         let mut out = Vec::new();
         let mut run: Vec<usize> = Vec::new();
-        for s in stmts {
+        for (stmt, s) in stmts.iter().enumerate() {
             match s {
                 FuseStmt::Call(c) => {
                     run.push(*c);
                     continue;
                 }
-                FuseStmt::SetGlobal {
-                    global,
-                    value,
-                    span,
-                } => {
+                FuseStmt::SetGlobal { span, .. } => {
                     self.flush_calls(fuse, &mut run, chunks, &mut out);
-                    out.push(EntryStmt::SetGlobal {
-                        global: *global,
-                        value: value.clone(),
-                        span: *span,
-                    });
+                    out.push(EntryStmt::SetGlobal { stmt, span: *span });
                 }
-                FuseStmt::While {
-                    cond,
-                    limit,
-                    body,
-                    span,
-                } => {
+                FuseStmt::While { body, span, .. } => {
                     self.flush_calls(fuse, &mut run, chunks, &mut out);
                     let body = self.entry_stmts(fuse, body, chunks);
                     out.push(EntryStmt::While {
-                        cond: cond.clone(),
-                        limit: limit.clone(),
+                        stmt,
                         body,
                         span: *span,
                     });

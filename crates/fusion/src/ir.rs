@@ -10,12 +10,19 @@
 //! `return`, so participants truncate independently; a group passes the
 //! flags of its calls down as a mask. Both engines (the interpreter and
 //! generated Rust) execute exactly this structure.
+//!
+//! The IR is plain data (ids, indices, names, spans; a `fuse` item's
+//! statements by position, see [`EntryStmt`]) with serde derives, so that
+//! `treefuse run` can keep it in its fusion cache (`treefuse::cache`,
+//! whose `FORMAT_VERSION` is to be bumped with any change to these types);
+//! [`FusedProgram::check_fits`] checks a stored one against the program.
 
-use treefuse_sema::{BodyId, Expr, FieldId, GlobalId, MethodId, TypeId};
+use serde::{Deserialize, Serialize};
+use treefuse_sema::{BodyId, Expr, FieldId, FuseStmt, GlobalId, MethodId, TypeId};
 use treefuse_syntax::Span;
 
 /// Index of a fused function in [`FusedProgram::functions`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct FusedFnId(pub u32);
 
 impl FusedFnId {
@@ -27,7 +34,7 @@ impl FusedFnId {
 
 /// A whole fused program: the fused functions and, per `fuse` item, how
 /// its calls are run.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FusedProgram {
     /// Every fused function, reachable from some entry.
     pub functions: Vec<FusedFunction>,
@@ -37,7 +44,7 @@ pub struct FusedProgram {
 
 /// How one `fuse` item runs: its calls, split into chunks that each run as
 /// one fused call on the root, and the item's statements around them.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FusedEntry {
     /// The `fuse` item's name.
     pub fuse: String,
@@ -50,26 +57,32 @@ pub struct FusedEntry {
 }
 
 /// A statement of a fused `fuse` item.
-#[derive(Clone, Debug)]
+///
+/// Global assignments and loops refer to the item's own statements by
+/// position instead of copying their expressions, so the fused IR holds
+/// only ids, indices, names and spans (and can be stored: the fusion
+/// cache of `treefuse run`). A list of entry statements is built from one
+/// statement list of the item ([`treefuse_sema::Fuse::body`], or the body
+/// of one of its `while` loops), its *source*: `stmt` indexes that list,
+/// and a `while`'s `body` was built from the source `while`'s body.
+/// [`FuseLevelStmt::level`] resolves them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EntryStmt {
     /// Run a chunk: index into [`FusedEntry::chunks`].
     Chunk(usize),
-    /// `g = e;` (index path of the statement is not needed: it is copied).
+    /// `g = e;`: the source's statement `stmt`, a [`FuseStmt::SetGlobal`].
     SetGlobal {
-        /// The global.
-        global: GlobalId,
-        /// The new value.
-        value: Expr,
+        /// Index of the statement in the source list.
+        stmt: usize,
         /// The statement.
         span: Span,
     },
-    /// `while cond limit N { body }`; the calls of one iteration are fused.
+    /// `while cond limit N { body }`, the source's statement `stmt` (a
+    /// [`FuseStmt::While`]); the calls of one iteration are fused.
     While {
-        /// Read before each iteration.
-        cond: Expr,
-        /// Evaluated once, before the first iteration (`<= 0`: none).
-        limit: Expr,
-        /// The loop body.
+        /// Index of the statement in the source list.
+        stmt: usize,
+        /// The loop body, built from the source loop's body.
         body: Vec<EntryStmt>,
         /// The whole loop.
         span: Span,
@@ -82,7 +95,7 @@ pub enum EntryStmt {
 }
 
 /// Calls of a `fuse` item run together as one fused call on the root.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntryChunk {
     /// Indices into the item's calls, in order.
     pub calls: Vec<usize>,
@@ -95,7 +108,7 @@ pub struct EntryChunk {
 
 /// Why two consecutive calls of a `fuse` item run as separate fused calls
 /// on the root.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ChunkSplit {
     /// Merging would exceed `--max-group` (calls in one fused call).
     MaxGroup(usize),
@@ -144,7 +157,7 @@ impl std::fmt::Display for ChunkSplit {
 
 /// One participant of a fused function: a traversal and the body that
 /// runs for it on the function's concrete type.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Participant {
     /// The traversal.
     pub method: MethodId,
@@ -153,7 +166,7 @@ pub struct Participant {
 }
 
 /// Several traversals run together on a node of one concrete type.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FusedFunction {
     /// The concrete type of the node.
     pub ty: TypeId,
@@ -187,7 +200,7 @@ pub struct FusedFunction {
 }
 
 /// Where the participants after a replacing participant run.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Resume {
     /// The participant that may replace the node.
     pub participant: usize,
@@ -200,7 +213,7 @@ pub struct Resume {
 /// The dependence graph of a fused function: one vertex per top-level
 /// statement of each participant, an edge wherever two statements must keep
 /// their unfused order.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DependenceGraph {
     /// Vertices as (participant, statement index, source span).
     pub vertices: Vec<(usize, usize, Span)>,
@@ -209,7 +222,7 @@ pub struct DependenceGraph {
 }
 
 /// One step of a fused function.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Step {
     /// Run top-level statement `stmt` of participant `participant` (in its
     /// own frame), unless that participant has returned.
@@ -248,7 +261,7 @@ pub enum Step {
 /// arguments read nothing the earlier calls of the run may write (no path
 /// through `self.c`, no global they may write); the cut-offs bound a run
 /// as they bound a group.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WhileGroup {
     /// The participant whose statement the loop is.
     pub participant: usize,
@@ -260,7 +273,7 @@ pub struct WhileGroup {
 }
 
 /// One step of an iteration of a [`WhileGroup`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum WhileStep {
     /// Statement `index` of the loop body, run as the unfused run runs it.
     Stmt(usize),
@@ -277,7 +290,7 @@ pub enum WhileStep {
 }
 
 /// `for` loops over the same list child, merged.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoopGroup {
     /// The list field of `self`.
     pub field: FieldId,
@@ -298,7 +311,7 @@ pub struct LoopGroup {
 }
 
 /// One step of a merged loop's iteration.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LoopStep {
     /// Body statement `stmt` of member loop `member` (an index into
     /// [`LoopGroup::loops`]), run in that loop's participant frame unless
@@ -345,7 +358,7 @@ pub enum LoopStep {
 /// On a child slot the node can change between group steps (`self.c = new
 /// ..`), so there the type that decides is that of the node standing in
 /// the slot when the fused function started ([`FusedFunction::typed_child`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypeGuard {
     /// Concrete types of the element for which the call takes part here.
     pub types: Vec<TypeId>,
@@ -374,7 +387,7 @@ pub fn admitted(guards: &[Option<TypeGuard>], ty: TypeId) -> ParticipantMask {
 }
 
 /// Traversing calls on the same child, merged.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallGroup {
     /// The child field of `self` the calls are made on.
     pub field: FieldId,
@@ -399,7 +412,7 @@ pub struct CallGroup {
 /// is `f`'s statements up to its last call on a child and never replaces
 /// the node, the tail is the rest; the head joins an earlier call's fused
 /// call on the element, the tail runs where the whole call would.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SplitCall {
     /// The loop (participant, statement) whose body makes the call.
     pub call: (usize, usize),
@@ -417,7 +430,7 @@ pub struct SplitCall {
 }
 
 /// A pair of calls on the same child that stayed apart, and why.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Blocked {
     /// The earlier call (participant, statement).
     pub first: (usize, usize),
@@ -466,6 +479,10 @@ pub enum FuseLevel<'a, S> {
         limit: &'a Expr,
         /// The loop body.
         body: &'a [S],
+        /// The item's statements `body` stands for (the source loop's
+        /// body): what to pass to [`FuseLevelStmt::level`] for the
+        /// statements of `body`.
+        source: &'a [FuseStmt],
     },
     /// `break;`
     Break,
@@ -473,13 +490,22 @@ pub enum FuseLevel<'a, S> {
 
 /// Statements of a `fuse` item, unfused or fused (see [`FuseLevel`]).
 pub trait FuseLevelStmt: Sized {
-    /// This statement as a [`FuseLevel`].
-    fn level(&self) -> FuseLevel<'_, Self>;
+    /// This statement as a [`FuseLevel`]. `source` is the statement list of
+    /// the `fuse` item that this statement's list stands for: for the
+    /// item's top level, [`treefuse_sema::Fuse::body`]; inside a `while`,
+    /// the `source` its [`FuseLevel::While`] gave. (A [`FuseStmt`] is its
+    /// own source; an [`EntryStmt`] reads its expressions there.)
+    ///
+    /// # Panics
+    ///
+    /// For an [`EntryStmt`] whose `stmt` is not a statement of the same
+    /// kind in `source`: a fused entry of another program
+    /// ([`FusedProgram::check_fits`] rules that out for a stored one).
+    fn level<'a>(&'a self, source: &'a [FuseStmt]) -> FuseLevel<'a, Self>;
 }
 
-impl FuseLevelStmt for treefuse_sema::FuseStmt {
-    fn level(&self) -> FuseLevel<'_, Self> {
-        use treefuse_sema::FuseStmt;
+impl FuseLevelStmt for FuseStmt {
+    fn level<'a>(&'a self, _source: &'a [FuseStmt]) -> FuseLevel<'a, Self> {
         match self {
             FuseStmt::Call(c) => FuseLevel::Unit(*c),
             FuseStmt::SetGlobal { global, value, .. } => FuseLevel::SetGlobal {
@@ -488,24 +514,46 @@ impl FuseLevelStmt for treefuse_sema::FuseStmt {
             },
             FuseStmt::While {
                 cond, limit, body, ..
-            } => FuseLevel::While { cond, limit, body },
+            } => FuseLevel::While {
+                cond,
+                limit,
+                body,
+                source: body,
+            },
             FuseStmt::Break { .. } => FuseLevel::Break,
         }
     }
 }
 
 impl FuseLevelStmt for EntryStmt {
-    fn level(&self) -> FuseLevel<'_, Self> {
+    fn level<'a>(&'a self, source: &'a [FuseStmt]) -> FuseLevel<'a, Self> {
         match self {
             EntryStmt::Chunk(c) => FuseLevel::Unit(*c),
-            EntryStmt::SetGlobal { global, value, .. } => FuseLevel::SetGlobal {
-                global: *global,
-                value,
+            EntryStmt::SetGlobal { stmt, .. } => match source.get(*stmt) {
+                Some(FuseStmt::SetGlobal { global, value, .. }) => FuseLevel::SetGlobal {
+                    global: *global,
+                    value,
+                },
+                _ => panic!("{}", MISMATCH),
             },
-            EntryStmt::While {
-                cond, limit, body, ..
-            } => FuseLevel::While { cond, limit, body },
+            EntryStmt::While { stmt, body, .. } => match source.get(*stmt) {
+                Some(FuseStmt::While {
+                    cond,
+                    limit,
+                    body: inner,
+                    ..
+                }) => FuseLevel::While {
+                    cond,
+                    limit,
+                    body,
+                    source: inner,
+                },
+                _ => panic!("{}", MISMATCH),
+            },
             EntryStmt::Break { .. } => FuseLevel::Break,
         }
     }
 }
+
+const MISMATCH: &str = "a fused entry statement does not name a statement of its `fuse` item: \
+    the fused program was made for another program";

@@ -11,6 +11,7 @@
 
 mod build;
 mod commute;
+mod fits;
 pub mod ir;
 pub mod report;
 mod verify;

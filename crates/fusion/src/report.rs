@@ -209,12 +209,15 @@ fn loop_body_span(
 }
 
 /// The statements of a fused `fuse` item, one per line, indented by
-/// nesting; each chunk after a split says why it is separate.
+/// nesting; each chunk after a split says why it is separate. `source`:
+/// the `fuse` item's statements that `stmts` stands for.
+#[allow(clippy::too_many_arguments)]
 fn entry_text(
     program: &Program,
     fuse: &treefuse_sema::Fuse,
     entry: &FusedEntry,
     stmts: &[EntryStmt],
+    source: &[treefuse_sema::FuseStmt],
     src: &Source,
     depth: usize,
     out: &mut String,
@@ -251,9 +254,15 @@ fn entry_text(
             EntryStmt::SetGlobal { span, .. } => {
                 out.push_str(&format!("{pad}{}  {}\n", src.at(*span), src.snippet(*span)));
             }
-            EntryStmt::While {
-                limit, body, span, ..
-            } => {
+            EntryStmt::While { body, span, .. } => {
+                let FuseLevel::While {
+                    limit,
+                    source: inner,
+                    ..
+                } = st.level(source)
+                else {
+                    continue;
+                };
                 let head = src.snippet(*span);
                 let head = head.split('{').next().unwrap_or("").trim();
                 let limit = match &limit.kind {
@@ -264,7 +273,7 @@ fn entry_text(
                     "{pad}{}  {head} (at most {limit} iterations; the calls of one iteration are fused):\n",
                     src.at(*span)
                 ));
-                entry_text(program, fuse, entry, body, src, depth + 1, out);
+                entry_text(program, fuse, entry, body, inner, src, depth + 1, out);
             }
             EntryStmt::Break { span } => {
                 out.push_str(&format!(
@@ -376,7 +385,7 @@ pub fn text_report(
             continue;
         };
         splits_total += e.chunks.iter().filter(|c| c.split.is_some()).count();
-        entry_text(program, fuse, e, &e.body, &src, 1, &mut out);
+        entry_text(program, fuse, e, &e.body, &fuse.body, &src, 1, &mut out);
     }
     let blocked_total: usize = fused.functions.iter().map(|f| f.blocked.len()).sum();
     out.push_str(&format!(

@@ -299,6 +299,7 @@ impl<'p> Interpreter<'p> {
             tree,
             &mut frame,
             &entry.body,
+            &fuse.body,
             &mut stats,
             &mut |this, tree, frame, c| {
                 let chunk = &entry.chunks[c];

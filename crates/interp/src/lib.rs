@@ -464,6 +464,7 @@ impl<'p> Interpreter<'p> {
             tree,
             &mut frame,
             &fuse.body,
+            &fuse.body,
             &mut stats,
             &mut |this, tree, frame, c| {
                 let call = &fuse.calls[c];
@@ -485,7 +486,9 @@ impl<'p> Interpreter<'p> {
 
     /// Runs the statements of a `fuse` item, unfused or fused: `run_unit`
     /// runs one call or one chunk (by index); global assignments and
-    /// `while` loops are the same in both runs.
+    /// `while` loops are the same in both runs. `source` is the item's
+    /// statement list that `stmts` stands for (see
+    /// [`FuseLevelStmt::level`]).
     /// Returns [`Flow::Break`] when a `break;` ended the statements (the
     /// caller, a `while`, ends), else [`Flow::Normal`].
     pub(crate) fn run_fuse_level<S, U>(
@@ -493,6 +496,7 @@ impl<'p> Interpreter<'p> {
         tree: &mut Tree,
         frame: &mut Frame,
         stmts: &[S],
+        source: &[FuseStmt],
         stats: &mut RunStats,
         run_unit: &mut U,
     ) -> Result<Flow, RuntimeError>
@@ -501,7 +505,7 @@ impl<'p> Interpreter<'p> {
         U: FnMut(&mut Self, &mut Tree, &mut Frame, usize) -> Result<(), RuntimeError>,
     {
         for s in stmts {
-            match s.level() {
+            match s.level(source) {
                 FuseLevel::Unit(u) => {
                     let before = self.visits;
                     self.host.tell(RunProgress {
@@ -516,7 +520,12 @@ impl<'p> Interpreter<'p> {
                     let v = self.eval(tree, frame, value)?;
                     self.globals[global.index()] = v;
                 }
-                FuseLevel::While { cond, limit, body } => {
+                FuseLevel::While {
+                    cond,
+                    limit,
+                    body,
+                    source,
+                } => {
                     // The limit is evaluated once; `<= 0` runs no
                     // iteration (§8.6).
                     let limit = self.eval(tree, frame, limit)?.as_int();
@@ -528,7 +537,7 @@ impl<'p> Interpreter<'p> {
                         iterations += 1;
                         self.fuse_rounds += 1;
                         if let Flow::Break =
-                            self.run_fuse_level(tree, frame, body, stats, run_unit)?
+                            self.run_fuse_level(tree, frame, body, source, stats, run_unit)?
                         {
                             break;
                         }

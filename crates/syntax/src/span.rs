@@ -8,7 +8,9 @@
 use std::fmt;
 
 /// A half-open byte range `start..end` in the source text.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Span {
     /// Offset of the first byte.
     pub start: u32,

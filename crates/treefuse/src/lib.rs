@@ -25,8 +25,10 @@
 
 #![warn(missing_docs)]
 
+pub mod cache;
 pub mod error_index;
 
+pub use cache::{CacheUse, Fusion, FusionCache};
 use std::fmt;
 use std::path::Path;
 pub use treefuse_fusion::{FusedProgram, FusionOptions};

@@ -102,6 +102,8 @@ enum Command {
         only_globals: Vec<String>,
         #[command(flatten)]
         cutoffs: CutOffs,
+        #[command(flatten)]
+        cache: CacheChoice,
     },
     /// Fuse the program's `fuse` items and report what was fused, what each
     /// call site became, and why calls on the same child stayed apart.
@@ -119,11 +121,14 @@ enum Command {
         #[arg(long, value_name = "COLUMNS")]
         width: Option<usize>,
         /// Print the time of each phase (reading and checking, access
-        /// analysis, fusion, report) on standard error.
+        /// analysis, fusion, report) on standard error. Measures the
+        /// phases, so it always fuses (never reads the fusion cache).
         #[arg(long)]
         timings: bool,
         #[command(flatten)]
         cutoffs: CutOffs,
+        #[command(flatten)]
+        cache: CacheChoice,
     },
     /// Print the dependence graphs of the fused functions of a `fuse` item.
     Explain {
@@ -137,6 +142,8 @@ enum Command {
         dot: bool,
         #[command(flatten)]
         cutoffs: CutOffs,
+        #[command(flatten)]
+        cache: CacheChoice,
     },
     /// Run a `fuse` item unfused and fused on the same trees and compare
     /// the resulting trees, globals and runtime errors. Exit 0 when they
@@ -164,6 +171,8 @@ enum Command {
         args: Vec<String>,
         #[command(flatten)]
         cutoffs: CutOffs,
+        #[command(flatten)]
+        cache: CacheChoice,
     },
     /// Generate a random tree for a program's schema as JSON.
     Gen {
@@ -218,6 +227,42 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// The fusion cache: fused programs kept between runs, so that `run`,
+    /// `fuse`, `explain` and `check-equiv` on an unchanged program do not
+    /// fuse it again. It lives in $TREEFUSE_CACHE_DIR, else
+    /// $XDG_CACHE_HOME/treefuse, else $HOME/.cache/treefuse.
+    Cache {
+        #[command(subcommand)]
+        action: CacheAction,
+    },
+}
+
+/// What `treefuse cache` does.
+#[derive(Subcommand)]
+enum CacheAction {
+    /// Print the cache directory (whether or not it exists yet).
+    Dir,
+    /// Remove every entry of the cache (only the cache's own files).
+    Clear,
+}
+
+/// Whether a command that fuses uses the fusion cache.
+#[derive(clap::Args, Clone, Debug)]
+struct CacheChoice {
+    /// Fuse anew instead of reading the fusion cache, and do not write it.
+    #[arg(long)]
+    no_cache: bool,
+}
+
+impl CacheChoice {
+    /// The cache to use, if any.
+    fn cache(&self) -> Option<treefuse::FusionCache> {
+        if self.no_cache {
+            None
+        } else {
+            treefuse::FusionCache::from_env()
+        }
+    }
 }
 
 /// Which engine `run` uses.
@@ -510,6 +555,7 @@ fn select_globals(program: &treefuse::Program, names: &[String]) -> Result<Vec<u
 
 /// Writes what `run --write` asks for, streamed to `--out` or standard
 /// output, ending with a newline.
+#[allow(clippy::too_many_arguments)]
 fn write_run_output(
     out: Option<&Path>,
     program: &treefuse::Program,
@@ -657,6 +703,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             write,
             only_globals,
             cutoffs,
+            cache,
         } => {
             let program = load(&file)?;
             let values = fuse_arguments(&program, &fuse, &args)?;
@@ -665,9 +712,10 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             let clock = std::time::Instant::now();
             let mut t = read_tree_input(&program, &fuse, &tree, &bars)?;
             let read_seconds = clock.elapsed().as_secs_f64();
-            let fused =
-                (engine == EngineChoice::Fused).then(|| program.fuse_all(&cutoffs.options()));
-            let engine_used = match &fused {
+            let fusion = (engine == EngineChoice::Fused)
+                .then(|| program.fuse_cached(&cutoffs.options(), cache.cache().as_ref()));
+            let fused = fusion.as_ref().map(|f| &f.fused);
+            let engine_used = match fused {
                 Some(f) => Engine::Fused(f),
                 None => Engine::Unfused,
             };
@@ -706,15 +754,14 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             let write_seconds = clock.elapsed().as_secs_f64();
             drop(t);
             if profile {
-                note(
-                    program
-                        .render_profile(&run_stats.profile, fused.as_ref())
-                        .trim_end(),
-                );
+                note(program.render_profile(&run_stats.profile, fused).trim_end());
             }
             if stats {
                 let line = serde_json::json!({
                     "engine": if fused.is_some() { "fused" } else { "unfused" },
+                    "fusion_cache": fusion.as_ref().map_or("off", |f| f.cache.as_str()),
+                    "fusion_seconds": fusion.as_ref().map_or(0.0, |f| f.time.as_secs_f64()),
+                    "fusion_cache_note": fusion.as_ref().and_then(|f| f.note.as_deref()),
                     "node_visits": run_stats.node_visits,
                     "visits_per_call": run_stats.visits_per_call,
                     "loop_iterations": run_stats.loop_iterations,
@@ -735,23 +782,44 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             width,
             timings,
             cutoffs,
+            cache,
         } => {
             let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
             let started = std::time::Instant::now();
             let program = load(&file)?;
             let loaded = started.elapsed();
-            let started = std::time::Instant::now();
-            let analysis = treefuse_analysis::Analysis::new(&program.model);
-            let analysed = started.elapsed();
-            let started = std::time::Instant::now();
-            let fused =
-                treefuse_fusion::fuse_program(&program.model, &analysis, &cutoffs.options());
-            let fusion = started.elapsed();
-            note(format_args!(
-                "analysis and fusion: {:.1} ms for {} fused function(s)",
-                ms(analysed + fusion),
-                fused.functions.len()
-            ));
+            // `--timings` measures analysis and fusion, so it fuses.
+            let cache = cache.cache().filter(|_| !timings);
+            let (fused, analysed, fusion) = if cache.is_some() {
+                let fusion = program.fuse_cached(&cutoffs.options(), cache.as_ref());
+                match fusion.cache {
+                    treefuse::CacheUse::Hit => note(format_args!(
+                        "fusion: {:.1} ms, read from the cache, for {} fused function(s)",
+                        ms(fusion.time),
+                        fusion.fused.functions.len()
+                    )),
+                    _ => note(format_args!(
+                        "analysis and fusion: {:.1} ms for {} fused function(s)",
+                        ms(fusion.time),
+                        fusion.fused.functions.len()
+                    )),
+                }
+                (fusion.fused, Default::default(), Default::default())
+            } else {
+                let started = std::time::Instant::now();
+                let analysis = treefuse_analysis::Analysis::new(&program.model);
+                let analysed = started.elapsed();
+                let started = std::time::Instant::now();
+                let fused =
+                    treefuse_fusion::fuse_program(&program.model, &analysis, &cutoffs.options());
+                let fusion = started.elapsed();
+                note(format_args!(
+                    "analysis and fusion: {:.1} ms for {} fused function(s)",
+                    ms(analysed + fusion),
+                    fused.functions.len()
+                ));
+                (fused, analysed, fusion)
+            };
             let started = std::time::Instant::now();
             let text = match report {
                 ReportFormat::Text => treefuse_fusion::report::wrap_report(
@@ -779,6 +847,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             fuse,
             dot: _,
             cutoffs,
+            cache,
         } => {
             let program = load(&file)?;
             if program.model.fuse_named(&fuse).is_none() {
@@ -787,7 +856,9 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     file.display()
                 )));
             }
-            let fused = program.fuse_all(&cutoffs.options());
+            let fused = program
+                .fuse_cached(&cutoffs.options(), cache.cache().as_ref())
+                .fused;
             write_output(
                 None,
                 &treefuse_fusion::report::dot(&program.model, &fused, &program.sources),
@@ -802,10 +873,13 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             nodes,
             args,
             cutoffs,
+            cache,
         } => {
             let program = load(&file)?;
             let values = fuse_arguments(&program, &fuse, &args)?;
-            let fused = program.fuse_all(&cutoffs.options());
+            let fused = program
+                .fuse_cached(&cutoffs.options(), cache.cache().as_ref())
+                .fused;
             let trees: Vec<(String, Tree)> = match (tree, random) {
                 (Some(path), _) => {
                     let text = read_input(&path)?;
@@ -917,6 +991,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             )
         }
         Command::ExplainCode { code } => explain_code(code.as_deref()),
+        Command::Cache { action } => cache_command(action),
         Command::Emit { file, out } => {
             // Diagnostics first, with the usual exit code for invalid programs.
             load(&file)?;
@@ -942,6 +1017,34 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 },
             )?;
             stdout.flush().map_err(output_error)
+        }
+    }
+}
+
+/// `treefuse cache dir|clear`.
+fn cache_command(action: CacheAction) -> Result<(), Failure> {
+    let Some(cache) = treefuse::FusionCache::from_env() else {
+        return Err(usage(
+            "no place for the fusion cache: none of TREEFUSE_CACHE_DIR, XDG_CACHE_HOME and HOME is set",
+        ));
+    };
+    match action {
+        CacheAction::Dir => write_output(None, &cache.dir().display().to_string()),
+        CacheAction::Clear => {
+            let (entries, bytes) = cache.clear().map_err(|e| {
+                usage(format!(
+                    "cannot clear the fusion cache in {}: {e}",
+                    cache.dir().display()
+                ))
+            })?;
+            write_output(
+                None,
+                &format!(
+                    "removed {entries} fusion cache entr{} ({bytes} bytes) from {}",
+                    if entries == 1 { "y" } else { "ies" },
+                    cache.dir().display()
+                ),
+            )
         }
     }
 }
@@ -1149,6 +1252,10 @@ mod argument_fuzz {
         "gen-example",
         "explain-code",
         "demo",
+        "cache",
+        "dir",
+        "clear",
+        "--no-cache",
         "--fuse",
         "--tree",
         "--arg",

@@ -259,6 +259,11 @@ fn an_index_out_of_range_exits_3_from_the_command_line() {
             let o = Command::new(env!("CARGO_BIN_EXE_treefuse"))
                 .args(["run", program.to_str().unwrap(), "--fuse", "f"])
                 .args(["--tree", tree.to_str().unwrap(), "--engine", engine])
+                .env(
+                    "TREEFUSE_CACHE_DIR",
+                    std::env::temp_dir()
+                        .join(format!("treefuse-test-cache-{}", std::process::id())),
+                )
                 .output()
                 .unwrap();
             let err = String::from_utf8_lossy(&o.stderr);

@@ -186,6 +186,11 @@ fn run_console(b: &Block) -> Result<(), String> {
             .arg(&cmd)
             .current_dir(repo())
             .env("PATH", &path)
+            // Never the user's own fusion cache.
+            .env(
+                "TREEFUSE_CACHE_DIR",
+                std::env::temp_dir().join(format!("treefuse-test-cache-{}", std::process::id())),
+            )
             .output()
             .map_err(|e| format!("cannot run bash: {e}"))?;
         let mut actual = String::from_utf8_lossy(&o.stdout).into_owned();

@@ -6,6 +6,10 @@ fn treefuse(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_treefuse"))
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .env(
+            "TREEFUSE_CACHE_DIR",
+            std::env::temp_dir().join(format!("treefuse-test-cache-{}", std::process::id())),
+        )
         .output()
         .expect("the binary runs")
 }
@@ -354,4 +358,238 @@ fn fuse_report_wraps_long_lines_on_request() {
     // Nothing is lost: the words are the same.
     let words = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
     assert_eq!(words(&plain), words(&wrapped));
+}
+
+/// Runs the tool with its fusion cache in `cache` (`None`: no cache
+/// variable at all, and no `HOME` or `XDG_CACHE_HOME` either).
+fn treefuse_cached(cache: Option<&std::path::Path>, args: &[&str]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_treefuse"));
+    c.args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .env_remove("TREEFUSE_CACHE_DIR")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("HOME");
+    if let Some(dir) = cache {
+        c.env("TREEFUSE_CACHE_DIR", dir);
+    }
+    c.output().expect("the binary runs")
+}
+
+/// The `--stats` line of a run.
+fn stats_of(o: &Output) -> serde_json::Value {
+    let err = stderr(o);
+    let last = err.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {err}"))
+}
+
+fn fresh_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("treefuse-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn run_reads_the_fusion_cache_on_an_unchanged_program() {
+    let dir = fresh_dir("cache");
+    let cache = Some(dir.as_path());
+    let run = |program: &str, extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            program,
+            "--fuse",
+            "layout",
+            "--tree",
+            "examples/figure2/doc.json",
+            "--stats",
+        ];
+        args.extend_from_slice(extra);
+        let o = treefuse_cached(cache, &args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let stats = stats_of(&o);
+        (o.stdout, stats)
+    };
+    let figure2 = "examples/figure2/figure2.tf";
+    let (cold, stats) = run(figure2, &[]);
+    assert_eq!(stats["fusion_cache"], "miss", "{stats}");
+    assert!(stats["fusion_seconds"].as_f64().is_some(), "{stats}");
+    assert_eq!(stats["fusion_cache_note"], serde_json::Value::Null);
+    let (warm, stats) = run(figure2, &[]);
+    assert_eq!(stats["fusion_cache"], "hit", "{stats}");
+    assert_eq!(cold, warm);
+    // `cache dir` names the directory; it holds one entry.
+    let o = treefuse_cached(cache, &["cache", "dir"]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        dir.to_str().unwrap()
+    );
+    let entries = || std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(entries(), 1);
+    // Not consulted: --no-cache, the unfused engine.
+    for extra in [&["--no-cache"][..], &["--engine", "unfused"]] {
+        let (out, stats) = run(figure2, extra);
+        assert_eq!(stats["fusion_cache"], "off", "{extra:?}: {stats}");
+        assert_eq!(out, cold);
+    }
+    assert_eq!(entries(), 1);
+    // Other cut-offs, another program text: misses, then hits.
+    let (_, stats) = run(figure2, &["--max-group", "1"]);
+    assert_eq!(stats["fusion_cache"], "miss", "{stats}");
+    let (_, stats) = run(figure2, &["--max-group", "1"]);
+    assert_eq!(stats["fusion_cache"], "hit", "{stats}");
+    let text = include_str!("../../../examples/figure2/figure2.tf");
+    let edited = temp_file("figure2_edited.tf", &format!("// edited\n{text}"));
+    let (out, stats) = run(edited.to_str().unwrap(), &[]);
+    assert_eq!(stats["fusion_cache"], "miss", "{stats}");
+    assert_eq!(out, cold);
+    assert_eq!(entries(), 3);
+    // A corrupt entry is ignored (said under --stats) and written anew.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        std::fs::write(entry.unwrap().path(), b"not an entry").unwrap();
+    }
+    let (out, stats) = run(figure2, &[]);
+    assert_eq!(stats["fusion_cache"], "miss", "{stats}");
+    assert!(
+        stats["fusion_cache_note"]
+            .as_str()
+            .is_some_and(|n| n.contains("ignored the cache entry")),
+        "{stats}"
+    );
+    assert_eq!(out, cold);
+    assert_eq!(run(figure2, &[]).1["fusion_cache"], "hit");
+    // `cache clear` removes the entries and nothing else.
+    std::fs::write(dir.join("README"), "mine").unwrap();
+    let o = treefuse_cached(cache, &["cache", "clear"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.starts_with("removed 3 fusion cache entries ("),
+        "{said}"
+    );
+    assert_eq!(entries(), 1);
+    assert_eq!(run(figure2, &[]).1["fusion_cache"], "miss");
+}
+
+#[test]
+fn an_unusable_cache_never_fails_a_run() {
+    let dir = fresh_dir("cache-blocked");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A file where the cache directory should be.
+    let blocked = dir.join("file");
+    std::fs::write(&blocked, "").unwrap();
+    let args = [
+        "run",
+        "examples/figure2/figure2.tf",
+        "--fuse",
+        "layout",
+        "--tree",
+        "examples/figure2/doc.json",
+        "--stats",
+    ];
+    let o = treefuse_cached(Some(&blocked.join("cache")), &args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let stats = stats_of(&o);
+    assert_eq!(stats["fusion_cache"], "miss", "{stats}");
+    assert!(
+        stats["fusion_cache_note"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("not cached")),
+        "{stats}"
+    );
+    // Nowhere to put it at all: off, and `cache dir` says why.
+    let o = treefuse_cached(None, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stats_of(&o)["fusion_cache"], "off");
+    let o = treefuse_cached(None, &["cache", "dir"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("TREEFUSE_CACHE_DIR"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_cache_falls_back_to_xdg_cache_home_then_home() {
+    let dir = fresh_dir("cache-xdg");
+    let o = Command::new(env!("CARGO_BIN_EXE_treefuse"))
+        .args(["cache", "dir"])
+        .env_remove("TREEFUSE_CACHE_DIR")
+        .env("XDG_CACHE_HOME", &dir)
+        .env("HOME", "/nonexistent-home")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        dir.join("treefuse").to_str().unwrap()
+    );
+    // A relative XDG_CACHE_HOME is ignored, as the XDG specification asks.
+    let o = Command::new(env!("CARGO_BIN_EXE_treefuse"))
+        .args(["cache", "dir"])
+        .env_remove("TREEFUSE_CACHE_DIR")
+        .env("XDG_CACHE_HOME", "relative")
+        .env("HOME", "/nonexistent-home")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        "/nonexistent-home/.cache/treefuse"
+    );
+}
+
+/// A directory program: reports from the cache are those of a fresh
+/// fusion (`fuse`, `explain`), and `check-equiv` reads the cache too.
+#[test]
+fn reports_from_the_cache_equal_fresh_ones() {
+    let dir = fresh_dir("cache-reports");
+    let cache = Some(dir.as_path());
+    let minic = "examples/minic";
+    let fresh = treefuse_cached(cache, &["fuse", minic, "--report", "json", "--no-cache"]);
+    assert!(fresh.status.success(), "{}", stderr(&fresh));
+    assert!(!dir.exists(), "--no-cache writes nothing");
+    let cold = treefuse_cached(cache, &["fuse", minic, "--report", "json"]);
+    assert!(
+        stderr(&cold).contains("analysis and fusion:"),
+        "{}",
+        stderr(&cold)
+    );
+    let warm = treefuse_cached(cache, &["fuse", minic, "--report", "json"]);
+    assert!(
+        stderr(&warm).contains("read from the cache"),
+        "{}",
+        stderr(&warm)
+    );
+    assert_eq!(fresh.stdout, cold.stdout);
+    assert_eq!(fresh.stdout, warm.stdout);
+    // --timings measures fusion: it never reads the cache.
+    let timed = treefuse_cached(cache, &["fuse", minic, "--report", "json", "--timings"]);
+    assert!(
+        stderr(&timed).contains("timings: read and check"),
+        "{}",
+        stderr(&timed)
+    );
+    assert_eq!(timed.stdout, fresh.stdout);
+    let dot = |extra: &[&str]| {
+        let mut args = vec!["explain", minic, "--fuse", "optimize"];
+        args.extend_from_slice(extra);
+        let o = treefuse_cached(cache, &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        o.stdout
+    };
+    assert_eq!(dot(&["--no-cache"]), dot(&[]));
+    // check-equiv writes the entry that a run then reads.
+    let figure2 = "examples/figure2/figure2.tf";
+    let equiv = treefuse_cached(
+        cache,
+        &["check-equiv", figure2, "--fuse", "layout", "--random", "2"],
+    );
+    assert!(equiv.status.success(), "{}", stderr(&equiv));
+    let run = treefuse_cached(
+        cache,
+        &[
+            "run",
+            figure2,
+            "--fuse",
+            "layout",
+            "--tree",
+            "examples/figure2/doc.json",
+            "--stats",
+        ],
+    );
+    assert_eq!(stats_of(&run)["fusion_cache"], "hit");
 }

@@ -435,6 +435,10 @@ fn the_cli_reports_loop_errors_and_statistics() {
             .args(["run", file.to_str().unwrap(), "--fuse", "run", "--tree"])
             .arg(&tree)
             .args(["--engine", engine, "--stats"])
+            .env(
+                "TREEFUSE_CACHE_DIR",
+                std::env::temp_dir().join(format!("treefuse-test-cache-{}", std::process::id())),
+            )
             .output()
             .unwrap()
     };

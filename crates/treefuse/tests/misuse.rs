@@ -14,6 +14,10 @@ fn treefuse(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_treefuse"))
         .args(args)
         .current_dir(repo())
+        .env(
+            "TREEFUSE_CACHE_DIR",
+            std::env::temp_dir().join(format!("treefuse-test-cache-{}", std::process::id())),
+        )
         .output()
         .expect("the binary runs")
 }
@@ -36,6 +40,10 @@ fn with_closed_pipe(args: &[&str], keep: usize) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_treefuse"))
         .args(args)
         .current_dir(repo())
+        .env(
+            "TREEFUSE_CACHE_DIR",
+            std::env::temp_dir().join(format!("treefuse-test-cache-{}", std::process::id())),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

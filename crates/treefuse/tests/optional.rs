@@ -173,6 +173,10 @@ fn a_read_through_an_empty_child_fails_with_its_position() {
                 engine,
             ])
             .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .env(
+                "TREEFUSE_CACHE_DIR",
+                std::env::temp_dir().join(format!("treefuse-test-cache-{}", std::process::id())),
+            )
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(3), "{engine}");
