@@ -889,7 +889,15 @@ impl<'p> Gen<'p> {
         g.plan_fused();
         // Every module-level name is handed out: from here on, frames name
         // locals around them.
-        g.locals_reserved = Names::locals_reserved(&g.top);
+        // A local named like a variant of its own enum type would be a
+        // pattern, not a binding (E0170): locals avoid every variant too.
+        let variants: Vec<String> = g
+            .variant
+            .iter()
+            .chain(g.enum_variants.iter().flatten())
+            .map(|v| v.to_string())
+            .collect();
+        g.locals_reserved = Names::locals_reserved(&g.top, &variants);
         g.drop_unused_checks();
         g
     }

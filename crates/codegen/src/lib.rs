@@ -444,19 +444,39 @@ impl Config {
     /// whose `.tf` files (below it, in path order) form one program.
     pub fn generate_file(&self, path: &Path) -> Result<String, String> {
         let sources = treefuse_syntax::SourceMap::read(path)?;
-        let file_name = path.display().to_string();
         let model = match treefuse_sema::compile_map(&sources) {
             Ok(m) => m,
             Err(d) => return Err(treefuse_syntax::render_map(&d, &sources, false)),
         };
         let analysis = treefuse_analysis::Analysis::new(&model);
         let fused = treefuse_fusion::fuse_program(&model, &analysis, &self.fusion);
+        Ok(self.generate_program(&model, &fused, &sources))
+    }
+
+    /// The fusion options this configuration generates with.
+    pub fn fusion_options(&self) -> &FusionOptions {
+        &self.fusion
+    }
+
+    /// The code of a checked program read from `sources` and fused with
+    /// [`Config::fusion_options`] (what [`Config::generate_file`] does
+    /// after reading, checking and fusing; `treefuse emit` passes a fused
+    /// program from its cache).
+    pub fn generate_program(
+        &self,
+        model: &treefuse_sema::Program,
+        fused: &FusedProgram,
+        sources: &treefuse_syntax::SourceMap,
+    ) -> String {
         let options = CodegenOptions {
             host_module: self.host_module.clone(),
-            source: Some(SourceInfo { file_name, sources }),
+            source: Some(SourceInfo {
+                file_name: sources.name().to_string(),
+                sources: sources.clone(),
+            }),
             runtime_interop: !self.no_interop,
         };
-        Ok(generate(&model, &fused, &options))
+        generate(model, fused, &options)
     }
 
     /// Compiles each `.tf` file into `out_dir/<stem>.rs`, printing

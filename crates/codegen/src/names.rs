@@ -271,6 +271,20 @@ pub(crate) const TRAIT_METHODS: &[&str] = &[
     "to_string",
 ];
 
+/// Bindings of the generated support code outside the traversal
+/// functions (the typed API, the JSON glue, copies, the stack helpers):
+/// `let kind = node.kind;`. No user name reaches those functions' locals,
+/// but a variant named like one of them would turn a `let` into a pattern
+/// (E0170), so variants avoid them too.
+pub(crate) const SUPPORT_BINDINGS: &[&str] = &[
+    "a", "admit", "args", "at", "bytes", "c", "cold", "copied", "copy", "counts", "e", "f",
+    "fields", "found", "fused", "i", "id", "input", "kind", "left", "levels", "marker", "name",
+    "need", "next", "node", "order", "reading", "root_type", "rt", "saved", "schema", "segment",
+    "stack", "stack_low", "text", "top", "ty", "values", "visits", "ys", "map", "old", "new",
+    "cold_id", "entry", "value", "slot", "index", "count", "len", "out", "err", "ok", "src",
+    "dst", "parent", "children", "list", "list_id", "elem", "elems", "key", "pos",
+];
+
 /// The methods the generator gives enums: `name` on kind enums,
 /// `from_index` on the program's enums. A variant shares the enum's
 /// namespace of associated items, so none is named so.
@@ -432,16 +446,25 @@ impl Names {
     /// [`TRAIT_METHODS`]): `Kind::name` would name the variant.
     pub fn for_variants() -> Names {
         let mut names = Names::with_reserved_strings(reserved_locals());
-        names.reserve(TRAIT_METHODS.iter().chain(ENUM_METHODS).copied());
+        names.reserve(
+            TRAIT_METHODS
+                .iter()
+                .chain(ENUM_METHODS)
+                .chain(SUPPORT_BINDINGS)
+                .copied(),
+        );
         names
     }
 
     /// The shared set of names a user local may not take, once every
     /// module-level name is handed out (`module`): [`MODULE_NAMES`],
     /// [`reserved_locals`] and every name of `module` (a local named like a
-    /// user's function or a runtime helper would shadow it in calls).
-    pub fn locals_reserved(module: &Names) -> Rc<HashSet<String>> {
+    /// user's function or a runtime helper would shadow it in calls), and
+    /// every enum variant (`variants`: a local named like a variant of its
+    /// own type would be a pattern, E0170).
+    pub fn locals_reserved(module: &Names, variants: &[String]) -> Rc<HashSet<String>> {
         let mut all: HashSet<String> = module.taken.clone();
+        all.extend(variants.iter().cloned());
         all.extend(
             MODULE_NAMES
                 .iter()

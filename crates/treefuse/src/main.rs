@@ -208,6 +208,8 @@ enum Command {
         /// Write the Rust module here instead of standard output.
         #[arg(short = 'o', long = "out")]
         out: Option<PathBuf>,
+        #[command(flatten)]
+        cache: CacheChoice,
     },
     /// Generate an input tree for one of the bundled case studies.
     GenExample {
@@ -992,10 +994,17 @@ fn dispatch(command: Command) -> Result<(), Failure> {
         }
         Command::ExplainCode { code } => explain_code(code.as_deref()),
         Command::Cache { action } => cache_command(action),
-        Command::Emit { file, out } => {
+        Command::Emit { file, out, cache } => {
             // Diagnostics first, with the usual exit code for invalid programs.
-            load(&file)?;
-            let code = treefuse_codegen::emit_file(&file).map_err(usage)?;
+            let program = load(&file)?;
+            // The fused program as `treefuse run` would use it (from the
+            // fusion cache when the program is unchanged), with the
+            // options `treefuse_codegen::Config` uses by default.
+            let config = treefuse_codegen::Config::new();
+            let fused = program
+                .fuse_cached(config.fusion_options(), cache.cache().as_ref())
+                .fused;
+            let code = config.generate_program(&program.model, &fused, &program.sources);
             write_output(out.as_deref(), &code)
         }
         Command::GenExample {

@@ -572,6 +572,26 @@ fn reports_from_the_cache_equal_fresh_ones() {
         o.stdout
     };
     assert_eq!(dot(&["--no-cache"]), dot(&[]));
+    // `emit` writes the code `Config` writes from a build.rs, from the
+    // cache (the entry `fuse` wrote) as when fusing anew.
+    let emit = |extra: &[&str]| {
+        let mut args = vec!["emit", minic];
+        args.extend_from_slice(extra);
+        let o = treefuse_cached(cache, &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8(o.stdout).expect("UTF-8 code")
+    };
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let built = treefuse_codegen::Config::new()
+        .generate_file(std::path::Path::new(&format!("{root}/{minic}")))
+        .expect("minic generates");
+    let cached = emit(&[]);
+    assert_eq!(cached, emit(&["--no-cache"]));
+    assert_eq!(
+        cached.lines().skip(1).collect::<Vec<_>>(),
+        built.lines().skip(1).collect::<Vec<_>>(),
+        "the same module as Config::generate_file, but for the header's path"
+    );
     // check-equiv writes the entry that a run then reads.
     let figure2 = "examples/figure2/figure2.tf";
     let equiv = treefuse_cached(
