@@ -29,7 +29,7 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{HashMap, HashSet};
-use treefuse_syntax::lexer::{lex, TokenKind};
+use treefuse_syntax::lexer::{lex, Token, TokenKind};
 
 /// Identifiers with a fixed meaning in the language: never renamed, and
 /// never a new name (a user name `none` or `copy` would change what the
@@ -356,7 +356,7 @@ pub fn rename_hostile(src: &str, seed: u64) -> String {
         .chain(treefuse_sema::BUILTIN_FUNCTIONS.iter())
         .copied()
         .collect();
-    let mut names = HostileNames::new(seed, src, &fixed);
+    let mut names = HostileNames::new(seed, &tokens, &fixed);
     let mut out = String::with_capacity(src.len() + src.len() / 4);
     let mut at = 0;
     for tok in &tokens {
@@ -394,15 +394,14 @@ struct HostileNames<'f> {
 }
 
 impl<'f> HostileNames<'f> {
-    fn new(seed: u64, src: &str, fixed: &'f HashSet<&'static str>) -> Self {
+    fn new(seed: u64, tokens: &[Token], fixed: &'f HashSet<&'static str>) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0048_5553_5449_4c45);
         let mut pool: Vec<String> = COLLIDING.iter().map(|s| s.to_string()).collect();
         pool.shuffle(&mut rng);
-        let mut diagnostics = Vec::new();
-        let taken = lex(src, &mut diagnostics)
-            .into_iter()
-            .filter_map(|t| match t.kind {
-                TokenKind::Ident(n) => Some(n),
+        let taken = tokens
+            .iter()
+            .filter_map(|t| match &t.kind {
+                TokenKind::Ident(n) => Some(n.clone()),
                 _ => None,
             })
             .collect();
