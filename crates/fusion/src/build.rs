@@ -170,12 +170,20 @@ struct Builder<'a, 'p> {
 
 /// Why two loops may not interleave (`Some(None)`: they may), by first
 /// loop, second loop and whether the second follows regions, for the
-/// vertices at one address: a dense table, since the searches ask about
-/// each pair many times.
+/// vertices at one address: the searches ask about each pair many times.
+/// A dense table over the loop vertices only (`loop_index`), so its size
+/// follows the loops, not every pair of statements.
 #[derive(Default)]
 struct InterleavingMemo {
     vertices: usize,
     n: usize,
+    /// Per vertex, its index among the loop vertices (`usize::MAX`: not a
+    /// loop).
+    loop_index: Vec<usize>,
+    loops: usize,
+    /// Per vertex, whether it is a loop that may replace its elements
+    /// ([`Builder::loop_replaces`]).
+    replaces: Vec<bool>,
     table: Vec<Option<Option<String>>>,
 }
 
@@ -209,6 +217,9 @@ struct Vertex<'s> {
     per_element: Option<&'s treefuse_analysis::LoopAccess>,
     /// For a loop: the access sets of its body statements.
     blocks: Option<&'s Vec<treefuse_analysis::StmtAccess>>,
+    /// For a loop: how `per_element`'s `iteration`, `header` and `other`
+    /// accesses may begin (the quick test of the interleaving check).
+    loop_openings: Option<[std::rc::Rc<crate::commute::SetOpening>; 3]>,
     /// Whether the statement may replace the receiver (`self = ...`, a
     /// thicket, or a call on `self` that may).
     replaces: bool,
@@ -340,9 +351,11 @@ impl Builder<'_, '_> {
         if methods.len() > self.options.max_group {
             return false;
         }
-        methods
-            .iter()
-            .all(|m| methods.iter().filter(|x| *x == m).count() <= self.options.max_repeat)
+        let mut sorted = methods.to_vec();
+        sorted.sort_unstable();
+        sorted
+            .chunk_by(|a, b| a == b)
+            .all(|run| run.len() <= self.options.max_repeat)
     }
 
     /// Why loop `a` (earlier) and loop `b` over the same list may not run
@@ -383,6 +396,23 @@ impl Builder<'_, '_> {
         } else {
             &pb.other
         };
+        // The quick test each `conflict_of` below starts with, on openings
+        // computed once per loop: most pairs of loops stop here.
+        if let (Some([a_iteration, a_header, _]), Some([b_iteration, _, b_rest])) =
+            (&a.loop_openings, &b.loop_openings)
+        {
+            let b_other_opening = if b_follows_regions {
+                b_iteration
+            } else {
+                b_rest
+            };
+            if !a_iteration.may_conflict(&b.opening, same)
+                && !a_header.may_conflict(b_other_opening, same)
+                && !a.opening.may_conflict(b_other_opening, same)
+            {
+                return None;
+            }
+        }
         let conflict = self
             .conflicts
             .conflict_of(&pa.iteration, b.set, same)
@@ -414,35 +444,64 @@ impl Builder<'_, '_> {
         members: &[usize],
         participants: &[Participant],
     ) -> Option<(usize, usize, String)> {
-        let first_replacing = members
-            .iter()
-            .position(|&x| self.loop_replaces(&vertices[x], participants));
-        members.iter().enumerate().find_map(|(k, &x)| {
-            members[k + 1..].iter().enumerate().find_map(|(j, &y)| {
+        let mut memo = self.interleaving_memo(vertices, participants);
+        let first_replacing = members.iter().position(|&x| memo.replaces[x]);
+        for (k, &x) in members.iter().enumerate() {
+            for (j, &y) in members[k + 1..].iter().enumerate() {
                 let follows = first_replacing.is_some_and(|r| r < k + 1 + j);
-                let n = vertices.len();
-                let slot = (x * n + y) * 2 + usize::from(follows);
-                let known = {
-                    let mut memo = self.interleaving.borrow_mut();
-                    let address = vertices.as_ptr() as usize;
-                    if memo.vertices != address || memo.n != n {
-                        *memo = InterleavingMemo {
-                            vertices: address,
-                            n,
-                            table: vec![None; n * n * 2],
-                        };
+                let (lx, ly) = (memo.loop_index[x], memo.loop_index[y]);
+                let why = if lx == usize::MAX || ly == usize::MAX {
+                    self.interleave_obstacle(&vertices[x], &vertices[y], follows, participants)
+                } else {
+                    let slot = (lx * memo.loops + ly) * 2 + usize::from(follows);
+                    match memo.table[slot].get_or_insert_with(|| {
+                        self.interleave_obstacle(&vertices[x], &vertices[y], follows, participants)
+                    }) {
+                        None => continue,
+                        Some(why) => Some(why.clone()),
                     }
-                    memo.table[slot].clone()
                 };
-                let why = known.unwrap_or_else(|| {
-                    let why =
-                        self.interleave_obstacle(&vertices[x], &vertices[y], follows, participants);
-                    self.interleaving.borrow_mut().table[slot] = Some(why.clone());
-                    why
-                });
-                why.map(|why| (x, y, why))
-            })
-        })
+                if let Some(why) = why {
+                    return Some((x, y, why));
+                }
+            }
+        }
+        None
+    }
+
+    /// The memo of [`Self::members_obstacle_pair`] for `vertices`, made
+    /// afresh when they are not the ones it was made for. Borrowed for a
+    /// whole search: `interleave_obstacle` does not use it.
+    fn interleaving_memo(
+        &self,
+        vertices: &[Vertex],
+        participants: &[Participant],
+    ) -> std::cell::RefMut<'_, InterleavingMemo> {
+        let mut memo = self.interleaving.borrow_mut();
+        let address = vertices.as_ptr() as usize;
+        let n = vertices.len();
+        if memo.vertices != address || memo.n != n {
+            let mut loop_index = vec![usize::MAX; n];
+            let mut loops = 0;
+            for (v, index) in loop_index.iter_mut().enumerate() {
+                if vertices[v].lp.is_some() {
+                    *index = loops;
+                    loops += 1;
+                }
+            }
+            *memo = InterleavingMemo {
+                vertices: address,
+                n,
+                loop_index,
+                loops,
+                replaces: vertices
+                    .iter()
+                    .map(|v| self.loop_replaces(v, participants))
+                    .collect(),
+                table: vec![None; loops * loops * 2],
+            };
+        }
+        memo
     }
 
     /// A conflict in words; a frame variable (which only conflicts
@@ -620,6 +679,37 @@ impl Builder<'_, '_> {
             && self
                 .members_obstacle(vertices, members, participants)
                 .is_none()
+    }
+
+    /// [`Self::loops_may_merge`] for the union of loop groups `ga` and
+    /// `gb` of `group`, each of which passed it when it formed (the greedy
+    /// merge). When no member may replace elements, no later loop follows
+    /// regions and each pair's answer does not depend on the other members,
+    /// so only the pairs across the two groups are asked; otherwise the
+    /// whole union is.
+    fn loops_may_join(
+        &self,
+        vertices: &[Vertex],
+        grouping: &Grouping,
+        (ga, gb): (usize, usize),
+        participants: &[Participant],
+    ) -> bool {
+        let (a, b) = (&grouping.members[ga], &grouping.members[gb]);
+        let replacing = {
+            let memo = self.interleaving_memo(vertices, participants);
+            a.iter().chain(b).any(|&x| memo.replaces[x])
+        };
+        if replacing {
+            return self.loops_may_merge(vertices, &grouping.union(ga, gb), participants);
+        }
+        // (With no replacing loop, no loop follows regions.)
+        a.iter().all(|&x| {
+            b.iter().all(|&y| {
+                let pair = [x.min(y), x.max(y)];
+                self.members_obstacle_pair(vertices, &pair, participants)
+                    .is_none()
+            })
+        })
     }
 
     /// Whether traversal `method`, called on a node of static type `ty`,
@@ -970,58 +1060,78 @@ impl Builder<'_, '_> {
             }
         }
         let n = evs.len();
+        let replaces: Vec<bool> = evs
+            .iter()
+            .map(|e| {
+                !rebound.is_empty()
+                    && e.call
+                        .zip(elem_ty)
+                        .is_some_and(|(c, t)| self.call_replaces(t, c))
+            })
+            .collect();
+        // Only the pairs whose accesses may meet, or that the other
+        // reasons below order (within a participant; after a replacing
+        // call, the events of rebound members), are tested, in ascending
+        // order as a scan of every pair would meet them.
+        let mut pairs = crate::commute::candidate_pairs(
+            &evs.iter()
+                .map(|e| self.conflicts.opening(e.set))
+                .collect::<Vec<_>>()
+                .iter()
+                .map(|o| &**o)
+                .collect::<Vec<_>>(),
+            &evs.iter().map(|e| e.participant).collect::<Vec<_>>(),
+        );
+        for u in (0..n).filter(|&u| replaces[u]) {
+            pairs.extend(
+                (u + 1..n)
+                    .filter(|&v| rebound.contains(&evs[v].member))
+                    .map(|v| (u, v)),
+            );
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
         let mut edges = Vec::new();
-        for u in 0..n {
-            let replaces = !rebound.is_empty()
-                && evs[u]
-                    .call
-                    .zip(elem_ty)
-                    .is_some_and(|(c, t)| self.call_replaces(t, c));
-            for v in u + 1..n {
-                let same = evs[u].participant == evs[v].participant;
-                // A split call's head runs before its tail.
-                let parts_of_one = evs[u].part == Some(true)
-                    && evs[v].part == Some(false)
-                    && (evs[u].member, evs[u].stmt) == (evs[v].member, evs[v].stmt);
-                if parts_of_one
-                    || (same && (evs[u].set.returns || evs[v].set.returns))
-                    || (replaces && rebound.contains(&evs[v].member))
-                    || self
-                        .conflicts
-                        .conflict_of(evs[u].set, evs[v].set, same)
-                        .is_some()
-                {
-                    edges.push((u, v));
-                }
+        for (u, v) in pairs {
+            let same = evs[u].participant == evs[v].participant;
+            // A split call's head runs before its tail.
+            let parts_of_one = evs[u].part == Some(true)
+                && evs[v].part == Some(false)
+                && (evs[u].member, evs[u].stmt) == (evs[v].member, evs[v].stmt);
+            if parts_of_one
+                || (same && (evs[u].set.returns || evs[v].set.returns))
+                || (replaces[u] && rebound.contains(&evs[v].member))
+                || self
+                    .conflicts
+                    .conflict_of(evs[u].set, evs[v].set, same)
+                    .is_some()
+            {
+                edges.push((u, v));
             }
         }
         let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (u, v) in &edges {
             succ[*u].push(*v);
         }
-        let mut group: Vec<usize> = (0..n).collect();
+        let mut grouping = Grouping::singletons(n);
         let calls: Vec<usize> = (0..n).filter(|&v| evs[v].call.is_some()).collect();
         let mut refused: BTreeMap<(usize, usize), String> = BTreeMap::new();
         for (i, &a) in calls.iter().enumerate() {
             for &b in &calls[i + 1..] {
-                if group[a] == group[b] {
+                let (ga, gb) = (grouping.group[a], grouping.group[b]);
+                if ga == gb {
                     continue;
                 }
-                let (ga, gb) = (group[a], group[b]);
-                let merged: Vec<usize> = group
+                let methods: Vec<MethodId> = grouping.members[ga]
                     .iter()
-                    .map(|&g| if g == gb { ga } else { g })
+                    .chain(&grouping.members[gb])
+                    .filter_map(|&v| evs[v].call)
                     .collect();
-                let methods: Vec<MethodId> = (0..n)
-                    .filter(|&v| merged[v] == ga)
-                    .filter_map(|v| evs[v].call)
-                    .collect();
-                let inputs_ok = edges.iter().all(|(u, v)| {
-                    merged[*u] != ga
-                        || merged[*v] != ga
-                        || evs[*v].inputs.as_ref().is_some_and(|r| {
-                            self.conflicts.conflict(evs[*u].set, r, false).is_none()
-                        })
+                let inputs_ok = grouping.cross_edges(&succ, ga, gb).all(|(u, v)| {
+                    evs[v]
+                        .inputs
+                        .as_ref()
+                        .is_some_and(|r| self.conflicts.conflict(evs[u].set, r, false).is_none())
                 });
                 let reason = if !inputs_ok {
                     "the later call's arguments read what an earlier call on the element may write"
@@ -1031,7 +1141,7 @@ impl Builder<'_, '_> {
                         "cut-off: at most {} calls per fused call (--max-group), {} of one traversal (--max-repeat)",
                         self.options.max_group, self.options.max_repeat
                     )
-                } else if schedule(&succ, &merged).is_none() {
+                } else if !grouping.merge_keeps_acyclic(&succ, ga, gb) {
                     element_path(&succ, a, b)
                         .map(|v| {
                             format!(
@@ -1042,12 +1152,13 @@ impl Builder<'_, '_> {
                         })
                         .unwrap_or_else(|| "merging would reverse a dependence between the loop bodies".into())
                 } else {
-                    group = merged;
+                    grouping.merge(ga, gb);
                     continue;
                 };
                 refused.entry((a, b)).or_insert(reason);
             }
         }
+        let group = grouping.group;
         let split = (0..n)
             .filter(|&h| evs[h].part == Some(true) && group[h] != h)
             .map(|h| ((evs[h].member, evs[h].stmt), group[h]))
@@ -2040,6 +2151,9 @@ impl Builder<'_, '_> {
                     lp: child_loop(stmt, access),
                     per_element: access.per_element.as_deref(),
                     blocks: access.blocks.first(),
+                    loop_openings: access.per_element.as_deref().map(|l| {
+                        [&l.iteration, &l.header, &l.other].map(|s| self.conflicts.opening(s))
+                    }),
                     replaces: stmt_replaces_receiver(stmt, ty, analysis),
                 });
             }
@@ -2142,45 +2256,40 @@ impl Builder<'_, '_> {
             })
             .collect();
         // Greedy grouping of calls on the same child.
-        let mut group: Vec<usize> = (0..n).collect();
+        let mut grouping = Grouping::singletons(n);
         let calls: Vec<usize> = (0..n).filter(|&v| vertices[v].call.is_some()).collect();
         for (i, &a) in calls.iter().enumerate() {
             for &b in &calls[i + 1..] {
-                if group[a] == group[b]
-                    || vertices[a].call.map(|c| c.0) != vertices[b].call.map(|c| c.0)
-                {
+                let (ga, gb) = (grouping.group[a], grouping.group[b]);
+                if ga == gb || vertices[a].call.map(|c| c.0) != vertices[b].call.map(|c| c.0) {
                     continue;
                 }
-                let (ga, gb) = (group[a], group[b]);
-                let mut merged = group.clone();
-                for g in merged.iter_mut() {
-                    if *g == gb {
-                        *g = ga;
-                    }
-                }
-                let methods: Vec<MethodId> = (0..n)
-                    .filter(|&v| merged[v] == ga)
-                    .filter_map(|v| vertices[v].call.map(|c| c.1))
+                let methods: Vec<MethodId> = grouping.members[ga]
+                    .iter()
+                    .chain(&grouping.members[gb])
+                    .filter_map(|&v| vertices[v].call.map(|c| c.1))
                     .collect();
                 // Within a fused call, every member's arguments (and guard)
                 // are evaluated before any member runs. That is only the
                 // unfused order if no member reads, there, what an earlier
                 // member writes; inputs that read only the frame are safe
-                // (a call cannot write its caller's frame).
-                let inputs_ok = edges.iter().all(|(u, v, _)| {
-                    merged[*u] != ga
-                        || merged[*v] != ga
-                        || match &inputs[*v] {
+                // (a call cannot write its caller's frame). Edges within
+                // either group were checked when it formed.
+                let inputs_ok =
+                    grouping
+                        .cross_edges(&succ, ga, gb)
+                        .all(|(u, v)| match &inputs[v] {
                             Some(reads) => self
                                 .conflicts
-                                .conflict(vertices[*u].set, reads, false)
+                                .conflict(vertices[u].set, reads, false)
                                 .is_none(),
                             None => false,
-                        }
-                });
-                if inputs_ok && self.within_cutoffs(&methods) && schedule(&succ, &merged).is_some()
+                        });
+                if inputs_ok
+                    && self.within_cutoffs(&methods)
+                    && grouping.merge_keeps_acyclic(&succ, ga, gb)
                 {
-                    group = merged;
+                    grouping.merge(ga, gb);
                 }
             }
         }
@@ -2188,22 +2297,18 @@ impl Builder<'_, '_> {
         let loops: Vec<usize> = (0..n).filter(|&v| vertices[v].lp.is_some()).collect();
         for (i, &a) in loops.iter().enumerate() {
             for &b in &loops[i + 1..] {
-                if group[a] == group[b] || vertices[a].lp != vertices[b].lp {
+                let (ga, gb) = (grouping.group[a], grouping.group[b]);
+                if ga == gb || vertices[a].lp != vertices[b].lp {
                     continue;
                 }
-                let (ga, gb) = (group[a], group[b]);
-                let merged: Vec<usize> = group
-                    .iter()
-                    .map(|&g| if g == gb { ga } else { g })
-                    .collect();
-                let members: Vec<usize> = (0..n).filter(|&v| merged[v] == ga).collect();
-                if self.loops_may_merge(&vertices, &members, &participants)
-                    && schedule(&succ, &merged).is_some()
+                if self.loops_may_join(&vertices, &grouping, (ga, gb), &participants)
+                    && grouping.merge_keeps_acyclic(&succ, ga, gb)
                 {
-                    group = merged;
+                    grouping.merge(ga, gb);
                 }
             }
         }
+        let mut group = grouping.group;
         self.regroup_loops(&vertices, &succ, &participants, &loops, &mut group);
         let order = schedule(&succ, &group).unwrap_or_else(|| (0..n).collect());
         let edge_pairs: Vec<(usize, usize)> = edges.iter().map(|(u, v, _)| (*u, *v)).collect();
@@ -2390,59 +2495,73 @@ impl Builder<'_, '_> {
                 t
             })
             .collect();
-        for a in 0..n {
-            for b in a + 1..n {
-                let shared = targets[a].intersection(&targets[b]).find(|t| {
-                    let candidate = |v: &Vertex| match t {
-                        CallTarget::Child(f) => v.call.is_some_and(|c| c.0 == *f),
-                        CallTarget::List(f) => v.lp == Some(*f),
-                    };
-                    !(candidate(&vertices[a]) && candidate(&vertices[b]))
-                });
-                let Some(target) = shared else { continue };
-                let candidate = |v: &Vertex| match target {
-                    CallTarget::Child(f) => v.call.is_some_and(|c| c.0 == *f),
-                    CallTarget::List(f) => v.lp == Some(*f),
-                };
-                let which = match (candidate(&vertices[a]), candidate(&vertices[b])) {
-                    (true, _) => "the later statement",
-                    (_, true) => "the earlier statement",
-                    _ => "each statement",
-                };
-                // A `while` loop (§8.6) is one statement for the fuser: its
-                // iterations run one after another as the unfused run makes
-                // them.
-                let in_while = |v: usize| {
-                    !candidate(&vertices[v])
-                        && matches!(
-                            program.bodies[participants[vertices[v].participant].body.index()]
-                                .body
-                                .as_deref()
-                                .and_then(|b| b.get(vertices[v].stmt))
-                                .map(|s| &s.kind),
-                            Some(StmtKind::While { .. })
-                        )
-                };
-                let reason = match target {
-                    CallTarget::Child(f) if in_while(a) || in_while(b) => format!(
-                        "{which} calls a traversal on `self.{}` inside a `while` loop, which the fuser keeps whole: its iterations run one after another, with their calls, as in the unfused run",
-                        program.fields[f.index()].name
-                    ),
-                    CallTarget::List(f) if in_while(a) || in_while(b) => format!(
-                        "{which} loops over `self.{}` inside a `while` loop, which the fuser keeps whole: its iterations run one after another, with their calls, as in the unfused run",
-                        program.fields[f.index()].name
-                    ),
-                    CallTarget::Child(f) => format!(
-                        "{which} calls a traversal on `self.{}` inside a statement the fuser does not take apart (calls on a child are fused only as whole statements `self.c.f(..)` or `if e {{ self.c.f(..); }}`)",
-                        program.fields[f.index()].name
-                    ),
-                    CallTarget::List(f) => format!(
-                        "{which} loops over `self.{}` making calls that are not whole statements `x.f(..)` or `if e {{ x.f(..); }}` on the loop variable (for example an `if .. else` choosing between two calls), so it is not fused element by element",
-                        program.fields[f.index()].name
-                    ),
-                };
-                blocked.push(Blocked::between(&vertices[a], &vertices[b], reason));
+        // Only pairs that share a target which is not a fusion candidate in
+        // both can need a reason: found from the vertices that have each
+        // target without being its candidate (few), not from every pair.
+        let is_candidate = |v: &Vertex, t: &CallTarget| match t {
+            CallTarget::Child(f) => v.call.is_some_and(|c| c.0 == *f),
+            CallTarget::List(f) => v.lp == Some(*f),
+        };
+        let mut having: BTreeMap<&CallTarget, Vec<usize>> = BTreeMap::new();
+        for (v, ts) in targets.iter().enumerate() {
+            for t in ts {
+                having.entry(t).or_default().push(v);
             }
+        }
+        let mut uncandidate_pairs: Vec<(usize, usize)> = Vec::new();
+        for (t, vs) in &having {
+            for &odd in vs.iter().filter(|&&v| !is_candidate(&vertices[v], t)) {
+                for &other in vs.iter().filter(|&&v| v != odd) {
+                    uncandidate_pairs.push((odd.min(other), odd.max(other)));
+                }
+            }
+        }
+        uncandidate_pairs.sort_unstable();
+        uncandidate_pairs.dedup();
+        for (a, b) in uncandidate_pairs {
+            let shared = targets[a]
+                .intersection(&targets[b])
+                .find(|t| !(is_candidate(&vertices[a], t) && is_candidate(&vertices[b], t)));
+            let Some(target) = shared else { continue };
+            let candidate = |v: &Vertex| is_candidate(v, target);
+            let which = match (candidate(&vertices[a]), candidate(&vertices[b])) {
+                (true, _) => "the later statement",
+                (_, true) => "the earlier statement",
+                _ => "each statement",
+            };
+            // A `while` loop (§8.6) is one statement for the fuser: its
+            // iterations run one after another as the unfused run makes
+            // them.
+            let in_while = |v: usize| {
+                !candidate(&vertices[v])
+                    && matches!(
+                        program.bodies[participants[vertices[v].participant].body.index()]
+                            .body
+                            .as_deref()
+                            .and_then(|b| b.get(vertices[v].stmt))
+                            .map(|s| &s.kind),
+                        Some(StmtKind::While { .. })
+                    )
+            };
+            let reason = match target {
+                CallTarget::Child(f) if in_while(a) || in_while(b) => format!(
+                    "{which} calls a traversal on `self.{}` inside a `while` loop, which the fuser keeps whole: its iterations run one after another, with their calls, as in the unfused run",
+                    program.fields[f.index()].name
+                ),
+                CallTarget::List(f) if in_while(a) || in_while(b) => format!(
+                    "{which} loops over `self.{}` inside a `while` loop, which the fuser keeps whole: its iterations run one after another, with their calls, as in the unfused run",
+                    program.fields[f.index()].name
+                ),
+                CallTarget::Child(f) => format!(
+                    "{which} calls a traversal on `self.{}` inside a statement the fuser does not take apart (calls on a child are fused only as whole statements `self.c.f(..)` or `if e {{ self.c.f(..); }}`)",
+                    program.fields[f.index()].name
+                ),
+                CallTarget::List(f) => format!(
+                    "{which} loops over `self.{}` making calls that are not whole statements `x.f(..)` or `if e {{ x.f(..); }}` on the loop variable (for example an `if .. else` choosing between two calls), so it is not fused element by element",
+                    program.fields[f.index()].name
+                ),
+            };
+            blocked.push(Blocked::between(&vertices[a], &vertices[b], reason));
         }
         let graph = DependenceGraph {
             vertices: vertices
@@ -2759,7 +2878,7 @@ fn element_type_test(stmt: &Stmt, var: NodeVarId) -> Option<TypeId> {
 
 /// The traversal called on the loop variable by a body statement
 /// `x.f(..)` or `if e { x.f(..); }`.
-fn element_call(stmt: &Stmt) -> Option<MethodId> {
+pub(crate) fn element_call(stmt: &Stmt) -> Option<MethodId> {
     let on_var = |s: &Stmt| match &s.kind {
         StmtKind::Call {
             receiver, method, ..
@@ -2778,46 +2897,183 @@ fn element_call(stmt: &Stmt) -> Option<MethodId> {
     }
 }
 
+/// The members of each group of a grouping (`group[v]`: the
+/// representative of `v`'s group, a vertex of the group), in vertex order,
+/// laid out flat by a counting sort: [`schedule`] runs once per candidate
+/// move of the loop regrouping, so this allocates a fixed number of
+/// vectors, not one per group.
+struct GroupMembers {
+    /// `members[start[g]..start[g + 1]]` are the members of group `g`
+    /// (empty when `g` represents no group).
+    start: Vec<usize>,
+    members: Vec<usize>,
+}
+
+impl GroupMembers {
+    fn new(group: &[usize]) -> GroupMembers {
+        let n = group.len();
+        let mut start = vec![0usize; n + 1];
+        for &g in group {
+            start[g + 1] += 1;
+        }
+        for g in 0..n {
+            start[g + 1] += start[g];
+        }
+        let mut fill = start.clone();
+        let mut members = vec![0usize; n];
+        for (v, &g) in group.iter().enumerate() {
+            members[fill[g]] = v;
+            fill[g] += 1;
+        }
+        GroupMembers { start, members }
+    }
+}
+
+/// The grouping a greedy merge builds: every vertex starts alone, and
+/// groups only ever merge. Each group's members are kept (sorted), so a
+/// candidate merge costs in proportion to the two groups and what they
+/// reach, not to the whole graph: a walk fusing R passes makes O(R)
+/// merge attempts per child, and a cost linear in the graph at each would
+/// make the fuser quadratic in the passes.
+struct Grouping {
+    /// `group[v]`: the representative of `v`'s group (one of its members).
+    group: Vec<usize>,
+    /// By representative: the group's members in vertex order (empty for a
+    /// vertex that represents no group).
+    members: Vec<Vec<usize>>,
+    /// Marks of the search in [`Grouping::merge_keeps_acyclic`], by group:
+    /// equal to `epoch` when seen in the current search.
+    seen: Vec<u32>,
+    epoch: u32,
+}
+
+impl Grouping {
+    fn singletons(n: usize) -> Grouping {
+        Grouping {
+            group: (0..n).collect(),
+            members: (0..n).map(|v| vec![v]).collect(),
+            seen: vec![0; n],
+            epoch: 0,
+        }
+    }
+
+    /// The members of groups `ga` and `gb` together, in vertex order.
+    fn union(&self, ga: usize, gb: usize) -> Vec<usize> {
+        let (a, b) = (&self.members[ga], &self.members[gb]);
+        let mut out = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            if j == b.len() || (i < a.len() && a[i] < b[j]) {
+                out.push(a[i]);
+                i += 1;
+            } else {
+                out.push(b[j]);
+                j += 1;
+            }
+        }
+        out
+    }
+
+    /// Merges group `gb` into group `ga`.
+    fn merge(&mut self, ga: usize, gb: usize) {
+        let union = self.union(ga, gb);
+        for &v in &self.members[gb] {
+            self.group[v] = ga;
+        }
+        self.members[gb].clear();
+        self.members[ga] = union;
+    }
+
+    /// The edges `(u, v)` of `succ` between groups `ga` and `gb`, in
+    /// either direction: when two groups merge, the only pairs of members
+    /// not already checked together.
+    fn cross_edges<'a>(
+        &'a self,
+        succ: &'a [Vec<usize>],
+        ga: usize,
+        gb: usize,
+    ) -> impl Iterator<Item = (usize, usize)> + 'a {
+        self.members[ga]
+            .iter()
+            .chain(&self.members[gb])
+            .flat_map(move |&u| succ[u].iter().map(move |&v| (u, v)))
+            .filter(move |&(u, v)| {
+                let (gu, gv) = (self.group[u], self.group[v]);
+                (gu == ga && gv == gb) || (gu == gb && gv == ga)
+            })
+    }
+
+    /// Whether merging groups `ga` and `gb` keeps the graph of groups
+    /// acyclic, given that it is acyclic now: the same answer as
+    /// `schedule` of the merged grouping being `Some`, without building
+    /// the condensed graph. Any cycle after the merge passes through the
+    /// merged group (the others are unchanged), so it leaves it for some
+    /// other group and comes back: the test searches the groups reachable
+    /// from the two merged ones and fails if one of them reaches back. The
+    /// greedy merges start from single vertices of a graph whose edges all
+    /// go forward in vertex order, and accept only merges that pass, so
+    /// the premise holds at every test.
+    fn merge_keeps_acyclic(&mut self, succ: &[Vec<usize>], ga: usize, gb: usize) -> bool {
+        self.epoch += 1;
+        let epoch = self.epoch;
+        let merged = |g: usize| g == ga || g == gb;
+        let mut stack = Vec::new();
+        for &v in self.members[ga].iter().chain(&self.members[gb]) {
+            for &s in &succ[v] {
+                let h = self.group[s];
+                if !merged(h) && self.seen[h] != epoch {
+                    self.seen[h] = epoch;
+                    stack.push(h);
+                }
+            }
+        }
+        while let Some(g) = stack.pop() {
+            for &v in &self.members[g] {
+                for &s in &succ[v] {
+                    let h = self.group[s];
+                    if merged(h) {
+                        return false;
+                    }
+                    if self.seen[h] != epoch {
+                        self.seen[h] = epoch;
+                        stack.push(h);
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
 /// A topological order of the vertices in which every group is
 /// contiguous, preferring source order; `None` if the grouping makes the
 /// graph cyclic.
 fn schedule(succ: &[Vec<usize>], group: &[usize]) -> Option<Vec<usize>> {
     let n = succ.len();
-    // The members of each group (by representative), in vertex order, laid
-    // out flat (a counting sort): the greedy searches call this once per
-    // candidate merge, so it allocates a fixed number of vectors, not one
-    // per group. The smallest member of a group stands for its position.
-    let mut start = vec![0usize; n + 1];
-    for &g in group {
-        start[g + 1] += 1;
-    }
+    // The smallest member of a group stands for its position.
+    let GroupMembers { start, members } = GroupMembers::new(group);
+    // Condensed graph over group representatives: the distinct successor
+    // groups of each group, flat (a stamp per target group drops repeats).
+    let mut first_succ = vec![0usize; n + 1];
+    let mut gsucc: Vec<usize> = Vec::new();
+    let mut stamp = vec![usize::MAX; n];
     for g in 0..n {
-        start[g + 1] += start[g];
-    }
-    let mut fill = start.clone();
-    let mut members = vec![0usize; n];
-    for (v, &g) in group.iter().enumerate() {
-        members[fill[g]] = v;
-        fill[g] += 1;
-    }
-    // Condensed graph over group representatives, as sorted distinct
-    // (from, to) pairs.
-    let mut gedges: Vec<(usize, usize)> = Vec::new();
-    for u in 0..n {
-        for &v in &succ[u] {
-            let (gu, gv) = (group[u], group[v]);
-            if gu != gv {
-                gedges.push((gu, gv));
+        first_succ[g] = gsucc.len();
+        for &u in &members[start[g]..start[g + 1]] {
+            for &v in &succ[u] {
+                let h = group[v];
+                if h != g && stamp[h] != g {
+                    stamp[h] = g;
+                    gsucc.push(h);
+                }
             }
         }
     }
-    gedges.sort_unstable();
-    gedges.dedup();
+    first_succ[n] = gsucc.len();
     let mut indegree = vec![0usize; n];
-    for &(_, h) in &gedges {
+    for &h in &gsucc {
         indegree[h] += 1;
     }
-    let first_edge = |g: usize| gedges.partition_point(|&(f, _)| f < g);
     let is_rep = |g: usize| start[g + 1] > start[g];
     let reps = (0..n).filter(|&g| is_rep(g)).count();
     let mut ready: BinaryHeap<Reverse<(usize, usize)>> = (0..n)
@@ -2826,17 +3082,17 @@ fn schedule(succ: &[Vec<usize>], group: &[usize]) -> Option<Vec<usize>> {
         .collect();
     let mut order = Vec::with_capacity(n);
     let mut done = 0;
+    // Which successors become ready first does not matter: the heap
+    // orders them, and all of a group's edges are removed before the next
+    // pop.
     while let Some(Reverse((_, g))) = ready.pop() {
         done += 1;
         order.extend_from_slice(&members[start[g]..start[g + 1]]);
-        let mut e = first_edge(g);
-        while e < gedges.len() && gedges[e].0 == g {
-            let h = gedges[e].1;
+        for &h in &gsucc[first_succ[g]..first_succ[g + 1]] {
             indegree[h] -= 1;
             if indegree[h] == 0 {
                 ready.push(Reverse((members[start[h]], h)));
             }
-            e += 1;
         }
     }
     (done == reps).then_some(order)
@@ -2977,19 +3233,90 @@ fn group_path(
 /// A vertex other than `a` and `b` on a dependence path from `a` to `b` in
 /// the graph `succ` (edges point from earlier to later statements).
 fn element_path(succ: &[Vec<usize>], a: usize, b: usize) -> Option<usize> {
-    let reach = |from: usize| {
-        let mut seen = vec![false; succ.len()];
-        let mut stack = vec![from];
-        while let Some(u) = stack.pop() {
-            for &v in &succ[u] {
-                if !seen[v] {
-                    seen[v] = true;
-                    stack.push(v);
+    let from_a = reachable(succ, a);
+    (0..succ.len()).find(|&v| v != a && v != b && from_a[v] && reachable(succ, v)[b])
+}
+
+/// Per vertex, whether a path of at least one edge leads to it from
+/// `from`.
+pub(crate) fn reachable(succ: &[Vec<usize>], from: usize) -> Vec<bool> {
+    let mut seen = vec![false; succ.len()];
+    let mut stack = vec![from];
+    while let Some(u) = stack.pop() {
+        for &v in &succ[u] {
+            if !seen[v] {
+                seen[v] = true;
+                stack.push(v);
+            }
+        }
+    }
+    seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{schedule, Grouping};
+    use proptest::prelude::*;
+
+    /// A random graph whose edges go forward in vertex order (as the
+    /// fuser's dependence graphs do) and a random sequence of merges.
+    fn graph_and_merges() -> impl Strategy<Value = (Vec<Vec<usize>>, Vec<(usize, usize)>)> {
+        (2usize..24).prop_flat_map(|n| {
+            let edges = proptest::collection::vec((0..n, 0..n), 0..3 * n);
+            let merges = proptest::collection::vec((0..n, 0..n), 0..2 * n);
+            (edges, merges).prop_map(move |(edges, merges)| {
+                let mut succ = vec![Vec::new(); n];
+                for (a, b) in edges {
+                    if a < b {
+                        succ[a].push(b);
+                    }
+                }
+                (succ, merges)
+            })
+        })
+    }
+
+    proptest! {
+        /// The greedy merges' incremental test agrees with the full
+        /// topological sort on every merge they try, and the members they
+        /// keep agree with the grouping.
+        #[test]
+        fn merge_keeps_acyclic_agrees_with_schedule((succ, merges) in graph_and_merges()) {
+            let n = succ.len();
+            let mut grouping = Grouping::singletons(n);
+            for (a, b) in merges {
+                let (ga, gb) = (grouping.group[a], grouping.group[b]);
+                if ga == gb {
+                    continue;
+                }
+                let merged: Vec<usize> = grouping
+                    .group
+                    .iter()
+                    .map(|&g| if g == gb { ga } else { g })
+                    .collect();
+                let expected = schedule(&succ, &merged).is_some();
+                prop_assert_eq!(grouping.merge_keeps_acyclic(&succ, ga, gb), expected);
+                let crossing: Vec<(usize, usize)> = (0..n)
+                    .flat_map(|u| succ[u].iter().map(move |&v| (u, v)))
+                    .filter(|&(u, v)| {
+                        let (gu, gv) = (grouping.group[u], grouping.group[v]);
+                        (gu == ga && gv == gb) || (gu == gb && gv == ga)
+                    })
+                    .collect();
+                let mut found: Vec<(usize, usize)> = grouping.cross_edges(&succ, ga, gb).collect();
+                found.sort_unstable();
+                let mut crossing = crossing;
+                crossing.sort_unstable();
+                prop_assert_eq!(found, crossing);
+                if expected {
+                    grouping.merge(ga, gb);
+                    prop_assert_eq!(&grouping.group, &merged);
+                    for g in 0..n {
+                        let members: Vec<usize> = (0..n).filter(|&v| merged[v] == g).collect();
+                        prop_assert_eq!(&grouping.members[g], &members);
+                    }
                 }
             }
         }
-        seen
-    };
-    let from_a = reach(a);
-    (0..succ.len()).find(|&v| v != a && v != b && from_a[v] && reach(v)[b])
+    }
 }

@@ -62,6 +62,8 @@ pub(crate) struct ConflictTest<'a, 'p> {
     /// Every global with its prefix automaton (`global:g·*`) and what
     /// commutes on it.
     globals: Vec<(GlobalId, Nfa, Commutes)>,
+    /// The index in `globals` of each global's label.
+    global_of_label: FxHashMap<Label, usize>,
     /// Answers of [`Self::conflict_of`], by the addresses of the two sets
     /// (owned by the analysis, which outlives this test, so an address
     /// names one set for as long as the memo exists) and `same_frame`.
@@ -106,18 +108,25 @@ pub(crate) fn candidate_pairs(
     participant: &[usize],
 ) -> Vec<(usize, usize)> {
     let n = openings.len();
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    // The pairs found, as a bit matrix (row `u`, column `v > u`): the
+    // label lists name a pair once per shared label, and reading the rows
+    // in order yields each pair once, ascending, without sorting.
+    let words = n.div_ceil(64);
+    let mut found = vec![0u64; n * words];
     let mut push = |a: usize, b: usize| {
         if a != b {
-            pairs.push((a.min(b), a.max(b)));
+            let (u, v) = (a.min(b), a.max(b));
+            found[u * words + v / 64] |= 1 << (v % 64);
         }
     };
-    for u in 0..n {
-        for v in u + 1..n {
-            if participant[u] == participant[v] {
-                push(u, v);
-            } else {
-                break;
+    let mut by_participant: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (k, &p) in participant.iter().enumerate() {
+        by_participant.entry(p).or_default().push(k);
+    }
+    for list in by_participant.values() {
+        for (i, &a) in list.iter().enumerate() {
+            for &b in &list[i + 1..] {
+                push(a, b);
             }
         }
     }
@@ -131,12 +140,17 @@ pub(crate) fn candidate_pairs(
     for space in spaces {
         let mut writers: HashMap<Label, Vec<usize>> = HashMap::new();
         let mut readers: HashMap<Label, Vec<usize>> = HashMap::new();
-        // Sets whose reads or writes begin with a wildcard or accept the
-        // empty word: paired with every set that writes, or every set.
-        let mut wide_writers = Vec::new();
-        let mut wide_readers = Vec::new();
-        let mut any_writer = Vec::new();
-        let mut any_access = Vec::new();
+        // The pairs `Opening::may_meet` does not rule out beyond a shared
+        // first label: a wildcard first symbol meets any first symbol, and
+        // the empty word only the empty word. (Global reads accept the empty
+        // word, so treating it as a wildcard would pair every statement
+        // that reads a global with every one that writes one.)
+        let mut any_writers = Vec::new(); // writes may begin with any label
+        let mut any_readers = Vec::new(); // reads may begin with any label
+        let mut first_writers = Vec::new(); // writes have a first symbol
+        let mut first_accesses = Vec::new(); // reads or writes have one
+        let mut empty_writers = Vec::new(); // writes accept the empty word
+        let mut empty_accesses = Vec::new(); // reads or writes accept it
         for (k, o) in openings.iter().enumerate() {
             let (reads, writes) = space(o);
             for &l in &writes.labels {
@@ -145,17 +159,23 @@ pub(crate) fn candidate_pairs(
             for &l in &reads.labels {
                 readers.entry(l).or_default().push(k);
             }
-            if writes.any || writes.empty_word {
-                wide_writers.push(k);
+            if writes.any {
+                any_writers.push(k);
             }
-            if reads.any || reads.empty_word {
-                wide_readers.push(k);
+            if reads.any {
+                any_readers.push(k);
             }
-            if writes.begins() {
-                any_writer.push(k);
+            if writes.has_first_symbol() {
+                first_writers.push(k);
             }
-            if writes.begins() || reads.begins() {
-                any_access.push(k);
+            if writes.has_first_symbol() || reads.has_first_symbol() {
+                first_accesses.push(k);
+            }
+            if writes.empty_word {
+                empty_writers.push(k);
+            }
+            if writes.empty_word || reads.empty_word {
+                empty_accesses.push(k);
             }
         }
         for list in writers.values() {
@@ -172,19 +192,28 @@ pub(crate) fn candidate_pairs(
                 }
             }
         }
-        for &a in &wide_writers {
-            for &b in &any_access {
-                push(a, b);
-            }
-        }
-        for &a in &wide_readers {
-            for &b in &any_writer {
-                push(a, b);
+        for (wide, others) in [
+            (&any_writers, &first_accesses),
+            (&any_readers, &first_writers),
+            (&empty_writers, &empty_accesses),
+        ] {
+            for &a in wide {
+                for &b in others {
+                    push(a, b);
+                }
             }
         }
     }
-    pairs.sort_unstable();
-    pairs.dedup();
+    let mut pairs = Vec::new();
+    for u in 0..n {
+        for (w, &bits) in found[u * words..(u + 1) * words].iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                pairs.push((u, w * 64 + bits.trailing_zeros() as usize));
+                bits &= bits - 1;
+            }
+        }
+    }
     pairs
 }
 
@@ -228,9 +257,9 @@ struct Opening {
 }
 
 impl Opening {
-    /// Whether any word may be accepted at all (ε included).
-    fn begins(&self) -> bool {
-        self.empty_word || self.any || !self.labels.is_empty()
+    /// Whether some word of at least one symbol may be accepted.
+    fn has_first_symbol(&self) -> bool {
+        self.any || !self.labels.is_empty()
     }
 
     fn of(n: &Nfa) -> Opening {
@@ -264,8 +293,7 @@ impl Opening {
         if self.empty_word && other.empty_word {
             return true;
         }
-        let some_first = |o: &Opening| o.any || !o.labels.is_empty();
-        if (self.any && some_first(other)) || (other.any && some_first(self)) {
+        if (self.any && other.has_first_symbol()) || (other.any && self.has_first_symbol()) {
             return true;
         }
         let (mut i, mut j) = (0, 0);
@@ -316,9 +344,13 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
                 (g, prefix, commutes)
             })
             .collect();
+        let global_of_label = (0..program.globals.len())
+            .map(|i| (analysis.labels().global(GlobalId(i as u32)), i))
+            .collect();
         ConflictTest {
             analysis,
             globals,
+            global_of_label,
             memo: RefCell::default(),
             indexed: RefCell::default(),
             by_content: RefCell::default(),
@@ -465,6 +497,37 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
         self.conflict_by(first, second, same_frame, intersection_witness)
     }
 
+    /// The globals (in id order) that accesses in both `a` and `b` may
+    /// touch: a global access begins with the global's label, so only
+    /// globals whose label both automata may begin with (or either may
+    /// begin with any label) can be in both. A walk of a program of R
+    /// passes meets pairs of statements R times each; testing every global
+    /// against each would make the fuser quadratic in the passes.
+    fn globals_in_both(
+        &self,
+        a: &Nfa,
+        b: &Nfa,
+    ) -> impl Iterator<Item = &(GlobalId, Nfa, Commutes)> + '_ {
+        let (oa, ob) = (Opening::of(a), Opening::of(b));
+        let mut ids: Vec<usize> = if oa.any || ob.any {
+            let may_begin = |o: &Opening, l: Label| o.any || o.labels.binary_search(&l).is_ok();
+            (0..self.globals.len())
+                .filter(|&i| {
+                    let l = self.analysis.labels().global(self.globals[i].0);
+                    may_begin(&oa, l) && may_begin(&ob, l)
+                })
+                .collect()
+        } else {
+            oa.labels
+                .iter()
+                .filter(|l| ob.labels.binary_search(l).is_ok())
+                .filter_map(|l| self.global_of_label.get(l).copied())
+                .collect()
+        };
+        ids.sort_unstable();
+        ids.into_iter().map(|i| &self.globals[i])
+    }
+
     /// [`Self::conflict`] with `witness` for the intersections of the two
     /// sets' automata (see `treefuse_analysis::conflict_with`).
     fn conflict_by<'s>(
@@ -481,7 +544,7 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
         // The analysis checks tree accesses first, so there is no tree
         // conflict. Check the globals one by one, leaving out what commutes.
         for (kind, a, b) in global_access_pairs(first, second) {
-            for (g, prefix, commutes) in &self.globals {
+            for (g, prefix, commutes) in self.globals_in_both(a, b) {
                 match commutes {
                     Commutes::Everything => continue,
                     Commutes::Writes if kind == ConflictKind::WriteWrite => continue,

@@ -299,7 +299,8 @@ enum ReportFormat {
 /// The fusion cut-offs, shared by the commands that fuse.
 #[derive(clap::Args, Clone, Debug)]
 struct CutOffs {
-    /// Most calls merged into one fused call (at most 64).
+    /// Most calls merged into one fused call, 1 to 128 (the engines keep one
+    /// bit per participant of a fused function in a 128-bit mask).
     #[arg(long, default_value_t = FusionOptions::default().max_group, value_parser = parse_max_group)]
     max_group: usize,
     /// Most occurrences of one traversal in one fused call.

@@ -20,6 +20,12 @@ use treefuse::{Engine, FusionOptions, Host};
 use treefuse_progen::linter::{linter_program, LinterShape};
 use treefuse_runtime::{random_tree_sized, GenOptions};
 
+/// With `--features mimalloc`, the allocator of the `treefuse` command
+/// line, so the figures are the ones a user of `treefuse fuse` sees.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn peak_rss_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
