@@ -1803,8 +1803,13 @@ impl Gen<'_> {
             .enumerate()
             .map(|(p, part)| {
                 let b = &self.p.bodies[part.body.index()];
+                // Every top-level statement: the steps of a participant are
+                // generated whether or not an earlier one of its statements
+                // always returns or replaces the node (then its flag is off
+                // and they never run), so their locals must be declared as
+                // they use them.
                 let mut u = Usage::default();
-                usage(bodies[p], &mut u);
+                bodies[p].iter().for_each(|s| usage_stmt(s, &mut u));
                 let mut fr = self.frame(
                     self.p.body_name(part.body),
                     &b.frame,

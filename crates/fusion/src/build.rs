@@ -504,35 +504,14 @@ impl Builder<'_, '_> {
         memo
     }
 
-    /// A conflict in words; a frame variable (which only conflicts
-    /// within one participant) by its name in `participant`'s body.
+    /// A conflict in words ([`conflict_text`]).
     fn conflict_text(
         &self,
         c: &Conflict,
         participants: &[Participant],
         participant: usize,
     ) -> String {
-        let frame = participants
-            .get(participant)
-            .map(|p| &self.program.bodies[p.body.index()].frame);
-        let name = match (&c.location, frame) {
-            (Location::Frame(FrameVar::Local(l)), Some(f)) => {
-                f.locals.get(l.index()).map(|(n, _)| format!("local `{n}`"))
-            }
-            (Location::Frame(FrameVar::Node(v)), Some(f)) => f
-                .node_vars
-                .get(v.index())
-                .map(|n| format!("node variable `{}`", n.name)),
-            _ => None,
-        };
-        match name {
-            Some(name) => Conflict {
-                witness: name,
-                ..c.clone()
-            }
-            .to_string(),
-            None => c.to_string(),
-        }
+        conflict_text(self.program, c, participants, participant)
     }
 
     /// Whether the call statement `stmt` (`self.c.f(..)`, `x.f(..)`,
@@ -2402,7 +2381,7 @@ impl Builder<'_, '_> {
                     element_blocked.extend(kept_apart);
                     split_calls.extend(split);
                     let rebound = self.region_followers(&members).unwrap_or_default();
-                    steps.push(Step::Loop(LoopGroup {
+                    let mut group = LoopGroup {
                         field,
                         loops: member_vertices
                             .iter()
@@ -2410,7 +2389,19 @@ impl Builder<'_, '_> {
                             .collect(),
                         steps: loop_steps,
                         rebound,
-                    }));
+                        parallel: Parallelism::Parallel {
+                            reduced: Vec::new(),
+                        },
+                    };
+                    group.parallel = crate::parallel::group_parallelism(
+                        program,
+                        analysis,
+                        &self.conflicts,
+                        ty,
+                        &participants,
+                        &group,
+                    );
+                    steps.push(Step::Loop(group));
                 }
                 None => {
                     let body = program.bodies[participants[vx.participant].body.index()]
@@ -2894,6 +2885,37 @@ pub(crate) fn element_call(stmt: &Stmt) -> Option<MethodId> {
             ..
         } if else_branch.is_empty() && then_branch.len() == 1 => on_var(&then_branch[0]),
         _ => on_var(stmt),
+    }
+}
+
+/// A conflict in words; a frame variable (which only conflicts
+/// within one participant) by its name in `participant`'s body.
+pub(crate) fn conflict_text(
+    program: &Program,
+    c: &Conflict,
+    participants: &[Participant],
+    participant: usize,
+) -> String {
+    let frame = participants
+        .get(participant)
+        .map(|p| &program.bodies[p.body.index()].frame);
+    let name = match (&c.location, frame) {
+        (Location::Frame(FrameVar::Local(l)), Some(f)) => {
+            f.locals.get(l.index()).map(|(n, _)| format!("local `{n}`"))
+        }
+        (Location::Frame(FrameVar::Node(v)), Some(f)) => f
+            .node_vars
+            .get(v.index())
+            .map(|n| format!("node variable `{}`", n.name)),
+        _ => None,
+    };
+    match name {
+        Some(name) => Conflict {
+            witness: name,
+            ..c.clone()
+        }
+        .to_string(),
+        None => c.to_string(),
     }
 }
 

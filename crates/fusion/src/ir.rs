@@ -308,6 +308,30 @@ pub struct LoopGroup {
     /// element's region is one node, the one that loop would visit in the
     /// element's place (LANGUAGE.md §7.2). Empty in every other merged loop.
     pub rebound: Vec<usize>,
+    /// Whether the iterations on different elements may run in parallel.
+    pub parallel: Parallelism,
+}
+
+/// Whether a merged loop's iterations may run in parallel: each iteration
+/// commutes with every iteration on another element (what it does through
+/// the element stays in the element's subtree; nothing else it does
+/// conflicts with what another iteration does, commutative updates of
+/// globals aside). The engines may run such a loop on several threads; a
+/// sequential one runs in list order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Parallelism {
+    /// Iterations on different elements are independent.
+    Parallel {
+        /// Globals the iterations update commutatively (a counter, an
+        /// idempotent flag): each worker updates its own copy and the
+        /// copies are combined after the loop.
+        reduced: Vec<GlobalId>,
+    },
+    /// Iterations must run in list order.
+    Sequential {
+        /// The dependence that forbids parallelism, in words.
+        reason: String,
+    },
 }
 
 /// One step of a merged loop's iteration.

@@ -13,6 +13,7 @@ mod build;
 mod commute;
 mod fits;
 pub mod ir;
+mod parallel;
 pub mod report;
 mod verify;
 

@@ -424,6 +424,10 @@ pub fn text_report(
                         calls,
                         loops.join("; ")
                     ));
+                    out.push_str(&format!(
+                        "    iterations: {}\n",
+                        parallelism_text(program, l)
+                    ));
                     for (p, s) in rebound_loops(l) {
                         out.push_str(&format!(
                             "    rebound: p{p} {} sees, at each step, the node now standing where the element stood (every call on the element leaves one node in its place)\n",
@@ -698,6 +702,16 @@ pub fn json_report(
                         "field": program.fields[l.field.index()].name,
                         "loops": l.loops.iter().map(|(p, s)| serde_json::json!({"participant": p, "index": s})).collect::<Vec<_>>(),
                         "rebound": l.rebound,
+                        "parallel": match &l.parallel {
+                            Parallelism::Parallel { reduced } => serde_json::json!({
+                                "runs": "parallel",
+                                "reduced": reduced.iter().map(|g| program.globals[g.index()].name.clone()).collect::<Vec<_>>(),
+                            }),
+                            Parallelism::Sequential { reason } => serde_json::json!({
+                                "runs": "sequential",
+                                "why": reason,
+                            }),
+                        },
                         "steps": l.steps.iter().map(|s| match s {
                             LoopStep::Stmt { member, stmt } => serde_json::json!({"stmt": {"loop": member, "index": stmt}}),
                             LoopStep::Call { calls, targets, guards } => serde_json::json!({"call": {
@@ -849,6 +863,10 @@ pub fn dot(
             else {
                 continue;
             };
+            out.push_str(&format!(
+                "    f{i}_{v}_iterations [shape=note, label=\"iterations: {}\"];\n    f{i}_{v} -> f{i}_{v}_iterations [style=dashed];\n",
+                esc(&parallelism_text(program, l))
+            ));
             for (k, (p, s)) in rebound_loops(l).into_iter().enumerate() {
                 out.push_str(&format!(
                     "    f{i}_{v}_rebound{k} [shape=note, label=\"rebound: {}\\nsees the node standing where the element stood\"];\n    f{i}_{v} -> f{i}_{v}_rebound{k} [style=dashed];\n",
@@ -932,6 +950,25 @@ fn split_types(program: &Program, types: &[TypeId]) -> String {
         .map(|t| format!("`{}`", program.type_name(*t)))
         .collect();
     format!(" (apart where the element is {})", names.join(" or "))
+}
+
+/// How a merged loop's iterations may run ([`LoopGroup::parallel`]), in
+/// words.
+fn parallelism_text(program: &Program, l: &LoopGroup) -> String {
+    match &l.parallel {
+        Parallelism::Parallel { reduced } if reduced.is_empty() => {
+            "independent on different elements: may run in parallel".to_string()
+        }
+        Parallelism::Parallel { reduced } => format!(
+            "independent on different elements: may run in parallel, each worker updating its own copy of {} (commutative updates)",
+            reduced
+                .iter()
+                .map(|g| format!("`{}`", program.globals[g.index()].name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Parallelism::Sequential { reason } => format!("in list order: {reason}"),
+    }
 }
 
 /// The member loops of `l` whose loop variable is rebound

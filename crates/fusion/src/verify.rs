@@ -9,7 +9,8 @@
 //! (or a conflict on the wrong location) would show up here. Refusals
 //! about loops over one list, whose dependences are not edges of that
 //! graph, are checked against the loops' per-element accesses and the
-//! graph of the merged loop's body statements (`check_loop_refusals`).
+//! graph of the merged loop's body statements (`check_loop_refusals`),
+//! and whether a merged loop may run in parallel is asked afresh.
 //! The random program tests of `treefuse-progen` run it on every
 //! generated program.
 
@@ -169,6 +170,22 @@ fn check_loop_refusals(
     for step in &f.steps {
         if let Step::Loop(group) = step {
             check_element_refusals(i, f, group, program, analysis, conflicts, out);
+            // Whether the loop may run in parallel, asked afresh.
+            let again = crate::parallel::group_parallelism(
+                program,
+                analysis,
+                conflicts,
+                f.ty,
+                &f.participants,
+                group,
+            );
+            if again != group.parallel {
+                out.push(format!(
+                    "F{i}: the loop over field #{} says {:?}, but the analysis finds {again:?}",
+                    group.field.index(),
+                    group.parallel
+                ));
+            }
         }
     }
 }

@@ -53,7 +53,7 @@ use treefuse_syntax::SourceMap;
 /// Version of the file layout and of the encoding of [`FusedProgram`].
 /// Bump it whenever either changes; it is part of the key and of the
 /// header, so a build never reads another format.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Most entries kept in the directory (the most recently used).
 pub const MAX_ENTRIES: usize = 64;

@@ -1,0 +1,206 @@
+//! Which merged loops may run their iterations in parallel.
+//!
+//! A merged loop ([`LoopGroup`]) runs, for each element of a list child,
+//! one iteration of every member loop. Run in parallel, the iterations on
+//! different elements may interleave in any order, so the loop may run
+//! that way only when every iteration commutes with every iteration on
+//! another element — of its own loop and of every other member. The
+//! analysis already splits each loop's accesses the way this needs
+//! ([`treefuse_analysis::LoopAccess`]): what an iteration does through the
+//! loop variable stays in the element's subtree, which the subtree of
+//! another element never overlaps (the input is a tree); everything else
+//! (`iteration`: the rest of the tree, globals, the frame) is what two
+//! iterations could meet on. So the test, for every ordered pair of
+//! members `x`, `y` (`x == y` included), is that `x`'s `iteration`
+//! accesses do not conflict with anything `y`'s loop does (`set`: its
+//! element accesses under the list, its header and its iteration), by the
+//! fuser's own conflict test ([`ConflictTest`]), under which updates of a
+//! commutative counter and writes of an idempotent flag commute: those
+//! globals are *reduced*, each worker updating its own copy, combined at
+//! the end.
+//!
+//! Frame variables that each iteration binds afresh (the loop variable,
+//! and every variable declared in the body) are private to an iteration
+//! and left out; any other frame variable an iteration writes is shared
+//! and keeps the loop sequential (`n = n + c.size` in the body). A loop
+//! whose calls may replace elements edits the list as it runs and stays
+//! sequential too.
+
+use crate::commute::ConflictTest;
+use crate::ir::{LoopGroup, Parallelism, Participant};
+use std::collections::BTreeSet;
+use treefuse_analysis::{AccessSet, Analysis, Conflict, FrameVar, LoopAccess};
+use treefuse_sema::{visit, GlobalId, Program, Stmt, StmtKind, TypeId};
+
+/// One member loop of a merged loop, as the analysis sees it.
+struct MemberLoop<'s> {
+    /// Its participant (index into the fused function's participants).
+    pub participant: usize,
+    /// The whole loop statement's accesses.
+    pub set: &'s AccessSet,
+    /// Its accesses split by the loop variable.
+    pub per_element: &'s LoopAccess,
+    /// The loop variable.
+    pub var: treefuse_sema::NodeVarId,
+    /// The loop body.
+    pub body: &'s [Stmt],
+    /// Whether a call in the body may replace the element.
+    pub replaces: bool,
+}
+
+/// Whether the iterations of merged loop `group` of a fused function on
+/// `ty` with `participants` may run in parallel (see the module docs), with
+/// the reason in words when not.
+pub(crate) fn group_parallelism(
+    program: &Program,
+    analysis: &Analysis<'_>,
+    conflicts: &ConflictTest<'_, '_>,
+    ty: TypeId,
+    participants: &[Participant],
+    group: &LoopGroup,
+) -> Parallelism {
+    match member_loops(program, analysis, ty, participants, group) {
+        Some(members) => loop_parallelism(
+            program,
+            analysis,
+            conflicts,
+            &members,
+            |m| format!("loop p{}#{}", group.loops[m].0, group.loops[m].1),
+            |c, p| crate::build::conflict_text(program, c, participants, p),
+        ),
+        None => Parallelism::Sequential {
+            reason: "a member loop's accesses are not split by element".into(),
+        },
+    }
+}
+
+/// [`group_parallelism`] of `members`; `describe` names a member loop in
+/// the reason and `conflict_text` a conflict in a participant's frame.
+fn loop_parallelism(
+    program: &Program,
+    analysis: &Analysis<'_>,
+    conflicts: &ConflictTest<'_, '_>,
+    members: &[MemberLoop<'_>],
+    describe: impl Fn(usize) -> String,
+    conflict_text: impl Fn(&Conflict, usize) -> String,
+) -> Parallelism {
+    if let Some(m) = members.iter().position(|m| m.replaces) {
+        return Parallelism::Sequential {
+            reason: format!(
+                "{} calls a traversal that may replace the element, which edits the list while the loop runs",
+                describe(m)
+            ),
+        };
+    }
+    // Each member's accesses without the frame variables its iterations
+    // bind afresh.
+    let shared: Vec<(AccessSet, AccessSet)> = members
+        .iter()
+        .map(|m| {
+            let private = private_frame_vars(m);
+            (
+                without_frame_vars(&m.per_element.iteration, &private),
+                without_frame_vars(m.set, &private),
+            )
+        })
+        .collect();
+    for (x, (x_iteration, _)) in shared.iter().enumerate() {
+        for (y, (_, y_set)) in shared.iter().enumerate() {
+            let same = members[x].participant == members[y].participant;
+            if let Some(c) = conflicts.conflict(x_iteration, y_set, same) {
+                let whose = if x == y {
+                    format!("two iterations of {}", describe(x))
+                } else {
+                    format!("an iteration of {} and one of {}", describe(x), describe(y))
+                };
+                return Parallelism::Sequential {
+                    reason: format!(
+                        "{whose} on different elements do not commute ({})",
+                        conflict_text(&c, members[x].participant)
+                    ),
+                };
+            }
+        }
+    }
+    // The globals the iterations write: each commutes (no conflict was
+    // found), so each worker updates its own copy.
+    let reduced = (0..program.globals.len())
+        .map(|g| GlobalId(g as u32))
+        .filter(|&g| {
+            let prefix =
+                treefuse_automata::Nfa::label(analysis.labels().global(g)).with_any_suffix();
+            shared.iter().any(|(iteration, _)| {
+                treefuse_automata::intersection_witness(&iteration.global_writes, &prefix).is_some()
+            })
+        })
+        .collect();
+    Parallelism::Parallel { reduced }
+}
+
+/// The frame variables each iteration of `m` binds afresh: its loop
+/// variable and every variable its body declares.
+fn private_frame_vars(m: &MemberLoop<'_>) -> BTreeSet<FrameVar> {
+    let mut vars = BTreeSet::from([FrameVar::Node(m.var)]);
+    visit::for_each_stmt(m.body, &mut |s| match &s.kind {
+        StmtKind::Let { local, .. } => {
+            vars.insert(FrameVar::Local(*local));
+        }
+        StmtKind::Alias { var, .. } | StmtKind::ForChildren { var, .. } => {
+            vars.insert(FrameVar::Node(*var));
+        }
+        StmtKind::ForArray { var, .. } | StmtKind::ForRange { var, .. } => {
+            vars.insert(FrameVar::Local(*var));
+        }
+        _ => {}
+    });
+    vars
+}
+
+fn without_frame_vars(set: &AccessSet, private: &BTreeSet<FrameVar>) -> AccessSet {
+    let mut set = set.clone();
+    set.frame_reads.retain(|v| !private.contains(v));
+    set.frame_writes.retain(|v| !private.contains(v));
+    set
+}
+
+/// The member loops of `group` in a fused function on `ty` with
+/// `participants`; `None` for a loop the analysis did not split by
+/// element.
+fn member_loops<'s>(
+    program: &'s Program,
+    analysis: &'s Analysis<'_>,
+    ty: TypeId,
+    participants: &[Participant],
+    group: &LoopGroup,
+) -> Option<Vec<MemberLoop<'s>>> {
+    let element_type = match program.fields[group.field.index()].kind {
+        treefuse_sema::FieldKind::List(t) => t,
+        _ => return None,
+    };
+    group
+        .loops
+        .iter()
+        .map(|&(p, s)| {
+            let participant = participants.get(p)?;
+            let access = analysis.body_accesses(ty, participant.method)?.get(s)?;
+            let stmt = program.bodies[participant.body.index()]
+                .body
+                .as_deref()?
+                .get(s)?;
+            let StmtKind::ForChildren { var, body, .. } = &stmt.kind else {
+                return None;
+            };
+            Some(MemberLoop {
+                participant: p,
+                set: &access.set,
+                per_element: access.per_element.as_deref()?,
+                var: *var,
+                body,
+                replaces: body
+                    .iter()
+                    .filter_map(crate::build::element_call)
+                    .any(|m| analysis.may_replace(element_type, m)),
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,168 @@
+//! Which merged loops may run their iterations in parallel
+//! (`treefuse_fusion::Parallelism`): independent iterations are found
+//! parallel, with the globals they update commutatively, and every kind of
+//! cross-iteration dependence keeps a loop sequential with the dependence
+//! named in the report.
+
+use treefuse::FusionOptions;
+use treefuse_fusion::{FusedProgram, Parallelism, Step};
+
+/// The program's tree types and traversals, fused by `fuse go(root: N) {
+/// root.a(); root.b(); }` (the traversals are written into `body`).
+fn fused(body: &str) -> (treefuse::Program, FusedProgram) {
+    let src = format!(
+        "global COUNT: i64 = 0;
+global SEEN: bool = false;
+global LOG: [i64] = [];
+tree N {{
+    v: i64;
+    total: i64;
+    child kids: [N];
+{body}
+}}
+fuse go(root: N) {{ root.a(); root.b(); }}
+"
+    );
+    let program = treefuse::compile_source("parallel.tf", &src)
+        .unwrap_or_else(|e| panic!("{}\n{src}", e.render(false)));
+    let fused = program.fuse_all(&FusionOptions::default());
+    (program, fused)
+}
+
+/// How the merged loop of the root's fused function (`a` and `b` on `N`)
+/// may run.
+fn root_loop(body: &str) -> Parallelism {
+    let (program, fused) = fused(body);
+    let root = &fused.functions[fused.entries[0].chunks[0].targets[0].1.index()];
+    let loops: Vec<&Parallelism> = root
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Loop(l) => Some(&l.parallel),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        loops.len(),
+        1,
+        "one merged loop:\n{}",
+        report(&program, &fused)
+    );
+    loops[0].clone()
+}
+
+fn report(program: &treefuse::Program, fused: &FusedProgram) -> String {
+    treefuse_fusion::report::text_report(&program.model, fused, &program.sources)
+}
+
+fn reduced(program_body: &str) -> Vec<String> {
+    let (program, _) = fused(program_body);
+    match root_loop(program_body) {
+        Parallelism::Parallel { reduced } => reduced
+            .iter()
+            .map(|g| program.model.globals[g.index()].name.clone())
+            .collect(),
+        Parallelism::Sequential { reason } => panic!("sequential: {reason}"),
+    }
+}
+
+fn sequential_because(body: &str) -> String {
+    match root_loop(body) {
+        Parallelism::Sequential { reason } => reason,
+        p => panic!("expected a sequential loop, got {p:?}"),
+    }
+}
+
+#[test]
+fn independent_iterations_are_parallel() {
+    // Each iteration writes only its own element's subtree and reads the
+    // receiver's data, which no iteration writes.
+    let body = "
+    traversal a() { for c in self.kids { c.v = c.v + self.v; c.a(); } }
+    traversal b() { for c in self.kids { let d = c.v * 2; c.total = d; c.b(); } }";
+    assert_eq!(reduced(body), Vec::<String>::new());
+}
+
+#[test]
+fn counters_and_flags_are_reduced() {
+    let body = "
+    traversal a() { for c in self.kids { COUNT = COUNT + c.v; c.a(); } }
+    traversal b() { for c in self.kids { if c.v < 0 { SEEN = true; } c.b(); } }";
+    assert_eq!(reduced(body), vec!["COUNT".to_string(), "SEEN".to_string()]);
+}
+
+#[test]
+fn an_ordered_append_is_sequential() {
+    let reason = sequential_because(
+        "
+    traversal a() { for c in self.kids { LOG = append(LOG, c.v); c.a(); } }
+    traversal b() { for c in self.kids { c.b(); } }",
+    );
+    assert!(
+        reason.starts_with("two iterations of loop p0#0 on different elements do not commute")
+            && reason.contains("global:LOG"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn a_shared_local_is_sequential() {
+    let reason = sequential_because(
+        "
+    traversal a() { let n = 0; for c in self.kids { n = n + c.v; c.a(); } self.total = n; }
+    traversal b() { for c in self.kids { c.b(); } }",
+    );
+    assert!(reason.contains("local `n`"), "{reason}");
+}
+
+#[test]
+fn a_write_of_the_receiver_read_by_other_iterations_is_sequential() {
+    let reason = sequential_because(
+        "
+    traversal a() { for c in self.kids { c.a(); } }
+    traversal b() { for c in self.kids { self.total = self.total + c.v; c.b(); } }",
+    );
+    assert!(
+        reason.starts_with("two iterations of loop p1#0") && reason.contains("N.total"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn a_replacing_call_is_sequential() {
+    let reason = sequential_because(
+        "
+    traversal a() { for c in self.kids { c.a(); } if self.v == 7 { self = new N { v: 0, total: 0, kids: [] }; } }
+    traversal b() { for c in self.kids { c.b(); } }",
+    );
+    assert!(
+        reason.ends_with("calls a traversal that may replace the element, which edits the list while the loop runs"),
+        "{reason}"
+    );
+}
+
+/// The text, JSON and DOT reports say how every merged loop may run.
+#[test]
+fn reports_say_how_each_loop_may_run() {
+    let (program, fused) = fused(
+        "
+    traversal a() { for c in self.kids { COUNT = COUNT + 1; c.a(); } }
+    traversal b() { for c in self.kids { LOG = append(LOG, c.v); c.b(); } }",
+    );
+    let text = report(&program, &fused);
+    assert!(
+        text.contains("iterations: in list order: two iterations of loop p1#0 on different elements do not commute"),
+        "{text}"
+    );
+    let json = treefuse_fusion::report::json_report(&program.model, &fused, &program.sources);
+    let runs: Vec<&str> = json["functions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|f| f["steps"].as_array().into_iter().flatten())
+        .filter_map(|s| s["loop"]["parallel"]["runs"].as_str())
+        .collect();
+    assert!(runs.contains(&"sequential"), "{json}");
+    let dot = treefuse_fusion::report::dot(&program.model, &fused, &program.sources);
+    assert!(dot.contains("iterations: in list order"), "{dot}");
+}
