@@ -341,6 +341,7 @@ impl Builder<'_, '_> {
             graph: DependenceGraph::default(),
             resume: Vec::new(),
             typed_child: None,
+            independent_calls: Vec::new(),
         });
         self.index.insert((ty, methods), id);
         self.work.push(id);
@@ -2561,7 +2562,16 @@ impl Builder<'_, '_> {
                 .collect(),
             edges,
         };
+        let independent_calls = crate::parallel::independent_calls(
+            program,
+            analysis,
+            &self.conflicts,
+            ty,
+            &participants,
+            &steps,
+        );
         let f = &mut self.functions[id.index()];
+        f.independent_calls = independent_calls;
         f.steps = steps;
         f.blocked = blocked;
         f.split = split_calls;

@@ -197,6 +197,23 @@ pub struct FusedFunction {
     /// start and the statements that may replace it
     /// (`Builder::child_type_split`). `None` when no group has guards.
     pub typed_child: Option<FieldId>,
+    /// Runs of consecutive fused calls on distinct children (`self.l`,
+    /// `self.r`) and whether each run's calls may run in parallel.
+    pub independent_calls: Vec<IndependentCalls>,
+}
+
+/// Consecutive [`Step::Group`]s of a fused function, each on another
+/// child, and whether they may run in parallel: every call of one commutes
+/// with every call of the others (what a call does below its own child
+/// never meets the other children's subtrees; the rest must commute,
+/// updates of commuting globals aside).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndependentCalls {
+    /// Indices into [`FusedFunction::steps`], consecutive.
+    pub steps: Vec<usize>,
+    /// Whether they may run in parallel, or the dependence that orders
+    /// them.
+    pub parallel: Parallelism,
 }
 
 /// Where the participants after a replacing participant run.

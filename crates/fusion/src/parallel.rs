@@ -27,7 +27,7 @@
 //! sequential too.
 
 use crate::commute::ConflictTest;
-use crate::ir::{LoopGroup, Parallelism, Participant};
+use crate::ir::{IndependentCalls, LoopGroup, Parallelism, Participant, Step};
 use std::collections::BTreeSet;
 use treefuse_analysis::{AccessSet, Analysis, Conflict, FrameVar, LoopAccess};
 use treefuse_sema::{visit, GlobalId, Program, Stmt, StmtKind, TypeId};
@@ -124,17 +124,10 @@ fn loop_parallelism(
     }
     // The globals the iterations write: each commutes (no conflict was
     // found), so each worker updates its own copy.
-    let reduced = (0..program.globals.len())
-        .map(|g| GlobalId(g as u32))
-        .filter(|&g| {
-            let prefix =
-                treefuse_automata::Nfa::label(analysis.labels().global(g)).with_any_suffix();
-            shared.iter().any(|(iteration, _)| {
-                treefuse_automata::intersection_witness(&iteration.global_writes, &prefix).is_some()
-            })
-        })
-        .collect();
-    Parallelism::Parallel { reduced }
+    let iterations: Vec<&AccessSet> = shared.iter().map(|(iteration, _)| iteration).collect();
+    Parallelism::Parallel {
+        reduced: globals_written(program, analysis, &iterations),
+    }
 }
 
 /// The frame variables each iteration of `m` binds afresh: its loop
@@ -200,6 +193,121 @@ fn member_loops<'s>(
                     .iter()
                     .filter_map(crate::build::element_call)
                     .any(|m| analysis.may_replace(element_type, m)),
+            })
+        })
+        .collect()
+}
+
+/// The runs of consecutive fused calls on distinct children in `steps`
+/// (two or more) and whether each may run in parallel: every pair of
+/// calls from two different steps must commute (the fuser's conflict test
+/// on the two call statements' accesses, guards included). A call's
+/// accesses below its own child cannot meet another child's subtree; what
+/// else they touch (the receiver's fields, globals) decides.
+pub(crate) fn independent_calls(
+    program: &Program,
+    analysis: &Analysis<'_>,
+    conflicts: &ConflictTest<'_, '_>,
+    ty: TypeId,
+    participants: &[Participant],
+    steps: &[Step],
+) -> Vec<IndependentCalls> {
+    let mut runs: Vec<Vec<usize>> = Vec::new();
+    let mut run: Vec<usize> = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        let field = match step {
+            Step::Group(g) => Some(g.field),
+            _ => None,
+        };
+        let distinct = field.is_some_and(|f| {
+            run.iter()
+                .all(|&j| !matches!(&steps[j], Step::Group(g) if g.field == f))
+        });
+        if !distinct {
+            if run.len() >= 2 {
+                runs.push(std::mem::take(&mut run));
+            }
+            run.clear();
+        }
+        if field.is_some() {
+            run.push(i);
+        }
+    }
+    if run.len() >= 2 {
+        runs.push(run);
+    }
+    let set = |p: usize, s: usize| -> Option<&AccessSet> {
+        let method = participants.get(p)?.method;
+        Some(&analysis.body_accesses(ty, method)?.get(s)?.set)
+    };
+    let calls = |i: usize| -> &[(usize, usize)] {
+        match &steps[i] {
+            Step::Group(g) => &g.calls,
+            _ => &[],
+        }
+    };
+    let field_name = |i: usize| match &steps[i] {
+        Step::Group(g) => program.fields[g.field.index()].name.as_str(),
+        _ => "",
+    };
+    runs.into_iter()
+        .map(|steps_of_run| {
+            let mut order = None;
+            'pairs: for (k, &i) in steps_of_run.iter().enumerate() {
+                for &j in &steps_of_run[k + 1..] {
+                    for &(pa, sa) in calls(i) {
+                        for &(pb, sb) in calls(j) {
+                            let (Some(a), Some(b)) = (set(pa, sa), set(pb, sb)) else {
+                                order = Some("a call's accesses are unknown".to_string());
+                                break 'pairs;
+                            };
+                            if let Some(c) = conflicts.conflict_of(a, b, pa == pb) {
+                                order = Some(format!(
+                                    "p{pa}#{sa} on `self.{}` and p{pb}#{sb} on `self.{}` do not commute ({})",
+                                    field_name(i),
+                                    field_name(j),
+                                    crate::build::conflict_text(program, &c, participants, pa)
+                                ));
+                                break 'pairs;
+                            }
+                        }
+                    }
+                }
+            }
+            let parallel = match order {
+                Some(reason) => Parallelism::Sequential { reason },
+                None => {
+                    let sets: Vec<&AccessSet> = steps_of_run
+                        .iter()
+                        .flat_map(|&i| calls(i))
+                        .filter_map(|&(p, s)| set(p, s))
+                        .collect();
+                    Parallelism::Parallel {
+                        reduced: globals_written(program, analysis, &sets),
+                    }
+                }
+            };
+            IndependentCalls {
+                steps: steps_of_run,
+                parallel,
+            }
+        })
+        .collect()
+}
+
+/// The globals that some set of `sets` may write.
+fn globals_written(
+    program: &Program,
+    analysis: &Analysis<'_>,
+    sets: &[&AccessSet],
+) -> Vec<GlobalId> {
+    (0..program.globals.len())
+        .map(|g| GlobalId(g as u32))
+        .filter(|&g| {
+            let prefix =
+                treefuse_automata::Nfa::label(analysis.labels().global(g)).with_any_suffix();
+            sets.iter().any(|set| {
+                treefuse_automata::intersection_witness(&set.global_writes, &prefix).is_some()
             })
         })
         .collect()

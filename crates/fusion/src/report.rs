@@ -397,7 +397,7 @@ pub fn text_report(
     ));
     for (i, f) in fused.functions.iter().enumerate() {
         out.push_str(&format!("\nF{i}: {}\n", function_name(program, f)));
-        for step in &f.steps {
+        for (k, step) in f.steps.iter().enumerate() {
             match step {
                 Step::Stmt { participant, stmt } => {
                     let span = stmt_span(program, f, *participant, *stmt);
@@ -497,6 +497,17 @@ pub fn text_report(
                         ));
                     }
                 }
+            }
+            if let Some(run) = f
+                .independent_calls
+                .iter()
+                .find(|r| r.steps.last() == Some(&k))
+            {
+                out.push_str(&format!(
+                    "  fused calls on {}: {}\n",
+                    independent_fields(program, f, run),
+                    parallelism_words(program, &run.parallel)
+                ));
             }
         }
         for r in &f.resume {
@@ -766,6 +777,20 @@ pub fn json_report(
                 "type": program.type_name(f.ty),
                 "traversals": f.participants.iter().map(|p| program.methods[p.method.index()].name.clone()).collect::<Vec<_>>(),
                 "steps": steps,
+                "independent_calls": f.independent_calls.iter().map(|r| {
+                    let mut run = match &r.parallel {
+                        Parallelism::Parallel { reduced } => serde_json::json!({
+                            "runs": "parallel",
+                            "reduced": reduced.iter().map(|g| program.globals[g.index()].name.clone()).collect::<Vec<_>>(),
+                        }),
+                        Parallelism::Sequential { reason } => serde_json::json!({
+                            "runs": "sequential",
+                            "why": reason,
+                        }),
+                    };
+                    run["steps"] = r.steps.clone().into();
+                    run
+                }).collect::<Vec<_>>(),
                 "resume": f.resume.iter().map(|r| serde_json::json!({
                     "participant": r.participant,
                     "targets": r.targets.iter().map(|(t, id)| serde_json::json!({"type": program.type_name(*t), "function": id.0})).collect::<Vec<_>>(),
@@ -956,19 +981,43 @@ fn split_types(program: &Program, types: &[TypeId]) -> String {
 /// words.
 fn parallelism_text(program: &Program, l: &LoopGroup) -> String {
     match &l.parallel {
+        Parallelism::Parallel { .. } => format!(
+            "independent on different elements: {}",
+            parallelism_words(program, &l.parallel)
+        ),
+        Parallelism::Sequential { reason } => format!("in list order: {reason}"),
+    }
+}
+
+/// Whether some work may run in parallel, in words.
+fn parallelism_words(program: &Program, p: &Parallelism) -> String {
+    match p {
         Parallelism::Parallel { reduced } if reduced.is_empty() => {
-            "independent on different elements: may run in parallel".to_string()
+            "may run in parallel".to_string()
         }
         Parallelism::Parallel { reduced } => format!(
-            "independent on different elements: may run in parallel, each worker updating its own copy of {} (commutative updates)",
+            "may run in parallel, each worker updating its own copy of {} (commutative updates)",
             reduced
                 .iter()
                 .map(|g| format!("`{}`", program.globals[g.index()].name))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        Parallelism::Sequential { reason } => format!("in list order: {reason}"),
+        Parallelism::Sequential { reason } => format!("in order: {reason}"),
     }
+}
+
+/// The children of a run of fused calls ([`IndependentCalls`]):
+/// `` `l`, `r` ``.
+fn independent_fields(program: &Program, f: &FusedFunction, run: &IndependentCalls) -> String {
+    run.steps
+        .iter()
+        .filter_map(|&k| match f.steps.get(k) {
+            Some(Step::Group(g)) => Some(format!("`{}`", program.fields[g.field.index()].name)),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The member loops of `l` whose loop variable is rebound

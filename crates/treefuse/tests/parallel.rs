@@ -166,3 +166,83 @@ fn reports_say_how_each_loop_may_run() {
     let dot = treefuse_fusion::report::dot(&program.model, &fused, &program.sources);
     assert!(dot.contains("iterations: in list order"), "{dot}");
 }
+
+/// The runs of fused calls on distinct children of the fused functions of
+/// `go` on `Node`, as (children, parallelism).
+fn child_runs(traversals: &str) -> Vec<(Vec<String>, Parallelism)> {
+    let src = format!(
+        "global COUNT: i64 = 0;
+global LOG: [i64] = [];
+abstract tree T {{ v: i64; }}
+tree Leaf : T {{}}
+tree Node : T {{
+    child l: T;
+    child r: T;
+}}
+{traversals}
+fuse go(root: T) {{ root.a(); root.b(); }}
+"
+    );
+    let program = treefuse::compile_source("children.tf", &src)
+        .unwrap_or_else(|e| panic!("{}\n{src}", e.render(false)));
+    let fused = program.fuse_all(&FusionOptions::default());
+    fused
+        .functions
+        .iter()
+        .flat_map(|f| {
+            f.independent_calls.iter().map(|run| {
+                let fields = run
+                    .steps
+                    .iter()
+                    .filter_map(|&k| match &f.steps[k] {
+                        Step::Group(g) => Some(program.model.fields[g.field.index()].name.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                (fields, run.parallel.clone())
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn calls_on_distinct_children_that_commute_are_parallel() {
+    let runs = child_runs(
+        "impl T { traversal a() { COUNT = COUNT + 1; } traversal b() { self.v = self.v + 1; } }
+impl Node {
+    traversal a() { self.l.a(); self.r.a(); COUNT = COUNT + 1; }
+    traversal b() { self.l.b(); self.r.b(); }
+}",
+    );
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    let (fields, parallel) = &runs[0];
+    assert_eq!(fields, &["l", "r"]);
+    assert!(
+        matches!(parallel, Parallelism::Parallel { reduced } if reduced.len() == 1),
+        "{parallel:?}"
+    );
+}
+
+#[test]
+fn a_call_reading_what_another_child_call_writes_is_ordered() {
+    let runs = child_runs(
+        "impl T { traversal a() { self.v = self.v + 1; } traversal b() { self.v = 0; } traversal c(x: i64) { self.v = x; } }
+impl Node {
+    traversal a() { self.l.a(); self.r.a(); }
+    traversal b() { self.l.b(); self.r.c(self.l.v); }
+}",
+    );
+    let sequential: Vec<&String> = runs
+        .iter()
+        .filter_map(|(_, p)| match p {
+            Parallelism::Sequential { reason } => Some(reason),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        sequential.iter().any(|r| r.contains("on `self.l`")
+            && r.contains("on `self.r`")
+            && r.contains("do not commute")),
+        "{runs:?}"
+    );
+}
