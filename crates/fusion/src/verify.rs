@@ -10,7 +10,8 @@
 //! about loops over one list, whose dependences are not edges of that
 //! graph, are checked against the loops' per-element accesses and the
 //! graph of the merged loop's body statements (`check_loop_refusals`),
-//! and whether a merged loop may run in parallel is asked afresh.
+//! and whether merged loops and fused calls on distinct children may run
+//! in parallel is asked afresh.
 //! The random program tests of `treefuse-progen` run it on every
 //! generated program.
 
@@ -166,6 +167,20 @@ fn check_loop_refusals(
                 ));
             }
         }
+    }
+    let again = crate::parallel::independent_calls(
+        program,
+        analysis,
+        conflicts,
+        f.ty,
+        &f.participants,
+        &f.steps,
+    );
+    if again != f.independent_calls {
+        out.push(format!(
+            "F{i}: the fused calls on distinct children say {:?}, but the analysis finds {again:?}",
+            f.independent_calls
+        ));
     }
     for step in &f.steps {
         if let Step::Loop(group) = step {
