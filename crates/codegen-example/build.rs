@@ -114,6 +114,7 @@ fn main() {
     let loops = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/loops.tf");
     let optional = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/optional.tf");
     let wide = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/wide.tf");
+    let widest = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/widest.tf");
     let type_c = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/type_c.tf");
     let traversal_t = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/traversal_t.tf");
     let python_names = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/python_names.tf");
@@ -129,6 +130,7 @@ fn main() {
             arrays,
             optional,
             wide,
+            widest,
             type_c,
             traversal_t,
             python_names,
@@ -145,6 +147,10 @@ fn main() {
     let mut list = String::new();
     let mut table = String::new();
     let (seeds, names) = random_seeds();
+    // Hostile programs of odd seeds get wide participant masks (the
+    // representation of fused functions past 128 participants).
+    let mut wide_config = treefuse_codegen::Config::new();
+    wide_config.wide_masks();
     for seed in seeds {
         for &hostile in names.kinds() {
             let module = if hostile {
@@ -160,6 +166,11 @@ fn main() {
                 treefuse_progen::generate(seed)
             };
             std::fs::write(&path, source).expect("write a random program");
+            let config = if hostile && seed % 2 == 1 {
+                &wide_config
+            } else {
+                &config
+            };
             if let Err(e) = config.compile(&[&path], &out) {
                 panic!("treefuse code generation failed on {module}:\n{e}");
             }

@@ -80,6 +80,8 @@ generated! {
     optional,
     /// `programs/wide.tf`: seventy passes that may `return` in one fused walk (128-bit participant masks).
     wide,
+    /// `programs/widest.tf`: a hundred and forty passes in one fused walk (`WideMask<3>` participant masks).
+    widest,
     /// `programs/type_c.tf`: a tree type named `C`, like the generated functions' const parameter.
     type_c,
     /// `programs/traversal_t.tf`: traversals and a pure function named `t`, `cx` and `n`.

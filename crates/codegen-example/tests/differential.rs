@@ -1145,6 +1145,27 @@ fn wide() {
     agree_on_random_trees("wide all", &program, "all", &u, &f);
 }
 
+/// `programs/widest.tf`: a hundred and forty passes, which may `return` or
+/// call their children under a guard, fused into one walk: past 128
+/// participants the generated functions take `WideMask<3>` masks and the
+/// interpreter its wide masks; both agree with the unfused runs, and the
+/// fused run visits each node once.
+#[test]
+fn widest() {
+    let program = example("crates/codegen-example/programs/widest.tf");
+    let fused = program.fuse_all(&FusionOptions::default());
+    assert_eq!(fused.functions.len(), 1, "one walk");
+    assert_eq!(fused.functions[0].participants.len(), 140);
+    let (u, f) = engines!(widest, run_all_unfused_counted, run_all_fused_counted);
+    agree_on_random_trees("widest all", &program, "all", &u, &f);
+    let path = format!("{}/programs/widest.tf", env!("CARGO_MANIFEST_DIR"));
+    let code = treefuse_codegen::emit_file(path).expect("the program compiles");
+    assert!(
+        code.contains("mask: WideMask<3>"),
+        "wide masks in the generated code"
+    );
+}
+
 /// `programs/loops.tf`: `while` loops and `break` in traversals and `fuse`
 /// items (LANGUAGE §8.6), with limits from parameters, fields and globals,
 /// locals carried across iterations, `return` inside a loop, and a

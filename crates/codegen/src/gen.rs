@@ -6,7 +6,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashSet};
-use treefuse_fusion::{FusedFnId, FusedProgram};
+use treefuse_fusion::{FusedFnId, FusedProgram, ParticipantMask, WideMask};
 use treefuse_sema::*;
 use treefuse_syntax::Span;
 
@@ -468,7 +468,8 @@ pub(crate) struct Gen<'p> {
     /// Per fused function, per participant: may it start inactive?
     pub off: Vec<Vec<bool>>,
     /// Bits of the participant masks the module passes: 64 (`u64`) unless
-    /// a function that takes a mask has more participants, then 128.
+    /// a function that takes a mask has more participants, then 128
+    /// (`u128`), or past that a multiple of 64 (`WideMask`).
     pub mask_bits: u32,
     pub top: Names,
     /// What a user local may not be called (`Names::locals_reserved`),
@@ -630,8 +631,10 @@ impl<'p> Gen<'p> {
         // Functions are called from inside other functions, whose
         // parameters and locals (`t`, `cx`, `n`, ...) would shadow a
         // function of the same name (a traversal `t`: `t(t, cx, root)`):
-        // the module's namespace has them taken too.
-        let mut top = Names::for_module();
+        // the module's namespace has them taken too. The generated
+        // code numbers some of them by participant (`active_3`).
+        let numbered = fused.widest().max(128);
+        let mut top = Names::for_module(numbered);
         // Concrete types' structs of the typed API take the types' own
         // names (`TextBox`, `Add`) before any generated name is chosen.
         let type_struct = p
@@ -756,13 +759,13 @@ impl<'p> Gen<'p> {
             .collect();
         // Variants of the kind enums are matched in functions whose locals
         // would bind instead of matching a variant of the same name (E0170).
-        let mut variant_ns = Names::for_variants();
+        let mut variant_ns = Names::for_variants(numbered);
         let variant = p.types.iter().map(|t| variant_ns.fresh(&t.name)).collect();
         let enum_variants = p
             .enums
             .iter()
             .map(|e| {
-                let mut ns = Names::for_variants();
+                let mut ns = Names::for_variants(numbered);
                 ns.reserve(["Self"]);
                 e.variants.iter().map(|v| ns.fresh(v)).collect()
             })
@@ -897,7 +900,7 @@ impl<'p> Gen<'p> {
             .chain(g.enum_variants.iter().flatten())
             .map(|v| v.to_string())
             .collect();
-        g.locals_reserved = Names::locals_reserved(&g.top, &variants);
+        g.locals_reserved = Names::locals_reserved(&g.top, &variants, numbered);
         g.drop_unused_checks();
         g
     }
@@ -1161,7 +1164,12 @@ impl<'p> Gen<'p> {
             .map(|(f, _)| f.participants.len())
             .max()
             .unwrap_or(0);
-        self.mask_bits = if widest > 64 { 128 } else { 64 };
+        self.mask_bits = match widest {
+            _ if self.opts.wide_masks => 64 * widest.div_ceil(64).max(1) as u32,
+            0..=64 => 64,
+            65..=128 => 128,
+            _ => 64 * widest.div_ceil(64) as u32,
+        };
         self.off = off;
         let mut lists: Vec<Vec<(TypeId, FusedFnId)>> = Vec::new();
         for (gi, f) in fs.iter().enumerate() {
@@ -1449,34 +1457,122 @@ impl<'p> Gen<'p> {
         Some(h.local.clone())
     }
 
-    /// The Rust type of participant masks.
+    /// Whether the module's participant masks are
+    /// `treefuse_runtime::generated::WideMask`s (more than 128
+    /// participants) rather than integers.
+    fn wide_masks(&self) -> bool {
+        self.mask_bits > 128 || self.opts.wide_masks
+    }
+
+    /// The Rust type of participant masks: `u64`, `u128`, or
+    /// `WideMask<W>` of `W` words past 128 participants.
     pub fn mask_ty(&self) -> TokenStream {
-        if self.mask_bits > 64 {
+        if self.wide_masks() {
+            let words = Literal::usize_unsuffixed(self.mask_bits as usize / 64);
+            quote!(WideMask<#words>)
+        } else if self.mask_bits > 64 {
             quote!(u128)
         } else {
             quote!(u64)
         }
     }
 
-    /// A mask literal of the module's mask type (bits beyond its width
-    /// dropped).
-    pub fn mask_lit(&self, bits: treefuse_fusion::ParticipantMask) -> TokenStream {
+    /// A mask of the module's mask type holding the participants `bits`.
+    pub fn mask_lit(&self, bits: &[usize]) -> TokenStream {
+        if self.wide_masks() {
+            let bits = bits.iter().map(|&b| Literal::usize_unsuffixed(b));
+            return quote!(WideMask::of(&[#(#bits),*]));
+        }
+        let mut mask = WideMask::NONE;
+        for &b in bits {
+            mask.insert(b);
+        }
         let lit = if self.mask_bits > 64 {
-            Literal::u128_suffixed(bits)
+            Literal::u128_suffixed(mask.low_u128())
         } else {
-            Literal::u64_suffixed(bits as u64)
+            Literal::u64_suffixed(mask.word(0))
         };
         quote!(#lit)
     }
 
+    /// Every participant but those in `left_out`.
+    pub fn mask_all_but(&self, left_out: &[usize]) -> TokenStream {
+        let lit = self.mask_lit(left_out);
+        quote!(!#lit)
+    }
+
+    /// Every participant.
+    pub fn mask_all(&self) -> TokenStream {
+        if self.wide_masks() {
+            quote!(WideMask::ALL)
+        } else {
+            let ty = self.mask_ty();
+            quote!(#ty::MAX)
+        }
+    }
+
+    /// No participant.
+    pub fn mask_none(&self) -> TokenStream {
+        if self.wide_masks() {
+            quote!(WideMask::NONE)
+        } else {
+            quote!(0)
+        }
+    }
+
     /// The mask of the first `n` participants.
     pub fn mask_of_first(&self, n: usize) -> TokenStream {
-        let bits = if n >= treefuse_fusion::MASK_WIDTH {
-            treefuse_fusion::ParticipantMask::MAX
+        if self.wide_masks() {
+            let n = Literal::usize_unsuffixed(n);
+            return quote!(WideMask::first(#n));
+        }
+        self.mask_lit(&(0..n.min(128)).collect::<Vec<_>>())
+    }
+
+    /// Whether mask `mask` (an expression) holds participant `p`.
+    pub fn mask_has(&self, mask: TokenStream, p: usize) -> TokenStream {
+        if self.wide_masks() {
+            let p = Literal::usize_unsuffixed(p);
+            return quote!(#mask.has(#p));
+        }
+        let bit = self.mask_lit(&[p]);
+        quote!(#mask & #bit != 0)
+    }
+
+    /// Adds participant `p` to the mask in variable `mask`.
+    pub fn mask_insert(&self, mask: TokenStream, p: usize) -> TokenStream {
+        if self.wide_masks() {
+            let p = Literal::usize_unsuffixed(p);
+            return quote!(#mask.insert(#p););
+        }
+        let bit = self.mask_lit(&[p]);
+        quote!(#mask |= #bit;)
+    }
+
+    /// Whether mask `mask` (an expression) holds any participant.
+    pub fn mask_any(&self, mask: TokenStream) -> TokenStream {
+        if self.wide_masks() {
+            quote!(#mask.any())
         } else {
-            (1 << n) - 1
-        };
-        self.mask_lit(bits)
+            quote!(#mask != 0)
+        }
+    }
+
+    /// The mask whose participant `k` is in when boolean `flags[k]` holds.
+    pub fn mask_from_flags(&self, flags: &[Ident]) -> TokenStream {
+        if self.wide_masks() {
+            return quote!(WideMask::from_flags(&[#(#flags),*]));
+        }
+        let ty = self.mask_ty();
+        let bits = flags.iter().enumerate().map(|(k, flag)| {
+            if k == 0 {
+                quote!((#flag as #ty))
+            } else {
+                let shift = Literal::u32_unsuffixed(k as u32);
+                quote!(((#flag as #ty) << #shift))
+            }
+        });
+        quote!(#(#bits)|*)
     }
 
     pub fn fn_takes_mask(&self, f: FusedFnId) -> bool {

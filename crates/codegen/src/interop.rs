@@ -99,10 +99,13 @@ impl Gen<'_> {
             quote!()
         };
         // to_runtime.
+        // Distinct even where two arenas' names differ only in case or
+        // underscores (`push_const`, `_push_const`).
+        let mut map_names = crate::names::Names::with_reserved(&[]);
         let maps: Vec<_> = self
             .hiers
             .iter()
-            .map(|h| crate::names::ident(&crate::names::snake(&format!("map_{}", h.arena))))
+            .map(|h| map_names.fresh_value(&format!("map_{}", h.arena)))
             .collect();
         let pass1 = self.hiers.iter().enumerate().map(|(hi, h)| {
             let v = &self.variant[h.root.index()];

@@ -3,9 +3,9 @@
 
 use crate::gen::*;
 use crate::names::{ident, snake, Names};
-use proc_macro2::{Ident, Literal, TokenStream, TokenTree};
+use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::{format_ident, quote};
-use treefuse_fusion::{FusedFnId, LoopStep, Step};
+use treefuse_fusion::{FusedFnId, LoopStep, ParticipantMask, Step, WideMask};
 use treefuse_sema::*;
 
 /// Lints that fire on patterns users write in traversal code (`x * 1`, an
@@ -1864,17 +1864,12 @@ impl Gen<'_> {
                 let mut clears = TokenStream::new();
                 for (k, is_cleared) in cleared.iter_mut().enumerate().skip(p + 1) {
                     let flag = format_ident!("active_{k}");
-                    let ty = self.mask_ty();
-                    bits.push(if k == p + 1 {
-                        quote!((#flag as #ty))
-                    } else {
-                        let shift = Literal::u32_unsuffixed((k - p - 1) as u32);
-                        quote!(((#flag as #ty) << #shift))
-                    });
                     clears.extend(quote!(#flag = false;));
+                    bits.push(flag);
                     *is_cleared = true;
                 }
-                Some(quote!(#resume = #(#bits)|*; #clears))
+                let later = self.mask_from_flags(&bits);
+                Some(quote!(#resume = #later; #clears))
             })
             .collect();
         let mut code = TokenStream::new();
@@ -2297,9 +2292,8 @@ impl Gen<'_> {
             if !uses_var(&code, &flag.to_string()) {
                 continue;
             }
-            let bit = self.mask_lit(1 << p);
             let init = if self.off[fi][p] {
-                quote!(mask & #bit != 0)
+                self.mask_has(quote!(mask), p)
             } else {
                 quote!(true)
             };
@@ -2315,7 +2309,8 @@ impl Gen<'_> {
         for r in &f.resume {
             let resume = format_ident!("resume_{}", r.participant);
             let ty = self.mask_ty();
-            flags.extend(quote!(let mut #resume: #ty = 0;));
+            let none = self.mask_none();
+            flags.extend(quote!(let mut #resume: #ty = #none;));
         }
         let code = quote!(#flags #code);
         let id = &self.hier(f.ty).id;
@@ -2421,8 +2416,9 @@ impl Gen<'_> {
                 quote!(#call; nodes.push(n);),
             )
         };
+        let postponed = self.mask_any(quote!(#resume));
         quote!(
-            if #resume != 0 {
+            if #postponed {
                 replaced = match std::mem::replace(&mut replaced, Replaced::Kept) {
                     Replaced::One(n) => #one,
                     Replaced::Many(before) => {
@@ -2464,14 +2460,15 @@ impl Gen<'_> {
             .enumerate()
             .any(|(k, (p, s))| may_skip(k, *p, s));
         // Bits of the calls that always take part.
-        let always: treefuse_fusion::ParticipantMask = members
+        let always: Vec<usize> = members
             .iter()
             .enumerate()
             .filter(|(k, (p, s))| !may_skip(*k, *p, s))
-            .map(|(k, _)| 1 << k)
-            .sum();
-        let always = self.mask_lit(always);
+            .map(|(k, _)| k)
+            .collect();
+        let always = self.mask_lit(&always);
         let mask_ty = self.mask_ty();
+        let any_taking_part = self.mask_any(quote!(m));
         // Type-guarded calls take part by the type of the element as the
         // loop found it (`item`), or of the child as it stood when the
         // function started (`start_kind`); the others are not even
@@ -2505,8 +2502,7 @@ impl Gen<'_> {
                 conds.push(quote!(#flag));
             }
             if type_guarded(k) {
-                let bit = self.mask_lit(1 << k);
-                conds.push(quote!(admit & #bit != 0));
+                conds.push(self.mask_has(quote!(admit), k));
             }
             if let Some(c) = guard {
                 conds.push(self.expr(c, fr).at(4));
@@ -2557,7 +2553,6 @@ impl Gen<'_> {
                     }
                 }
             } else {
-                let bit = self.mask_lit(1 << k);
                 let mut sets = TokenStream::new();
                 for (j, a) in call_args.iter().enumerate() {
                     if lent_local(j, a) {
@@ -2570,7 +2565,8 @@ impl Gen<'_> {
                     pre.extend(quote!(let mut #n: #ty = #z;));
                     sets.extend(quote!(#n = #v;));
                 }
-                pre.extend(quote!(if #(#conds)&&* { #sets m |= #bit; }));
+                sets.extend(self.mask_insert(quote!(m), k));
+                pre.extend(quote!(if #(#conds)&&* { #sets }));
             }
             args.extend(passed);
         }
@@ -2665,7 +2661,7 @@ impl Gen<'_> {
                 quote!(
                     let mut m: #mask_ty = #always;
                     #pre
-                    if m != 0 {
+                    if #any_taking_part {
                         #call
                     }
                 )
@@ -2691,7 +2687,7 @@ impl Gen<'_> {
             quote!(
                 let mut m: #mask_ty = #always;
                 #pre
-                if m != 0 {
+                if #any_taking_part {
                     #child_def
                     #call
                 } #skipped
@@ -2723,15 +2719,16 @@ impl Gen<'_> {
         }
         let kind = &self.hier(*first).kind;
         let arms = targets.iter().filter_map(|(ty, _)| {
-            let bits = treefuse_fusion::admitted(guards, *ty);
-            (bits != treefuse_fusion::ParticipantMask::MAX).then(|| {
+            let bits: WideMask = treefuse_fusion::admitted(guards, *ty);
+            let left_out: Vec<usize> = (0..guards.len()).filter(|&k| !bits.has(k)).collect();
+            (!left_out.is_empty()).then(|| {
                 let v = &self.variant[ty.index()];
-                let left_out = self.mask_lit(!bits);
-                quote!(#kind::#v => !#left_out,)
+                let admitted = self.mask_all_but(&left_out);
+                quote!(#kind::#v => #admitted,)
             })
         });
-        let ty = self.mask_ty();
-        Some(quote!(match #subject { #(#arms)* _ => #ty::MAX }))
+        let all = self.mask_all();
+        Some(quote!(match #subject { #(#arms)* _ => #all }))
     }
 }
 

@@ -412,6 +412,7 @@ pub struct Config {
     host_module: Option<String>,
     fusion: FusionOptions,
     no_interop: bool,
+    wide_masks: bool,
 }
 
 impl Config {
@@ -437,6 +438,14 @@ impl Config {
     /// `run_by_name` and the conversions).
     pub fn without_json(&mut self) -> &mut Config {
         self.no_interop = true;
+        self
+    }
+
+    /// Participant masks as `WideMask`s whatever the program's width
+    /// ([`CodegenOptions::wide_masks`]): for testing the representation
+    /// that programs of more than 128 calls per fused call get.
+    pub fn wide_masks(&mut self) -> &mut Config {
+        self.wide_masks = true;
         self
     }
 
@@ -475,6 +484,7 @@ impl Config {
                 sources: sources.clone(),
             }),
             runtime_interop: !self.no_interop,
+            wide_masks: self.wide_masks,
         };
         generate(model, fused, &options)
     }

@@ -235,6 +235,7 @@ pub(crate) const RUNTIME_HELPERS: &[&str] = &[
     "list_insert_position",
     "cast_error",
     "no_traversal",
+    "WideMask",
 ];
 
 /// Methods every generated type has from its derives and the blanket
@@ -451,7 +452,11 @@ pub struct Names {
 /// local never takes one ([`Names::for_locals`]), and a module-level
 /// function never does either ([`Names::for_module`]): the local would
 /// shadow it where it is called (a traversal `t`: `t(t, cx, root)`).
-pub(crate) fn reserved_locals() -> Vec<String> {
+/// The numbered ones (`active_3`, the flag of participant 3, `arg2`, ..)
+/// are taken below `numbered`, the program's widest fused function (at
+/// least 128): past it they are free, which the renaming rule
+/// ([`first_free`]: `active`, `active_2`, ..) needs to end.
+pub(crate) fn reserved_locals(numbered: usize) -> Vec<String> {
     let mut v: Vec<String> = [
         "t",
         "cx",
@@ -483,7 +488,7 @@ pub(crate) fn reserved_locals() -> Vec<String> {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    for i in 0..treefuse_fusion::MASK_WIDTH {
+    for i in 0..numbered {
         v.push(format!("active_{i}"));
         v.push(format!("f{i}"));
         v.push(format!("i{i}"));
@@ -502,8 +507,8 @@ impl Names {
     /// a variant named like a binding would turn the binding into a
     /// pattern (E0170), and so are the enums' methods ([`ENUM_METHODS`],
     /// [`TRAIT_METHODS`]): `Kind::name` would name the variant.
-    pub fn for_variants() -> Names {
-        let mut names = Names::with_reserved_strings(reserved_locals());
+    pub fn for_variants(numbered: usize) -> Names {
+        let mut names = Names::with_reserved_strings(reserved_locals(numbered));
         names.reserve(
             TRAIT_METHODS
                 .iter()
@@ -520,7 +525,11 @@ impl Names {
     /// user's function or a runtime helper would shadow it in calls), and
     /// every enum variant (`variants`: a local named like a variant of its
     /// own type would be a pattern, E0170).
-    pub fn locals_reserved(module: &Names, variants: &[String]) -> Rc<HashSet<String>> {
+    pub fn locals_reserved(
+        module: &Names,
+        variants: &[String],
+        numbered: usize,
+    ) -> Rc<HashSet<String>> {
         let mut all: HashSet<String> = module.taken.clone();
         all.extend(variants.iter().cloned());
         all.extend(
@@ -529,7 +538,7 @@ impl Names {
                 .chain(RUNTIME_HELPERS)
                 .map(|s| s.to_string()),
         );
-        all.extend(reserved_locals());
+        all.extend(reserved_locals(numbered));
         Rc::new(all)
     }
 
@@ -579,10 +588,10 @@ impl Names {
 
     /// The namespace of a generated module's items (types, functions,
     /// constants): [`MODULE_NAMES`] and [`reserved_locals`] are taken.
-    pub fn for_module() -> Names {
+    pub fn for_module(numbered: usize) -> Names {
         let mut names = Names::with_reserved(MODULE_NAMES);
         names.reserve(RUNTIME_HELPERS.iter().copied());
-        names.reserve(reserved_locals().iter().map(String::as_str));
+        names.reserve(reserved_locals(numbered).iter().map(String::as_str));
         names
     }
 
@@ -657,5 +666,17 @@ mod tests {
         let mut members = Names::for_members();
         assert_eq!(members.fresh_value("tree").to_string(), "tree");
         assert_eq!(members.fresh_value("_Tree").to_string(), "_tree_2");
+    }
+
+    /// The generated code's numbered locals are taken up to the widest
+    /// fused function, and renaming past them ends.
+    #[test]
+    fn numbered_locals() {
+        let reserved = Names::locals_reserved(&Names::for_module(200), &[], 200);
+        let mut locals = Names::for_locals(&reserved);
+        assert_eq!(locals.fresh_value("active_150").to_string(), "active_150_2");
+        assert_eq!(locals.fresh_value("active_200").to_string(), "active_200");
+        assert_eq!(locals.fresh_value("active").to_string(), "active");
+        assert_eq!(locals.fresh_value("active").to_string(), "active_201");
     }
 }

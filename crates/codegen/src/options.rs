@@ -33,6 +33,11 @@ pub struct CodegenOptions {
     pub source: Option<SourceInfo>,
     /// Generate the JSON layer (`json` module, needs `source`).
     pub runtime_interop: bool,
+    /// Participant masks as `WideMask`s even where an integer would do:
+    /// the representation of programs with more than 128 participants in
+    /// one fused function, exercised on small programs (the differential
+    /// tests do).
+    pub wide_masks: bool,
 }
 
 impl Default for CodegenOptions {
@@ -41,6 +46,7 @@ impl Default for CodegenOptions {
             host_module: None,
             source: None,
             runtime_interop: true,
+            wide_masks: false,
         }
     }
 }

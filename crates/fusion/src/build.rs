@@ -92,32 +92,52 @@ pub struct FusionOptions {
 }
 
 impl Default for FusionOptions {
-    /// As many calls per group as the engines' participant masks allow
-    /// ([`MASK_WIDTH`], 128): a linter runs dozens of rules in one `fuse`
-    /// item, and a lower cap splits them into several walks (16 split a
-    /// 20-rule linter in two, 64 an 80-rule one). A larger group only
-    /// costs fusion time where calls really merge; the examples fuse the
-    /// same with 128 as with 16. `max_repeat` 2: the AST passes run one
+    /// No cap on the calls per group: a linter runs dozens to hundreds of
+    /// rules in one `fuse` item, and any cap splits them into several
+    /// walks (16 split a 20-rule linter in two). Fusion costs time about
+    /// linear in the calls merged (see the book's "How fusion scales"),
+    /// and the engines' participant masks grow with the widest fused
+    /// function ([`crate::mask`]). `max_repeat` 2: the AST passes run one
     /// traversal twice in a group.
     fn default() -> Self {
         FusionOptions {
-            max_group: MASK_WIDTH,
+            max_group: usize::MAX,
             max_repeat: 2,
+        }
+    }
+}
+
+impl FusionOptions {
+    /// The cut-offs in words, for refusals ("at most 16 calls per group,
+    /// 2 of one traversal"; "at most 2 calls of one traversal" without a
+    /// cap on calls), with the options that set them when `flags`.
+    pub fn describe(&self, flags: bool) -> String {
+        let (group, repeat) = if flags {
+            (" (--max-group)", " (--max-repeat)")
+        } else {
+            ("", "")
+        };
+        if self.max_group == usize::MAX {
+            format!("at most {} calls of one traversal{repeat}", self.max_repeat)
+        } else {
+            format!(
+                "at most {} calls per group{group}, {} of one traversal{repeat}",
+                self.max_group, self.max_repeat
+            )
         }
     }
 }
 
 /// Computes the fused program for every `fuse` item of `program`.
 ///
-/// `max_group` is clamped to 1..=[`MASK_WIDTH`]: engines keep one active
-/// bit per participant in a [`ParticipantMask`].
+/// Cut-offs below 1 count as 1.
 pub fn fuse_program(
     program: &Program,
     analysis: &Analysis,
     options: &FusionOptions,
 ) -> FusedProgram {
     let options = &FusionOptions {
-        max_group: options.max_group.clamp(1, MASK_WIDTH),
+        max_group: options.max_group.max(1),
         max_repeat: options.max_repeat.max(1),
     };
     let mut b = Builder {
@@ -1117,10 +1137,7 @@ impl Builder<'_, '_> {
                     "the later call's arguments read what an earlier call on the element may write"
                         .to_string()
                 } else if !self.within_cutoffs(&methods) {
-                    format!(
-                        "cut-off: at most {} calls per fused call (--max-group), {} of one traversal (--max-repeat)",
-                        self.options.max_group, self.options.max_repeat
-                    )
+                    format!("cut-off: {}", self.options.describe(true))
                 } else if !grouping.merge_keeps_acyclic(&succ, ga, gb) {
                     element_path(&succ, a, b)
                         .map(|v| {
@@ -3153,8 +3170,8 @@ fn explain(
     methods.sort();
     if !builder.within_cutoffs(&methods) {
         return format!(
-            "merging would exceed the cut-offs (at most {} calls per group, {} of one traversal)",
-            builder.options.max_group, builder.options.max_repeat
+            "merging would exceed the cut-offs ({})",
+            builder.options.describe(false)
         );
     }
     // The grouping's own test: within the merged call every member's

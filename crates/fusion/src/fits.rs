@@ -139,9 +139,6 @@ impl Fits<'_> {
     fn function(&self, f: &FusedFunction) -> Result<(), String> {
         let program = self.program;
         self.ty(f.ty)?;
-        check(f.participants.len() <= MASK_WIDTH, || {
-            format!("{} participants", f.participants.len())
-        })?;
         for p in &f.participants {
             check(p.method.index() < program.methods.len(), || {
                 format!("traversal {}", p.method.0)

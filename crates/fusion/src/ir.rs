@@ -17,6 +17,7 @@
 //! whose `FORMAT_VERSION` is to be bumped with any change to these types);
 //! [`FusedProgram::check_fits`] checks a stored one against the program.
 
+use crate::mask::ParticipantMask;
 use serde::{Deserialize, Serialize};
 use treefuse_sema::{BodyId, Expr, FieldId, FuseStmt, GlobalId, MethodId, TypeId};
 use treefuse_syntax::Span;
@@ -407,24 +408,16 @@ pub struct TypeGuard {
     pub reason: String,
 }
 
-/// A set of participants of a fused function (bit `p` for participant
-/// `p`), as the engines pass it to say which of them take part in a call:
-/// its width bounds how many calls one fused call may merge
-/// ([`MASK_WIDTH`]).
-pub type ParticipantMask = u128;
-
-/// The most participants a fused function may have: the width of
-/// [`ParticipantMask`]. Calls beyond it run in another fused call.
-pub const MASK_WIDTH: usize = ParticipantMask::BITS as usize;
-
 /// The calls (bit `k` for `calls[k]`) of a call step with `guards` that
 /// take part when the element's concrete type is `ty`.
-pub fn admitted(guards: &[Option<TypeGuard>], ty: TypeId) -> ParticipantMask {
-    guards
-        .iter()
-        .enumerate()
-        .filter(|(_, g)| g.as_ref().is_some_and(|g| !g.types.contains(&ty)))
-        .fold(ParticipantMask::MAX, |m, (k, _)| m & !(1 << k))
+pub fn admitted<M: ParticipantMask>(guards: &[Option<TypeGuard>], ty: TypeId) -> M {
+    let mut m = M::ALL;
+    for (k, g) in guards.iter().enumerate() {
+        if g.as_ref().is_some_and(|g| !g.types.contains(&ty)) {
+            m.remove(k);
+        }
+    }
+    m
 }
 
 /// Traversing calls on the same child, merged.
@@ -489,6 +482,17 @@ impl FusedProgram {
     /// The entry of the `fuse` item called `name`.
     pub fn entry(&self, name: &str) -> Option<&FusedEntry> {
         self.entries.iter().find(|e| e.fuse == name)
+    }
+
+    /// The most participants of one fused function (and calls of one
+    /// chunk): the width the engines' [`ParticipantMask`]s need.
+    pub fn widest(&self) -> usize {
+        let functions = self.functions.iter().map(|f| f.participants.len());
+        let chunks = self
+            .entries
+            .iter()
+            .flat_map(|e| e.chunks.iter().map(|c| c.calls.len()));
+        functions.chain(chunks).max().unwrap_or(0)
     }
 }
 

@@ -13,10 +13,12 @@ mod build;
 mod commute;
 mod fits;
 pub mod ir;
+pub mod mask;
 mod parallel;
 pub mod report;
 mod verify;
 
 pub use build::{fuse_program, FusionOptions};
 pub use ir::*;
+pub use mask::{ParticipantMask, WideMask};
 pub use verify::unconfirmed_explanations;

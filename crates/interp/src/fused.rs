@@ -24,7 +24,7 @@ use crate::{
 };
 use treefuse_fusion::{
     target_for, FusedFnId, FusedFunction, FusedProgram, LoopStep, ParticipantMask as Mask, Step,
-    WhileStep, MASK_WIDTH,
+    WhileStep, WideMask,
 };
 use treefuse_runtime::{NodeId, Tree};
 use treefuse_sema::{BodyId, Fuse, NodeVarId, Program, Stmt, StmtKind, TypeId, Value};
@@ -32,13 +32,13 @@ use treefuse_syntax::Span;
 
 /// The fused program resolved against the checked model (see the module
 /// docs): one [`FnPlan`] per fused function, by [`FusedFnId`].
-struct Plan<'p> {
-    functions: Vec<FnPlan<'p>>,
+struct Plan<'p, M> {
+    functions: Vec<FnPlan<'p, M>>,
 }
 
 /// A fused function's schedule with its statements resolved.
-struct FnPlan<'p> {
-    steps: Vec<PlanStep<'p>>,
+struct FnPlan<'p, M> {
+    steps: Vec<PlanStep<'p, M>>,
     /// Slot of [`FusedFunction::typed_child`]: the child whose type, read
     /// when the function starts, decides the groups' type guards.
     typed_child: Option<u32>,
@@ -47,38 +47,38 @@ struct FnPlan<'p> {
 /// A [`Step`], resolved. Statements the model lacks (none, for a fused
 /// program built from it) are left out, as the executor always skipped
 /// them.
-enum PlanStep<'p> {
+enum PlanStep<'p, M> {
     /// A top-level statement of a participant.
     Stmt { participant: usize, stmt: &'p Stmt },
     /// A fused call on a child.
-    Group(GroupPlan<'p>),
+    Group(GroupPlan<'p, M>),
     /// Merged loops over a list of children.
-    Loop(LoopPlan<'p>),
+    Loop(LoopPlan<'p, M>),
     /// A participant's `while` loop whose iterations fuse their calls.
-    While(WhilePlan<'p>),
+    While(WhilePlan<'p, M>),
 }
 
 /// A [`treefuse_fusion::WhileGroup`], resolved.
-struct WhilePlan<'p> {
+struct WhilePlan<'p, M> {
     participant: usize,
     /// The `while` statement.
     span: Span,
     cond: &'p treefuse_sema::Expr,
     limit: &'p treefuse_sema::Expr,
-    steps: Vec<WhilePlanStep<'p>>,
+    steps: Vec<WhilePlanStep<'p, M>>,
 }
 
 /// A [`treefuse_fusion::WhileStep`], resolved.
-enum WhilePlanStep<'p> {
+enum WhilePlanStep<'p, M> {
     /// A statement of the loop body.
     Stmt(&'p Stmt),
     /// Consecutive calls on a child as one fused call (every call takes
     /// part: no guards).
-    Call(GroupPlan<'p>),
+    Call(GroupPlan<'p, M>),
 }
 
 /// A [`treefuse_fusion::CallGroup`], resolved.
-struct GroupPlan<'p> {
+struct GroupPlan<'p, M> {
     /// Slot of the child field.
     slot: u32,
     /// (participant, its call or guarded call) per call, in callee
@@ -88,16 +88,16 @@ struct GroupPlan<'p> {
     /// Type guards: per concrete type (by index) of the child as it stood
     /// when the function started, the calls that take part (mask over
     /// `calls`); empty when every call takes part for every type.
-    admit: Vec<Mask>,
+    admit: Vec<M>,
 }
 
 /// A [`treefuse_fusion::LoopGroup`], resolved.
-struct LoopPlan<'p> {
+struct LoopPlan<'p, M> {
     /// Slot of the list field.
     slot: u32,
     /// The member loops: (participant, loop variable, loop body).
     members: Vec<(usize, NodeVarId, &'p [Stmt])>,
-    steps: Vec<LoopPlanStep<'p>>,
+    steps: Vec<LoopPlanStep<'p, M>>,
     /// [`treefuse_fusion::LoopGroup::rebound`]: (participant, loop
     /// variable) of the members whose variable is bound, before each step,
     /// to the node now standing where the element stood.
@@ -105,7 +105,7 @@ struct LoopPlan<'p> {
 }
 
 /// A [`LoopStep`], resolved (members replaced by their participants).
-enum LoopPlanStep<'p> {
+enum LoopPlanStep<'p, M> {
     Stmt {
         participant: usize,
         stmt: &'p Stmt,
@@ -117,7 +117,7 @@ enum LoopPlanStep<'p> {
         /// Type guards ([`treefuse_fusion::TypeGuard`]): per concrete type
         /// of the element (by index), the calls that take part (mask over
         /// `calls`); empty when every call takes part for every type.
-        admit: Vec<Mask>,
+        admit: Vec<M>,
     },
 }
 
@@ -147,8 +147,8 @@ impl Dispatch {
     }
 }
 
-impl<'p> Plan<'p> {
-    fn new(program: &'p Program, fused: &FusedProgram) -> Plan<'p> {
+impl<'p, M: Mask> Plan<'p, M> {
+    fn new(program: &'p Program, fused: &FusedProgram) -> Plan<'p, M> {
         let functions = fused
             .functions
             .iter()
@@ -281,6 +281,35 @@ impl<'p> Interpreter<'p> {
         fuse: &Fuse,
         args: Vec<Value>,
     ) -> Result<RunStats, RuntimeError> {
+        // Masks of one integer unless a fused function is wider.
+        if <u128 as Mask>::fits(fused.widest()) {
+            self.run_fused_with::<u128>(tree, fused, fuse, args)
+        } else {
+            self.run_fused_with::<WideMask>(tree, fused, fuse, args)
+        }
+    }
+
+    /// [`Self::run_fused`] with masks of any width ([`WideMask`]), as
+    /// programs with more than 128 participants in a fused function run:
+    /// for testing that representation on small programs.
+    pub fn run_fused_wide(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        fuse: &Fuse,
+        args: Vec<Value>,
+    ) -> Result<RunStats, RuntimeError> {
+        self.run_fused_with::<WideMask>(tree, fused, fuse, args)
+    }
+
+    /// [`Self::run_fused`] with participant masks of type `M`.
+    fn run_fused_with<M: Mask>(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        fuse: &Fuse,
+        args: Vec<Value>,
+    ) -> Result<RunStats, RuntimeError> {
         let mut frame = self.fuse_frame(tree, fuse, args);
         let Some(entry) = fused.entry(&fuse.name) else {
             return Err(self.error(
@@ -291,7 +320,7 @@ impl<'p> Interpreter<'p> {
         };
         self.open_lists.clear();
         self.loop_counts.clear();
-        let plan = Plan::new(self.program, fused);
+        let plan = Plan::<M>::new(self.program, fused);
         let mut stats = RunStats::default();
         let start = self.visits;
         self.profile = VisitProfile::new(self.program, fused.functions.len());
@@ -318,11 +347,7 @@ impl<'p> Interpreter<'p> {
                 let Some(target) = target_for(&chunk.targets, tree.type_of(root)) else {
                     return Err(this.error(frame, span, "no fused function for the root's type"));
                 };
-                let mask = if chunk.calls.len() >= MASK_WIDTH {
-                    Mask::MAX
-                } else {
-                    (1 << chunk.calls.len()) - 1
-                };
+                let mask = M::first(chunk.calls.len());
                 let function = &fused.functions[target.index()];
                 let frames = this.callee_frames(function, root, Site::Root, &mut call_args, true);
                 this.call_fused(tree, fused, &plan, target, root, mask, frames, Site::Root)
@@ -340,14 +365,14 @@ impl<'p> Interpreter<'p> {
     /// arguments go straight from the caller's evaluation into the
     /// participants' frames.
     #[allow(clippy::too_many_arguments)]
-    fn call_fused(
+    fn call_fused<M: Mask>(
         &mut self,
         tree: &mut Tree,
         fused: &FusedProgram,
-        plan: &Plan<'p>,
+        plan: &Plan<'p, M>,
         id: FusedFnId,
         node: NodeId,
-        mask: Mask,
+        mask: M,
         mut frames: Vec<Frame>,
         site: Site,
     ) -> Result<(), RuntimeError> {
@@ -390,7 +415,7 @@ impl<'p> Interpreter<'p> {
                         }
                     }
                     PlanStep::Group(group) => {
-                        let admitted = group.admit.get(typed).copied().unwrap_or(Mask::MAX);
+                        let admitted = group.admit.get(typed).cloned().unwrap_or(M::ALL);
                         self.fused_group(
                             tree,
                             fused,
@@ -398,7 +423,7 @@ impl<'p> Interpreter<'p> {
                             group,
                             node,
                             &mut frames,
-                            (run.mask, admitted),
+                            (run.mask.clone(), admitted),
                         )?
                     }
                 }
@@ -413,15 +438,15 @@ impl<'p> Interpreter<'p> {
 
     /// Runs merged loops over the list in `group.slot` of `node`.
     #[allow(clippy::too_many_arguments)]
-    fn fused_loop(
+    fn fused_loop<M: Mask>(
         &mut self,
         tree: &mut Tree,
         fused: &FusedProgram,
-        plan: &Plan<'p>,
-        group: &LoopPlan<'p>,
+        plan: &Plan<'p, M>,
+        group: &LoopPlan<'p, M>,
         node: NodeId,
         frames: &mut [Frame],
-        run: &mut Active,
+        run: &mut Active<M>,
     ) -> Result<(), RuntimeError> {
         // One open list for all member loops: a call on the element runs
         // on every node now standing where it stood (a loop after one that
@@ -464,8 +489,8 @@ impl<'p> Interpreter<'p> {
                         // even evaluated.
                         let admitted = admit
                             .get(tree.type_of(item).index())
-                            .copied()
-                            .unwrap_or(Mask::MAX);
+                            .cloned()
+                            .unwrap_or(M::ALL);
                         if let Some(n) = self.unreplaced_element(index) {
                             // The region is the element alone: its calls'
                             // arguments go straight into the callee's frames.
@@ -475,7 +500,7 @@ impl<'p> Interpreter<'p> {
                                 calls,
                                 targets,
                                 frames,
-                                (run.mask, admitted),
+                                (run.mask.clone(), admitted),
                                 n,
                                 listed,
                                 "no fused function for the element's type",
@@ -488,22 +513,22 @@ impl<'p> Interpreter<'p> {
                             self.end_region_visit(index);
                             continue;
                         }
-                        let mut callee_mask: Mask = 0;
+                        let mut callee_mask = M::NONE;
                         let mut callee_args = self.take_args();
                         let mut span = Span::default();
                         for (k, &(p, s)) in calls.iter().enumerate() {
                             let mut args = self.take_values();
-                            if let Some(s) = s.filter(|_| run.has(p) && admitted & (1 << k) != 0) {
+                            if let Some(s) = s.filter(|_| run.has(p) && admitted.has(k)) {
                                 if let Some(at) =
                                     self.live_call(tree, &mut frames[p], s, &mut args)?
                                 {
                                     span = at;
-                                    callee_mask |= 1 << k;
+                                    callee_mask.insert(k);
                                 }
                             }
                             callee_args.push(args);
                         }
-                        if callee_mask == 0 {
+                        if callee_mask.is_empty() {
                             self.recycle_args(callee_args);
                             continue;
                         }
@@ -519,7 +544,16 @@ impl<'p> Interpreter<'p> {
                             let callee = &fused.functions[target.index()];
                             let each =
                                 this.callee_frames(callee, n, listed, &mut callee_args, last);
-                            this.call_fused(tree, fused, plan, target, n, callee_mask, each, listed)
+                            this.call_fused(
+                                tree,
+                                fused,
+                                plan,
+                                target,
+                                n,
+                                callee_mask.clone(),
+                                each,
+                                listed,
+                            )
                         })?;
                         self.recycle_args(callee_args);
                     }
@@ -537,15 +571,15 @@ impl<'p> Interpreter<'p> {
     /// `node` as one fused call.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn fused_group(
+    fn fused_group<M: Mask>(
         &mut self,
         tree: &mut Tree,
         fused: &FusedProgram,
-        plan: &Plan<'p>,
-        group: &GroupPlan<'p>,
+        plan: &Plan<'p, M>,
+        group: &GroupPlan<'p, M>,
         node: NodeId,
         frames: &mut [Frame],
-        (active, admitted): (Mask, Mask),
+        (active, admitted): (M, M),
     ) -> Result<(), RuntimeError> {
         let Some(child) = tree.child_opt(node, group.slot) else {
             // An empty optional child (§8.7): every call on it does
@@ -575,17 +609,17 @@ impl<'p> Interpreter<'p> {
     /// fused: statements as the unfused run runs them, each run of calls
     /// on a child as one fused call (the participant is active: only its
     /// own `return` or `break` ends the loop).
-    fn fused_while(
+    fn fused_while<M: Mask>(
         &mut self,
         tree: &mut Tree,
         fused: &FusedProgram,
-        plan: &Plan<'p>,
-        w: &WhilePlan<'p>,
+        plan: &Plan<'p, M>,
+        w: &WhilePlan<'p, M>,
         node: NodeId,
         frames: &mut [Frame],
     ) -> Result<Flow, RuntimeError> {
         let p = w.participant;
-        let active: Mask = 1 << p;
+        let active = M::bit(p);
         self.exec_while(
             tree,
             frames,
@@ -607,7 +641,7 @@ impl<'p> Interpreter<'p> {
                             group,
                             node,
                             frames,
-                            (active, Mask::MAX),
+                            (active.clone(), M::ALL),
                         )?,
                     }
                 }
@@ -618,15 +652,15 @@ impl<'p> Interpreter<'p> {
 
     /// The calls of a group on an empty optional child: each live call's
     /// guard is evaluated (it may fail), in order, and nothing else.
-    fn empty_group(
+    fn empty_group<M: Mask>(
         &mut self,
         tree: &mut Tree,
         calls: &[(usize, Option<&'p Stmt>)],
         frames: &mut [Frame],
-        (active, admitted): (Mask, Mask),
+        (active, admitted): (M, M),
     ) -> Result<(), RuntimeError> {
         for (k, &(p, s)) in calls.iter().enumerate() {
-            let Some(s) = s.filter(|_| active & (1 << p) != 0 && admitted & (1 << k) != 0) else {
+            let Some(s) = s.filter(|_| active.has(p) && admitted.has(k)) else {
                 continue;
             };
             if let StmtKind::If { cond, .. } = &s.kind {
@@ -644,25 +678,25 @@ impl<'p> Interpreter<'p> {
     /// takes part; an error (`missing`) if calls take part but no fused
     /// function serves the node's type.
     #[allow(clippy::too_many_arguments)]
-    fn live_frames(
+    fn live_frames<M: Mask>(
         &mut self,
         tree: &mut Tree,
         fused: &FusedProgram,
         calls: &[(usize, Option<&'p Stmt>)],
         targets: &Dispatch,
         frames: &mut [Frame],
-        (active, admitted): (Mask, Mask),
+        (active, admitted): (M, M),
         node: NodeId,
         site: Site,
         missing: &str,
-    ) -> Result<Option<(FusedFnId, Vec<Frame>, Mask)>, RuntimeError> {
+    ) -> Result<Option<(FusedFnId, Vec<Frame>, M)>, RuntimeError> {
         let target = targets.get(tree.type_of(node));
         let callee_parts = target.map_or(&[][..], |t| &fused.functions[t.index()].participants[..]);
         let mut callee = self.frame_pool.pop().unwrap_or_default();
-        let mut callee_mask: Mask = 0;
+        let mut callee_mask = M::NONE;
         let mut span = Span::default();
         for (k, &(p, s)) in calls.iter().enumerate() {
-            let s = s.filter(|_| active & (1 << p) != 0 && admitted & (1 << k) != 0);
+            let s = s.filter(|_| active.has(p) && admitted.has(k));
             match callee_parts.get(k) {
                 Some(part) => {
                     let callee_frame = self.frame_slot(&mut callee, k, part.body, node, site);
@@ -671,7 +705,7 @@ impl<'p> Interpreter<'p> {
                             self.live_call(tree, &mut frames[p], s, &mut callee_frame.data)?
                         {
                             span = at;
-                            callee_mask |= 1 << k;
+                            callee_mask.insert(k);
                         }
                     }
                     self.finish_frame(&mut callee[k], part.body, node);
@@ -683,7 +717,7 @@ impl<'p> Interpreter<'p> {
                         let mut scratch = self.take_values();
                         if let Some(at) = self.live_call(tree, &mut frames[p], s, &mut scratch)? {
                             span = at;
-                            callee_mask |= 1 << k;
+                            callee_mask.insert(k);
                         }
                         self.give_values(scratch);
                     }
@@ -691,10 +725,10 @@ impl<'p> Interpreter<'p> {
             }
         }
         match target {
-            Some(target) if callee_mask != 0 => Ok(Some((target, callee, callee_mask))),
+            Some(target) if !callee_mask.is_empty() => Ok(Some((target, callee, callee_mask))),
             _ => {
                 self.recycle_frames(callee);
-                if callee_mask == 0 {
+                if callee_mask.is_empty() {
                     return Ok(None);
                 }
                 Err(self.error(&frames[0], span, missing))
@@ -794,15 +828,15 @@ impl<'p> Interpreter<'p> {
     /// the arguments they were given (their statements never ran, so their
     /// frames still hold them).
     #[allow(clippy::too_many_arguments)]
-    fn resume(
+    fn resume<M: Mask>(
         &mut self,
         tree: &mut Tree,
         fused: &FusedProgram,
-        plan: &Plan<'p>,
+        plan: &Plan<'p, M>,
         id: FusedFnId,
         frames: &[Frame],
         p: usize,
-        later: Mask,
+        later: M,
         site: Site,
     ) -> Result<(), RuntimeError> {
         let function = &fused.functions[id.index()];
@@ -813,10 +847,10 @@ impl<'p> Interpreter<'p> {
                 "the fused program does not say where postponed traversals resume",
             ));
         };
-        let mask = later >> (p + 1);
+        let mask = later.shifted_down(p + 1);
         let params: Vec<Vec<Value>> = (p + 1..function.participants.len())
             .map(|j| {
-                if later & (1 << j) == 0 {
+                if !later.has(j) {
                     return Vec::new();
                 }
                 let n = self.program.methods[function.participants[j].method.index()]
@@ -846,7 +880,7 @@ impl<'p> Interpreter<'p> {
             }
             let callee = &fused.functions[target.index()];
             let frames = self.callee_frames(callee, n, site, &mut params, i == last);
-            self.call_fused(tree, fused, plan, target, n, mask, frames, site)?;
+            self.call_fused(tree, fused, plan, target, n, mask.clone(), frames, site)?;
             if let Site::Listed(index) = site {
                 self.end_region_visit(index);
             }
@@ -905,21 +939,22 @@ impl<'p> Interpreter<'p> {
 }
 
 /// The active participants of a running fused function.
-struct Active {
-    mask: Mask,
+struct Active<M> {
+    mask: M,
     /// (replacing participant, participants switched off by it)
-    postponed: Option<(usize, Mask)>,
+    postponed: Option<(usize, M)>,
 }
 
-impl Active {
+impl<M: Mask> Active<M> {
     #[inline]
     fn has(&self, p: usize) -> bool {
-        self.mask & (1 << p) != 0
+        self.mask.has(p)
     }
 
     /// Participant `p` left the fused function (see [`postpone_after`]).
     fn leave(&mut self, frame: &Frame, p: usize) {
-        self.mask = postpone_after(frame, p, self.mask, &mut self.postponed);
+        let active = std::mem::replace(&mut self.mask, M::NONE);
+        self.mask = postpone_after(frame, p, active, &mut self.postponed);
     }
 }
 
@@ -927,22 +962,18 @@ impl Active {
 /// replacement): its active bit cleared and, if it replaced the node, the
 /// active participants after it switched off too and recorded in
 /// `postponed`, to run on the new node at the end ([`Interpreter::resume`]).
-fn postpone_after(
+fn postpone_after<M: Mask>(
     frame: &Frame,
     p: usize,
-    active: Mask,
-    postponed: &mut Option<(usize, Mask)>,
-) -> Mask {
-    let mut active = active & !(1 << p);
+    mut active: M,
+    postponed: &mut Option<(usize, M)>,
+) -> M {
+    active.remove(p);
     if frame.replaced {
-        let later = if p + 1 >= MASK_WIDTH {
-            0
-        } else {
-            active & !((1 << (p + 1)) - 1)
-        };
-        if later != 0 {
+        let later = active.without(&M::first(p + 1));
+        if !later.is_empty() {
+            active = active.intersect(&M::first(p + 1));
             *postponed = Some((p, later));
-            active &= !later;
         }
     }
     active
@@ -950,10 +981,10 @@ fn postpone_after(
 
 /// The per-type table of [`LoopPlanStep::Call::admit`] and
 /// [`GroupPlan::admit`].
-fn admit_table(
+fn admit_table<M: Mask>(
     targets: &[(TypeId, FusedFnId)],
     guards: &[Option<treefuse_fusion::TypeGuard>],
-) -> Vec<Mask> {
+) -> Vec<M> {
     if guards.is_empty() {
         return Vec::new();
     }
@@ -962,7 +993,7 @@ fn admit_table(
         .map(|(t, _)| t.index() + 1)
         .max()
         .unwrap_or(0);
-    let mut table = vec![Mask::MAX; len];
+    let mut table = vec![M::ALL; len];
     for &(t, _) in targets {
         table[t.index()] = treefuse_fusion::admitted(guards, t);
     }

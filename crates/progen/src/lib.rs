@@ -124,7 +124,8 @@ impl fmt::Display for Mismatch {
 }
 
 /// The fusion variants every program is checked under: the default
-/// cut-offs and small ones.
+/// cut-offs and small ones (run by the interpreter with wide participant
+/// masks, [`Engine::FusedWide`]).
 pub fn variants() -> Vec<FusionOptions> {
     vec![
         FusionOptions::default(),
@@ -236,16 +237,21 @@ pub fn compare(
     }
     let mut visits = Vec::new();
     for (i, (_, fp)) in prep.fused.iter().enumerate() {
-        let (ft, fr) = catch_unwind(AssertUnwindSafe(|| {
-            run(p, fuse, tree, args, Engine::Fused(fp))
-        }))
-        .map_err(|e| {
-            (
-                i,
-                format!("the fused run panicked: {}", panic_message(e)),
-                MismatchKind::Panic,
-            )
-        })?;
+        // The small cut-offs' variant runs with wide participant masks,
+        // the representation of fused functions past 128 participants.
+        let engine = if i == 1 {
+            Engine::FusedWide(fp)
+        } else {
+            Engine::Fused(fp)
+        };
+        let (ft, fr) = catch_unwind(AssertUnwindSafe(|| run(p, fuse, tree, args, engine)))
+            .map_err(|e| {
+                (
+                    i,
+                    format!("the fused run panicked: {}", panic_message(e)),
+                    MismatchKind::Panic,
+                )
+            })?;
         let div = |d: String| Err((i, d, MismatchKind::Divergence));
         match (&ur, &fr) {
             (Err(_), Err(_)) => visits.push(0),

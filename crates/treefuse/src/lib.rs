@@ -203,6 +203,11 @@ pub enum Engine<'f> {
     Unfused,
     /// The fused schedule.
     Fused(&'f FusedProgram),
+    /// The fused schedule with participant masks of any width, as fused
+    /// functions of more than 128 participants get, whatever the
+    /// program's width: for testing that representation (the fusion
+    /// fuzzer runs one of its variants so).
+    FusedWide(&'f FusedProgram),
 }
 
 impl Program {
@@ -432,6 +437,7 @@ impl Program {
         let result = match engine {
             Engine::Unfused => interp.run_fuse(tree, f, args),
             Engine::Fused(fused) => interp.run_fused(tree, fused, f, args),
+            Engine::FusedWide(fused) => interp.run_fused_wide(tree, fused, f, args),
         };
         let stats = result.map_err(|e| RunError::Runtime(e.render_at(&self.location(e.span))))?;
         Ok((stats, interp.globals))

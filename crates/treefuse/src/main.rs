@@ -299,26 +299,17 @@ enum ReportFormat {
 /// The fusion cut-offs, shared by the commands that fuse.
 #[derive(clap::Args, Clone, Debug)]
 struct CutOffs {
-    /// Most calls merged into one fused call, 1 to 128 (the engines keep one
-    /// bit per participant of a fused function in a 128-bit mask).
-    #[arg(long, default_value_t = FusionOptions::default().max_group, value_parser = parse_max_group)]
-    max_group: usize,
+    /// Most calls merged into one fused call (no limit unless given: every
+    /// call that can join a fused call does).
+    #[arg(long, value_name = "N", value_parser = parse_cut_off)]
+    max_group: Option<usize>,
     /// Most occurrences of one traversal in one fused call.
-    #[arg(long, default_value_t = FusionOptions::default().max_repeat, value_parser = parse_max_repeat)]
+    #[arg(long, default_value_t = FusionOptions::default().max_repeat, value_parser = parse_cut_off)]
     max_repeat: usize,
 }
 
-fn parse_max_group(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if (1..=treefuse_fusion::MASK_WIDTH).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "expected a number from 1 to {}",
-            treefuse_fusion::MASK_WIDTH
-        )),
-    }
-}
-
-fn parse_max_repeat(s: &str) -> Result<usize, String> {
+/// A cut-off: a count of at least 1.
+fn parse_cut_off(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err("expected a number of at least 1".into()),
@@ -328,7 +319,7 @@ fn parse_max_repeat(s: &str) -> Result<usize, String> {
 impl CutOffs {
     fn options(&self) -> FusionOptions {
         FusionOptions {
-            max_group: self.max_group,
+            max_group: self.max_group.unwrap_or(FusionOptions::default().max_group),
             max_repeat: self.max_repeat,
         }
     }

@@ -375,7 +375,7 @@ fn ast_prog1_visit_profile() {
         f113.contains(
             "\n  not merged: 228:9 `self.next.desugar_decr()` and 168:9 \
              `self.next.replace_var_ref_with_const(var_ref_id, value)`: merging would \
-             exceed the cut-offs (at most 128 calls per group, 2 of one traversal)\n"
+             exceed the cut-offs (at most 2 calls of one traversal)\n"
         ),
         "{why}"
     );

@@ -9,8 +9,9 @@
 //! ([`div_int`], [`checked_index`], [`cast_error`], ..), the machinery of
 //! rewriting in place ([`Replaced`], [`Site`], [`OpenList`]) and the JSON
 //! glue ([`interop`]), and the error of building a tree node by node
-//! ([`BuildError`]) and the storage of fields no traversal touches
-//! ([`ColdTable`]). The crates the generated code builds on are
+//! ([`BuildError`]), the storage of fields no traversal touches
+//! ([`ColdTable`]) and the participant masks of very wide fused functions
+//! ([`WideMask`]). The crates the generated code builds on are
 //! re-exported from the crate root (`treefuse_runtime::{imbl, stacker,
 //! sema}`), so a client crate depends on `treefuse-runtime` alone.
 //!
@@ -22,11 +23,13 @@ mod build;
 mod checked;
 mod cold;
 pub mod interop;
+mod mask;
 mod rewrite;
 
 pub use build::BuildError;
 pub use checked::*;
 pub use cold::ColdTable;
+pub use mask::WideMask;
 pub use rewrite::{thicket_error, OpenList, Replaced, Site};
 
 /// Where a runtime error can be raised: the running traversal and the

@@ -76,8 +76,8 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
     let leaf = prop_oneof![
         Just(J::Null),
         any::<bool>().prop_map(J::Bool),
-        any::<i64>().prop_map(|i| J::from(i)),
-        (-1e12f64..1e12).prop_map(|f| J::from(f)),
+        any::<i64>().prop_map(J::from),
+        (-1e12f64..1e12).prop_map(J::from),
         "[a-z\"\\\\/\n\t\u{1}é€😀 ]{0,12}".prop_map(J::String),
     ];
     leaf.prop_recursive(6, 60, 6, |inner| {
