@@ -1,5 +1,6 @@
 //! Expressions, node paths and statements.
 
+use crate::forward_record::Event;
 use crate::gen::*;
 use crate::names::ident;
 use proc_macro2::{Ident, TokenStream};
@@ -11,6 +12,17 @@ use treefuse_syntax::Span;
 impl Gen<'_> {
     /// The node a path reaches, as an expression of the hierarchy's id type.
     pub fn path(&self, p: &NodePath, fr: &Frame) -> TokenStream {
+        let (node, child) = self.path_to(p, fr);
+        if let Some(f) = child {
+            self.fwd_event(Event::Use(f));
+        }
+        node
+    }
+
+    /// [`Self::path`], and the receiver's child field whose hoisted local
+    /// the path is, if it is one: the caller reports how it uses it
+    /// (`forward.rs`).
+    fn path_to(&self, p: &NodePath, fr: &Frame) -> (TokenStream, Option<FieldId>) {
         let mut cur = match p.root {
             PathRoot::SelfNode => quote!(this),
             PathRoot::Var(v) => {
@@ -18,29 +30,46 @@ impl Gen<'_> {
                 quote!(#n)
             }
         };
+        // `cur` is the local of this hoisted child.
+        let mut child = None;
         for (i, step) in p.steps.iter().enumerate() {
             cur = match step {
                 // Through an optional child: an error if it is empty (§8.7).
                 PathStep::Child(f) if self.p.is_optional(*f) => {
                     let name = &self.field[f.index()];
+                    if let Some(c) = child.take() {
+                        self.fwd_event(Event::Read(c, name.to_string()));
+                    }
                     let fname = &self.p.fields[f.index()].name;
                     let at = self.at(&fr.context, p.span);
                     quote!(opt_child(t[#cur].#name, #fname, #at)?)
                 }
                 PathStep::Child(f) => match self.self_child(p.root, i, *f) {
-                    Some(local) => quote!(#local),
+                    Some(local) => {
+                        child = Some(*f);
+                        quote!(#local)
+                    }
                     None => {
                         let name = &self.field[f.index()];
+                        if let Some(c) = child.take() {
+                            self.fwd_event(Event::Read(c, name.to_string()));
+                        }
                         quote!(t[#cur].#name)
                     }
                 },
                 PathStep::Cast(ty) if self.cast_known(p, i, *ty, fr) => cur,
                 PathStep::Cast(ty) => {
+                    if let Some(c) = child.take() {
+                        self.fwd_event(Event::Use(c));
+                    }
                     let at = self.at(&fr.context, p.span);
                     let f = &self.cast_fn[ty.index()];
                     quote!(#f(t, #cur, #at)?)
                 }
                 PathStep::Elem(f, i) => {
+                    if let Some(c) = child.take() {
+                        self.fwd_event(Event::Use(c));
+                    }
                     let at = self.at(&fr.context, p.span);
                     let iv = self.expr(&i.0, fr).ts;
                     let elem = self.list_view(*f, fr, &View::Elem(at));
@@ -52,7 +81,18 @@ impl Gen<'_> {
                 }
             };
         }
-        cur
+        (cur, child)
+    }
+
+    /// `t[NODE].NAME`, the slot `f` of the node path `p` reaches; the
+    /// value of a fused call where it replaces the read (`forward.rs`).
+    fn slot_read(&self, p: &NodePath, f: FieldId, fr: &Frame) -> TokenStream {
+        let (node, child) = self.path_to(p, fr);
+        let name = &self.field[f.index()];
+        if let Some(ret) = child.and_then(|c| self.fwd_read(c, name)) {
+            return quote!(#ret);
+        }
+        quote!(t[#node].#name)
     }
 
     /// The node a path reaches as an `Option` of the hierarchy's id type,
@@ -69,9 +109,7 @@ impl Gen<'_> {
             steps: p.steps[..p.steps.len() - 1].to_vec(),
             ..p.clone()
         };
-        let parent = self.path(&parent, fr);
-        let name = &self.field[f.index()];
-        quote!(t[#parent].#name)
+        self.slot_read(&parent, f, fr)
     }
 
     /// The local holding child field `f` of the receiver, if step `i` of a
@@ -147,6 +185,9 @@ impl Gen<'_> {
     /// Writes every open loop's list into the tree (before a deep copy,
     /// which may reach any of them).
     fn sync_all(&self, fr: &Frame) -> TokenStream {
+        if !fr.open.borrow().is_empty() {
+            self.fwd_event(Event::Mutates);
+        }
         fr.open
             .borrow()
             .iter()
@@ -197,6 +238,15 @@ impl Gen<'_> {
                 })
                 .collect()
         };
+        // Lists written back, a replacement: the tree changes.
+        let (from, replaces) = match ret {
+            Ret::Pure { .. } => (usize::MAX, false),
+            Ret::Traversal { replaces } => (0, *replaces),
+            Ret::Fused { depth, .. } => (*depth, false),
+        };
+        if fr.open.borrow().len() > from || value.is_some() || replaces {
+            self.fwd_event(Event::Mutates);
+        }
         match ret {
             Ret::Pure { fallible: true } => quote!(return Ok(());),
             Ret::Pure { fallible: false } => quote!(return;),
@@ -226,6 +276,7 @@ impl Gen<'_> {
     /// The `site` argument of a call whose callee needs it.
     pub fn site_arg(&self, needed: bool, site: TokenStream) -> TokenStream {
         if needed {
+            self.fwd_event(Event::Mutates);
             quote!(, #site)
         } else {
             quote!()
@@ -415,6 +466,7 @@ impl Gen<'_> {
         args: &[(TokenStream, bool)],
         replaces: bool,
     ) -> TokenStream {
+        self.fwd_event(Event::Mutates);
         let vals: Vec<TokenStream> = args
             .iter()
             .map(|(a, copy)| {
@@ -473,17 +525,13 @@ impl Gen<'_> {
                 let n = &self.global[g.index()];
                 Some(quote!(cx.globals.#n))
             }
-            ExprKind::Field(p, f) => {
-                let path = self.path(p, fr);
-                let name = &self.field[f.index()];
-                Some(quote!(t[#path].#name))
-            }
+            ExprKind::Field(p, f) => Some(self.slot_read(p, *f, fr)),
             ExprKind::Member(x, i) => {
                 let inner = match &x.kind {
                     // A member of a map's value: read where the value is,
                     // not from a copy of the whole value.
                     ExprKind::Builtin(Builtin::MapIndex, args)
-                        if self.place(&args[0], fr).is_some() =>
+                        if self.quietly(|| self.place(&args[0], fr).is_some()) =>
                     {
                         let m = self.as_ref_arg(&args[0], fr);
                         let k = self.as_ref_arg(&args[1], fr);
@@ -506,7 +554,7 @@ impl Gen<'_> {
     /// Whether the value of `e` is the expression's own: a temporary (not
     /// a place) or a local at its last use.
     fn owns(&self, e: &Expr, fr: &Frame) -> bool {
-        self.place(e, fr).is_none() || self.moves_out(e, fr)
+        self.quietly(|| self.place(e, fr).is_none()) || self.moves_out(e, fr)
     }
 
     /// A borrowed view of `e` (`&place` or `&value`), for `==`, `len` and
@@ -630,7 +678,10 @@ impl Gen<'_> {
                 // or `if` head.
                 E::atom(quote!((#len as i64)))
             }
-            ExprKind::InList => E::atom(quote!(matches!(site, Site::Listed))),
+            ExprKind::InList => {
+                self.fwd_event(Event::Mutates);
+                E::atom(quote!(matches!(site, Site::Listed)))
+            }
             ExprKind::Member(x, i) => {
                 let inner = self.expr(x, fr).at(ATOM);
                 let DataType::Record(r) = &x.ty else {
@@ -725,17 +776,27 @@ impl Gen<'_> {
                 let path = self.path_opt(p, fr);
                 E::atom(quote!(#path.is_none()))
             }
-            ExprKind::Is(p, ty) => {
-                let path = self.path(p, fr);
-                match self.kind_pattern(*ty) {
-                    Some(pat) => E::atom(quote!(matches!(t[#path].kind, #pat))),
-                    None if p.has_cast() => E::atom(quote!({
+            ExprKind::Is(p, ty) => match self.kind_pattern(*ty) {
+                Some(pat) => {
+                    let (path, child) = self.path_to(p, fr);
+                    if let Some(c) = child {
+                        self.fwd_event(Event::Read(c, "kind".to_string()));
+                    }
+                    E::atom(quote!(matches!(t[#path].kind, #pat)))
+                }
+                None if p.has_cast() => {
+                    let path = self.path(p, fr);
+                    E::atom(quote!({
                         let _ = #path;
                         false
-                    })),
-                    None => E::atom(quote!(false)),
+                    }))
                 }
-            }
+                None => {
+                    // Not emitted, but its hoisted children count as read.
+                    self.quietly(|| self.path(p, fr));
+                    E::atom(quote!(false))
+                }
+            },
             ExprKind::If(cond, a, b) => {
                 let c = self.expr(cond, fr).ts;
                 let a = self.knowing(cond, fr, || self.expr(a, fr)).ts;
@@ -1139,6 +1200,8 @@ impl Gen<'_> {
 
     fn stmt_code(&self, s: &Stmt, fr: &Frame, ret: &Ret, top: bool) -> TokenStream {
         let ctx = &fr.context;
+        // An `if` whose branches are forwarding units of their own.
+        let pieces = self.fwd_take_pieces();
         match &s.kind {
             StmtKind::ReplaceSelf { .. }
             | StmtKind::SpliceSelf { .. }
@@ -1148,6 +1211,9 @@ impl Gen<'_> {
                 let field = &self.field[slot.field.index()];
                 let p = self.path(&slot.parent, fr);
                 if slot.parent.steps.is_empty() {
+                    if slot.parent.root == PathRoot::SelfNode {
+                        self.fwd_event(Event::Slot(slot.field));
+                    }
                     quote!(t[#p].#field = None;)
                 } else {
                     quote!({
@@ -1241,6 +1307,7 @@ impl Gen<'_> {
                         (PathRoot::SelfNode, [PathStep::Child(field)]) => {
                             let site = self.site_arg(needs_site, self.child_site(*field));
                             if replaces {
+                                self.fwd_event(Event::Slot(*field));
                                 let name = &self.field[field.index()];
                                 let x = if optional { quote!(Some(x)) } else { quote!(x) };
                                 quote!(
@@ -1311,12 +1378,18 @@ impl Gen<'_> {
             } => {
                 let c = self.expr(cond, fr).ts;
                 let a = self.knowing(cond, fr, || self.block(then_branch, fr, ret));
+                if pieces {
+                    self.fwd_unit();
+                }
                 if else_branch.is_empty() {
                     quote!(if #c { #a })
                 } else if else_branch.len() == 1
                     && matches!(else_branch[0].kind, StmtKind::If { .. })
                     && !self.needs_sync(&else_branch[0], fr)
                 {
+                    if pieces {
+                        self.fwd_pieces();
+                    }
                     let b = self.stmt(&else_branch[0], fr, ret, false);
                     quote!(if #c { #a } else #b)
                 } else {
@@ -1339,6 +1412,7 @@ impl Gen<'_> {
                 }
                 // Elements may replace themselves: an open list (see
                 // `OpenList`), written back when the loop ends or leaves.
+                self.fwd_event(Event::Mutates);
                 let depth = fr.open.borrow().len();
                 let open = format_ident!("open_{depth}");
                 let owner = format_ident!("owner_{depth}");
@@ -1515,6 +1589,9 @@ impl Gen<'_> {
         let field = &self.field[slot.field.index()];
         if slot.parent.steps.is_empty() {
             let p = self.path(&slot.parent, fr);
+            if slot.parent.root == PathRoot::SelfNode {
+                self.fwd_event(Event::Slot(slot.field));
+            }
             // A slot of the receiver read once into a local: keep it equal
             // (the form `Gen::may_write_child_slots` accepts).
             let sync = (slot.parent.root == PathRoot::SelfNode)
@@ -1587,6 +1664,11 @@ impl Gen<'_> {
             }
         };
         if pre.is_empty() && place.projections.is_empty() {
+            if let PlaceRoot::Field(p, f) = &place.root {
+                if p.root == PathRoot::SelfNode && p.steps.is_empty() {
+                    self.fwd_event(Event::Assigns(self.field[f.index()].to_string()));
+                }
+            }
             return quote!(#target = #v;);
         }
         // Members of a record held directly in a local, global or field of
@@ -1649,6 +1731,10 @@ impl Gen<'_> {
                 }
                 Projection::Index(_) => {
                     let name = indexed.next();
+                    if matches!(place.root, PlaceRoot::Field(..)) {
+                        // `&mut t[..]`: the tree borrowed.
+                        self.fwd_event(Event::Mutates);
+                    }
                     target = quote!(*checked_index_mut(&mut #target, #name, #at)?);
                     deref = true;
                     if let DataType::Array(el) = ty.clone() {
@@ -1729,6 +1815,12 @@ impl Gen<'_> {
         };
         let at = self.at(&fr.context, value.span);
         let vals: Vec<TokenStream> = rest.iter().map(|a| self.expr(a, fr).ts).collect();
+        // `&mut t[n].x`: the tree borrowed.
+        let borrows_tree = || {
+            if matches!(place.root, PlaceRoot::Field(..)) {
+                self.fwd_event(Event::Mutates);
+            }
+        };
         let op = match (f, vals.as_slice()) {
             (Builtin::ArrayAppend, [e]) => quote!(let v = #e; #target.push(v);),
             (Builtin::ArrayConcat, [b]) => {
@@ -1736,12 +1828,15 @@ impl Gen<'_> {
                 quote!(let ys: #ty = #b; #target.extend(ys);)
             }
             (Builtin::ArraySlice, [i, j]) => {
+                borrows_tree();
                 quote!(let k = #i; let v = #j; array_slice_in_place(&mut #target, k, v, #at)?;)
             }
             (Builtin::ArrayInsertAt, [i, e]) => {
+                borrows_tree();
                 quote!(let k = #i; let v = #e; array_insert_at(&mut #target, k, v, #at)?;)
             }
             (Builtin::ArrayRemoveAt, [i]) => {
+                borrows_tree();
                 quote!(let k = #i; array_remove_at(&mut #target, k, #at)?;)
             }
             _ => return None,

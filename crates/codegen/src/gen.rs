@@ -410,7 +410,10 @@ pub(crate) struct Gen<'p> {
     pub self_children: RefCell<Option<Vec<HoistedChild>>>,
     /// The child slots fused calls return (`forward.rs`); empty until
     /// [`Gen::fused_items`] plans them.
-    pub forwarding: RefCell<Forwarding>,
+    pub forwarding: RefCell<crate::forward_record::Forwarding>,
+    /// What the fused function being generated reports to forwarding
+    /// (`forward.rs`).
+    pub fwd: RefCell<crate::forward_record::Record>,
     pub p: &'p Program,
     pub fused: &'p FusedProgram,
     pub opts: &'p CodegenOptions,
@@ -880,6 +883,7 @@ impl<'p> Gen<'p> {
             fused_disp_known: BTreeMap::new(),
             self_children: RefCell::new(None),
             forwarding: RefCell::default(),
+            fwd: RefCell::default(),
             off: Vec::new(),
             mask_bits: 64,
             top,
@@ -1985,18 +1989,4 @@ pub(crate) fn fuse_stmt_exprs(
             treefuse_sema::FuseStmt::Break { .. } => {}
         }
     }
-}
-
-/// The slot a target list's dispatchers (and its functions) return.
-#[derive(Clone)]
-pub(crate) struct Forwarded {
-    pub slot: Ident,
-    pub ty: TokenStream,
-}
-
-/// What the fused code forwards: per target list and per fused function.
-#[derive(Default)]
-pub(crate) struct Forwarding {
-    pub by_targets: BTreeMap<Vec<(TypeId, treefuse_fusion::FusedFnId)>, Forwarded>,
-    pub by_fn: BTreeMap<usize, Forwarded>,
 }

@@ -1782,6 +1782,7 @@ impl Gen<'_> {
             None => Vec::new(),
         };
         *self.self_children.borrow_mut() = Some(children);
+        self.fwd_begin(fi, hoist);
         // Each participant's top-level statements in the order the
         // schedule runs them, and those that are loops merged with others.
         let mut order: Vec<Vec<usize>> = vec![Vec::new(); np];
@@ -1885,9 +1886,6 @@ impl Gen<'_> {
             };
             code.extend(quote!(let start_kind = t[#child].kind;));
         }
-        // Calls whose value is bound (`let RET = {..};`): RET, the child
-        // slot and the returned slot.
-        let mut forwarded: Vec<(proc_macro2::Ident, FieldId, String)> = Vec::new();
         // Hoisted declarations of participants that can be inactive.
         for p in 0..np {
             if !flagged[p] {
@@ -1905,12 +1903,14 @@ impl Gen<'_> {
                     participant: p,
                     stmt,
                 } => {
+                    self.fwd_unit();
                     let p = *p;
                     let Some(s) = bodies[p].get(*stmt) else {
                         continue;
                     };
                     let fr = &frames[p];
                     if !flagged[p] {
+                        self.fwd_pieces();
                         code.extend(self.stmt(s, fr, &never, true));
                         continue;
                     }
@@ -1944,6 +1944,7 @@ impl Gen<'_> {
                     }
                 }
                 Step::While(w) => {
+                    self.fwd_unit();
                     let p = w.participant;
                     let Some(s) = bodies[p].get(w.stmt) else {
                         continue;
@@ -2001,6 +2002,7 @@ impl Gen<'_> {
                                     let Some((members, targets)) = sites.next() else {
                                         continue;
                                     };
+                                    self.fwd_call(*field, targets, false);
                                     fr.facts.borrow_mut().clear();
                                     // The participant is active in its
                                     // loop: every call takes part.
@@ -2028,6 +2030,8 @@ impl Gen<'_> {
                 }
                 Step::Group(g) => {
                     for (members, targets) in self.call_sites(fi, step) {
+                        self.fwd_unit();
+                        self.fwd_call(g.field, targets, true);
                         // No value forwarded from an optional child (§8.7),
                         // which may be empty.
                         let fw = self
@@ -2047,18 +2051,24 @@ impl Gen<'_> {
                         );
                         match fw {
                             // The call's value, for the reads that follow
-                            // (`forward.rs`).
+                            // (`forward.rs`); `_` where none does (named all
+                            // the same, so that later names do not depend on
+                            // the reads).
                             Some(fw) => {
                                 let field = &self.field[g.field.index()];
                                 let ret = ns.fresh_value(&format!("{field}_{}", fw.slot));
-                                code.extend(quote!(let #ret = { #call };));
-                                forwarded.push((ret, g.field, fw.slot.to_string()));
+                                if self.fwd_bind(&ret) {
+                                    code.extend(quote!(let #ret = { #call };));
+                                } else {
+                                    code.extend(quote!(let _ = { #call };));
+                                }
                             }
                             None => code.extend(quote!({ #call })),
                         }
                     }
                 }
                 Step::Loop(l) => {
+                    self.fwd_unit();
                     let field = &self.field[l.field.index()];
                     let mut bind_vars = Vec::new();
                     let mut loop_bodies: Vec<(usize, &[Stmt])> = Vec::new();
@@ -2090,6 +2100,7 @@ impl Gen<'_> {
                         });
                     let open = format_ident!("open_0");
                     if open_needed {
+                        self.fwd_event(crate::forward_record::Event::Mutates);
                         for &(p, i) in &l.loops {
                             if let Some(Stmt {
                                 kind: StmtKind::ForChildren { var, .. },
@@ -2233,7 +2244,6 @@ impl Gen<'_> {
             code.extend(self.resume(f, r, &frames));
         }
         let children = self.self_children.borrow_mut().take().unwrap_or_default();
-        let code = self.forward_reads(code, &forwarded, &children);
         // A local only assigned would be dead: such slots are generated
         // again without one.
         let written_unread: Vec<FieldId> = children
@@ -2246,6 +2256,7 @@ impl Gen<'_> {
             .iter()
             .filter(|h| h.read && (h.written || uses_var(&code, &h.local.to_string())))
             .collect();
+        self.fwd_end(&children);
         let slots: Vec<(String, String)> = used
             .iter()
             .map(|h| (self.field[h.field.index()].to_string(), h.local.to_string()))
@@ -2596,6 +2607,8 @@ impl Gen<'_> {
         };
         let (child_def, call) = match deliver {
             Deliver::Child(field) => {
+                // `t[this].FIELD`.
+                self.fwd_event(crate::forward_record::Event::Slot(*field));
                 let name = &self.field[field.index()];
                 let site = self.site_arg(needs_site, self.child_site(*field));
                 let x = if optional { quote!(Some(x)) } else { quote!(x) };

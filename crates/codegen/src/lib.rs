@@ -22,8 +22,9 @@
 //! 1. **Names** (`names.rs`): every Rust identifier, see "Names" below.
 //!    With the other leaves: `options.rs` (what was asked),
 //!    `stack_plan.rs` (which functions check the stack, from the
-//!    program), `moves.rs` (last uses of values, from the program) and
-//!    `inlining.rs` (which small functions to inline, from token sizes).
+//!    program), `moves.rs` (last uses of values, from the program),
+//!    `inlining.rs` (which small functions to inline, from token sizes)
+//!    and `forward_record.rs` (the data forwarding records and decides).
 //! 2. **Layout and plans** (`gen.rs`): `Gen::new` lays out the node arenas
 //!    (shared slots, cold fields), names everything, plans the fused
 //!    functions (dispatchers, inactive participants, mask width) and the
@@ -160,9 +161,9 @@
 //!   (the most read one, if it is a copyable data slot every function of
 //!   the target list can return): the callee ends with `Ok(t[this].SLOT)`,
 //!   and the caller binds the value and reads it instead of indexing the
-//!   child's arena, up to the first token that may change the slot or the
-//!   child (`forward.rs`; programs that rewrite in place are left as they
-//!   were).
+//!   child's arena, up to the first statement that may change the slot or
+//!   the child (decided as the generator walks the fused IR, `forward.rs`;
+//!   programs that rewrite in place are left as they were).
 //!   Render at 1,000 pages: fused 1,509,591 to 1,403,586 instructions
 //!   (with lent parameters), below the hand-fused 1,416,272
 //!   (`crates/bench/results/renderhand`). Participant masks are `u64`, or
@@ -310,6 +311,7 @@
 mod body;
 mod entry;
 mod forward;
+mod forward_record;
 mod gen;
 mod inlining;
 mod interop;

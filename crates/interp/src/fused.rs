@@ -16,6 +16,11 @@
 //! the callee's participant frame (the lists of participant frames come
 //! from a pool and are reused in place), so a fused visit costs no more
 //! bookkeeping than an unfused call.
+//!
+//! The mask's type is a parameter ([`Mask`]): a `u128`, copied and tested
+//! like any integer, unless the widest fused function has more than 128
+//! participants, then a [`WideMask`]; the choice is made once per run
+//! ([`Interpreter::run_fused`]).
 
 use crate::rewrite::Site;
 use crate::{

@@ -187,6 +187,7 @@ const COLLIDING: &[&str] = &[
     "Site",
     "BuildError",
     "ColdTable",
+    "WideMask",
     "Value",
     "thicket_error",
     "cast_error",
