@@ -1,8 +1,10 @@
 // Type names that generated names could collide with (identifiers named
 // like generated ones are in `names.tf`): a hierarchy root
 // named `Root` (its arena would be `Tree::root`, the root's own field), a
-// type named `Tree` (the generated tree struct) and one named `Node`
-// (whose hierarchy's types must not be called `NodeNode`).
+// type named `Tree` (the generated tree struct), one named `Node`
+// (whose hierarchy's types must not be called `NodeNode`) and one named
+// `NODESLOTS` (whose constructor, a method of `NodeSlots`, must not be
+// called `nodeslots`: clippy's `self_named_constructors`).
 
 tree Root {
     child top: Node;
@@ -29,6 +31,8 @@ tree Tree : Node {
 }
 
 tree Leaf : Node {}
+
+tree NODESLOTS : Node {}
 
 fuse count(root: Root) {
     root.sum();

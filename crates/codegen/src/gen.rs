@@ -755,10 +755,22 @@ impl<'p> Gen<'p> {
             }
         }
         let mut ctor_ns = Names::for_methods(&["push", "new", "blank"]);
+        // A constructor is a method of its hierarchy's slots struct, and
+        // clippy (`self_named_constructors`) rejects one named like that
+        // struct (`visits_fusedslots` in `impl visits_fusedSlots`, or so
+        // but for underscores: hostile seed 47441).
         let type_ctor = p
             .types
             .iter()
-            .map(|t| ctor_ns.fresh_value(&snake(&t.name)))
+            .enumerate()
+            .map(|(i, t)| {
+                let host = hiers[hier_of[i]].node.to_string().to_lowercase();
+                let name = crate::names::first_free(&snake(&t.name), |n| {
+                    ctor_ns.is_taken(n) || n == host || n.replace('_', "") == host
+                });
+                ctor_ns.reserve([name.as_str()]);
+                ident(&name)
+            })
             .collect();
         // Variants of the kind enums are matched in functions whose locals
         // would bind instead of matching a variant of the same name (E0170).
