@@ -18,6 +18,10 @@ global loop: i64 = 0;
 record Tree { s: i64, t: i64, this: i64 }
 record Globals { cx: i64, site: bool }
 record At { line: i64, type: i64 }
+// Fields that differ only by a leading underscore: constructor
+// parameters `level` and `_level_2`, not `_level` (clippy's
+// `duplicate_underscore_argument`).
+record Level { level: i64, _level: bool }
 enum Fail { Ok, Err, Some, None }
 enum Site { Root, Listed }
 

@@ -789,7 +789,9 @@ impl<'p> Gen<'p> {
             .records
             .iter()
             .map(|r| {
-                let mut ns = Names::default();
+                // Constructor parameters too (`new(level, _level)` trips
+                // clippy's `duplicate_underscore_argument`): underscore-blind.
+                let mut ns = Names::for_members();
                 r.fields
                     .iter()
                     .map(|f| ns.fresh_value(&snake(&f.name)))
