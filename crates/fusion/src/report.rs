@@ -713,16 +713,7 @@ pub fn json_report(
                         "field": program.fields[l.field.index()].name,
                         "loops": l.loops.iter().map(|(p, s)| serde_json::json!({"participant": p, "index": s})).collect::<Vec<_>>(),
                         "rebound": l.rebound,
-                        "parallel": match &l.parallel {
-                            Parallelism::Parallel { reduced } => serde_json::json!({
-                                "runs": "parallel",
-                                "reduced": reduced.iter().map(|g| program.globals[g.index()].name.clone()).collect::<Vec<_>>(),
-                            }),
-                            Parallelism::Sequential { reason } => serde_json::json!({
-                                "runs": "sequential",
-                                "why": reason,
-                            }),
-                        },
+                        "parallel": parallelism_json(program, &l.parallel),
                         "steps": l.steps.iter().map(|s| match s {
                             LoopStep::Stmt { member, stmt } => serde_json::json!({"stmt": {"loop": member, "index": stmt}}),
                             LoopStep::Call { calls, targets, guards } => serde_json::json!({"call": {
@@ -778,16 +769,7 @@ pub fn json_report(
                 "traversals": f.participants.iter().map(|p| program.methods[p.method.index()].name.clone()).collect::<Vec<_>>(),
                 "steps": steps,
                 "independent_calls": f.independent_calls.iter().map(|r| {
-                    let mut run = match &r.parallel {
-                        Parallelism::Parallel { reduced } => serde_json::json!({
-                            "runs": "parallel",
-                            "reduced": reduced.iter().map(|g| program.globals[g.index()].name.clone()).collect::<Vec<_>>(),
-                        }),
-                        Parallelism::Sequential { reason } => serde_json::json!({
-                            "runs": "sequential",
-                            "why": reason,
-                        }),
-                    };
+                    let mut run = parallelism_json(program, &r.parallel);
                     run["steps"] = r.steps.clone().into();
                     run
                 }).collect::<Vec<_>>(),
@@ -1067,5 +1049,21 @@ mod tests {
         assert_eq!(wrap_report(&line, 0), line);
         let word = "x".repeat(50);
         assert_eq!(wrap_report(&word, 40), format!("{word}\n"));
+    }
+}
+
+/// How a merged loop or a run of fused calls runs, as JSON:
+/// `{"runs": "parallel", "reduced": [globals]}` or `{"runs": "sequential",
+/// "why": reason}`.
+fn parallelism_json(program: &Program, parallel: &Parallelism) -> serde_json::Value {
+    match parallel {
+        Parallelism::Parallel { reduced } => serde_json::json!({
+            "runs": "parallel",
+            "reduced": reduced.iter().map(|g| program.globals[g.index()].name.clone()).collect::<Vec<_>>(),
+        }),
+        Parallelism::Sequential { reason } => serde_json::json!({
+            "runs": "sequential",
+            "why": reason,
+        }),
     }
 }
