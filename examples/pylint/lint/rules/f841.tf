@@ -1,0 +1,4 @@
+// F841: stub, to be written.
+global F841: [Diag] = [];
+
+impl Node { traversal f841() walk; }
