@@ -109,7 +109,7 @@ tree TString : Expr { child parts: [StringPart]; }
 // `value` is the concatenation of its parts' values.
 tree StringLiteral : Expr { value: str; implicit_concatenated: bool; }
 tree BytesLiteral : Expr { implicit_concatenated: bool; }
-// `text` is the number as Python would print it back (`0x10` reads as 16).
+// `text` is the number as written in the source (`0x10`, `1_000`, `2j`).
 tree NumberLiteral : Expr { kind: NumberKind; text: str; }
 tree BooleanLiteral : Expr { value: bool; }
 tree NoneLiteral : Expr {}
