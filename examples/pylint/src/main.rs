@@ -1,25 +1,9 @@
-//! `treefuse-pylint`: a Python linter whose rules are treefuse passes.
-//!
-//! Each `.py` file is parsed by ruff's own parser, copied into the tree
-//! types of `lint/python.tf` (`lower.rs`), and linted by the `fuse lint`
-//! item of `lint/` compiled to Rust by `build.rs`: fifteen rules, each
-//! written as a traversal of its own, run as one fused walk. Files are
-//! linted in parallel. Diagnostics print the way `ruff check
-//! --output-format concise` prints them.
+//! The `treefuse-pylint` command: finds the files, lints them in
+//! parallel with the library's `check_file`, prints what it found.
 
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-mod check;
-mod lower;
-mod report;
-
-/// The linter compiled from `lint/` by `build.rs`.
-#[allow(missing_docs)]
-pub mod lint {
-    include!(concat!(env!("OUT_DIR"), "/lint.rs"));
-}
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,7 +12,8 @@ use std::time::Instant;
 use clap::{Parser, ValueEnum};
 use rayon::prelude::*;
 
-use check::{Engine, FileReport};
+use treefuse_pylint::check::{self, Engine, FileReport};
+use treefuse_pylint::report;
 
 /// Lint Python files with fifteen rules written as treefuse passes and
 /// fused into one walk over each file's syntax tree.
