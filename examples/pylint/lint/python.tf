@@ -81,7 +81,9 @@ tree Continue : Stmt {}
 
 // --------------------------------------------------------------- expressions
 
-abstract tree Expr : Node {}
+// `end`: the byte offset where the expression's source range ends (a rule
+// quotes an expression's source with `source_snippet(e.start, e.end)`).
+abstract tree Expr : Node { end: i64; }
 
 tree BoolOp : Expr { op: BoolOperator; child values: [Expr]; }
 tree Named : Expr { child target: Expr; child value: Expr; }
@@ -156,7 +158,8 @@ tree Parameters : Node {
     child kwarg: Parameter?;
 }
 // `default` is empty for `*args`, `**kwargs` and parameters without one.
-tree Parameter : Node { name: str; child annotation: Expr?; child default: Expr?; }
+// `start` is at the star of `*args` and `**kwargs`, `name_start` at the name.
+tree Parameter : Node { name: str; name_start: i64; child annotation: Expr?; child default: Expr?; }
 // `arg` is empty for `**mapping`.
 tree Keyword : Node { arg: str; child value: Expr; }
 // `import name as asname` (`asname` empty when absent).
@@ -187,6 +190,11 @@ tree MatchAs : Pattern { child pattern: Pattern?; name: str; }
 tree MatchOr : Pattern { child patterns: [Pattern]; }
 
 // ------------------------------------------------------------- diagnostics
+
+// The source text from byte offset `start` to `end` of the file being
+// linted, or "..." when it is wider than 50 columns or spans lines: how
+// ruff quotes code in a message. Supplied by the host (`src/host.rs`).
+pure fn source_snippet(start: i64, end: i64) -> str;
 
 // One finding of a rule: where it starts (a byte offset of the file) and
 // ruff's message for it. Each rule appends to its own global array, named

@@ -162,10 +162,26 @@ def timing(args, ruff, linter, files):
               f"treefuse-pylint median {med(t) * 1000:.0f} ms (min {t[0] * 1000:.0f}), "
               f"ratio {med(t) / med(r):.2f}; peak RSS ruff {peaks['ruff'] / 2**20:.0f} MiB, "
               f"treefuse-pylint {peaks['treefuse-pylint'] / 2**20:.0f} MiB")
-        stats_out = subprocess.run([linter, "--stats", "--count-visits", *files],
-                                   capture_output=True, text=True).stderr.strip().splitlines()[-1]
-        print(f"    treefuse-pylint --stats: {stats_out}")
+        # The phases of treefuse-pylint, fused and unfused (CPU seconds
+        # summed over files; lint excludes parsing and building the trees).
+        phases = {}
+        for engine in ("fused", "unfused"):
+            runs = [lint_stats(linter, engine, files) for _ in range(args.time)]
+            phases[engine] = {k: sorted(r[k] for r in runs)[len(runs) // 2]
+                              for k in ("parse_seconds", "build_seconds", "lint_seconds")}
+        f, u = phases["fused"], phases["unfused"]
+        print(f"    phases (medians): parse {f['parse_seconds'] * 1000:.0f} ms, "
+              f"build {f['build_seconds'] * 1000:.0f} ms, lint fused "
+              f"{f['lint_seconds'] * 1000:.1f} ms, unfused {u['lint_seconds'] * 1000:.1f} ms "
+              f"({u['lint_seconds'] / f['lint_seconds']:.1f}x)")
     os.environ.pop("RAYON_NUM_THREADS", None)
+
+
+def lint_stats(linter, engine, files):
+    """The `--stats` object of one run of the linter."""
+    err = subprocess.run([linter, "--engine", engine, "--stats", *files],
+                         capture_output=True, text=True).stderr
+    return json.loads(err.strip().splitlines()[-1])
 
 
 def update_corpus(ruff):

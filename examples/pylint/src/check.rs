@@ -10,7 +10,8 @@ use ruff_source_file::LineIndex;
 use ruff_text_size::TextSize;
 
 use crate::lint::{self, Diag, Globals};
-use crate::lower;
+use crate::noqa::Suppressions;
+use crate::{host, lower};
 
 /// How the rules run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -115,17 +116,27 @@ fn walk_dir(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
+/// Why a file was not linted.
+#[derive(Debug)]
+pub enum CheckError {
+    /// The file cannot be read as UTF-8 text (ruff warns and goes on).
+    Unreadable(String),
+    /// A bug: the copy built an invalid tree, or a rule failed at run time.
+    Internal(String),
+}
+
 /// The code of a syntax error, as ruff names it.
 pub const SYNTAX_ERROR: &str = "invalid-syntax";
 
 /// Lints one file. Each syntax error is an `invalid-syntax` diagnostic,
-/// as in ruff; an unreadable file is an error.
-pub fn check_file(path: &Path, options: &Options) -> Result<FileReport, String> {
-    let source = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// as in ruff, and `# noqa` comments suppress what they name.
+pub fn check_file(path: &Path, options: &Options) -> Result<FileReport, CheckError> {
+    let mut source = std::fs::read_to_string(path)
+        .map_err(|e| CheckError::Unreadable(format!("{}: {e}", path.display())))?;
     let lines = LineIndex::from_source_text(&source);
-    let position = |offset: i64| {
+    let position = |offset: i64, source: &str| {
         let offset = u32::try_from(offset).unwrap_or(0);
-        let at = lines.line_column(TextSize::new(offset), &source);
+        let at = lines.line_column(TextSize::new(offset), source);
         (at.line.get(), at.column.get())
     };
     let mut report = FileReport {
@@ -147,8 +158,9 @@ pub fn check_file(path: &Path, options: &Options) -> Result<FileReport, String> 
     // and lint the tree it recovered.
     let parsed = ruff_python_parser::parse_unchecked_source(&source, source_type);
     report.parse = clock.elapsed();
+    let suppressions = Suppressions::from_comments(parsed.tokens(), &source, &lines);
     for e in parsed.errors() {
-        let (line, col) = position(i64::from(e.location.start().to_u32()));
+        let (line, col) = position(i64::from(e.location.start().to_u32()), &source);
         report.diagnostics.push(Diagnostic {
             line,
             col,
@@ -159,32 +171,40 @@ pub fn check_file(path: &Path, options: &Options) -> Result<FileReport, String> 
 
     let clock = Instant::now();
     let mut tree = lower::lower_module(parsed.syntax(), &source)
-        .map_err(|e| format!("{}: internal error building the tree: {e}", path.display()))?;
-    drop(parsed);
+        .map_err(|e| CheckError::Internal(format!("{}: building the tree: {e}", path.display())))?;
     report.build = clock.elapsed();
     report.nodes = tree.node_count();
 
     let clock = Instant::now();
     let mut globals = Globals::default();
-    let run = match (options.engine, options.count_visits) {
-        (Engine::Fused, false) => lint::run_lint_fused(&mut tree, &mut globals).map(|()| 0),
-        (Engine::Fused, true) => lint::run_lint_fused_counted(&mut tree, &mut globals),
-        (Engine::Unfused, false) => lint::run_lint_unfused(&mut tree, &mut globals).map(|()| 0),
-        (Engine::Unfused, true) => lint::run_lint_unfused_counted(&mut tree, &mut globals),
-    };
+    let run = host::with_source(&mut source, || {
+        match (options.engine, options.count_visits) {
+            (Engine::Fused, false) => lint::run_lint_fused(&mut tree, &mut globals).map(|()| 0),
+            (Engine::Fused, true) => lint::run_lint_fused_counted(&mut tree, &mut globals),
+            (Engine::Unfused, false) => lint::run_lint_unfused(&mut tree, &mut globals).map(|()| 0),
+            (Engine::Unfused, true) => lint::run_lint_unfused_counted(&mut tree, &mut globals),
+        }
+    });
     report.lint = clock.elapsed();
-    report.visits =
-        run.map_err(|e| format!("{}: runtime error in the rules: {e}", path.display()))?;
+    report.visits = run.map_err(|e| {
+        CheckError::Internal(format!(
+            "{}: runtime error in the rules: {e}",
+            path.display()
+        ))
+    })?;
 
     for (code, diags) in findings(&globals) {
         for d in diags {
-            let (line, col) = position(d.start);
-            report.diagnostics.push(Diagnostic {
-                line,
-                col,
-                code,
-                message: d.message.to_string(),
-            });
+            let (line, col) = position(d.start, &source);
+            if !suppressions.suppresses(line, code) {
+                let message = d.message.to_string();
+                report.diagnostics.push(Diagnostic {
+                    line,
+                    col,
+                    code,
+                    message,
+                });
+            }
         }
     }
     report.diagnostics.sort();

@@ -10,7 +10,9 @@
 //! the comparison with ruff.
 
 pub mod check;
+pub mod host;
 pub mod lower;
+pub mod noqa;
 pub mod report;
 
 /// The linter compiled from `lint/` by `build.rs`: the tree types, the

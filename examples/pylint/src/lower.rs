@@ -37,6 +37,11 @@ fn start(node: &impl Ranged) -> i64 {
     i64::from(node.start().to_u32())
 }
 
+/// The byte offset where a node's range ends.
+fn end(node: &impl Ranged) -> i64 {
+    i64::from(node.end().to_u32())
+}
+
 fn text(s: &str) -> Arc<str> {
     Arc::from(s)
 }
@@ -124,6 +129,7 @@ impl Lower<'_> {
         self.tree.add(lint::Parameter {
             start: start(p),
             name: text(p.name.as_str()),
+            name_start: start(&p.name),
             annotation,
             default,
         })
@@ -481,6 +487,7 @@ impl Lower<'_> {
     fn expr(&mut self, expr: &ast::Expr) -> Built {
         use ast::Expr as E;
         let at = start(expr);
+        let end = end(expr);
         match expr {
             E::BoolOp(b) => {
                 let values = self.exprs(&b.values)?;
@@ -490,6 +497,7 @@ impl Lower<'_> {
                 };
                 self.tree.add(lint::BoolOp {
                     start: at,
+                    end,
                     op,
                     values,
                 })
@@ -499,6 +507,7 @@ impl Lower<'_> {
                 let value = self.expr(&n.value)?;
                 self.tree.add(lint::Named {
                     start: at,
+                    end,
                     target,
                     value,
                 })
@@ -508,6 +517,7 @@ impl Lower<'_> {
                 let right = self.expr(&b.right)?;
                 self.tree.add(lint::BinOp {
                     start: at,
+                    end,
                     left,
                     op: operator(b.op),
                     right,
@@ -523,6 +533,7 @@ impl Lower<'_> {
                 };
                 self.tree.add(lint::UnaryOp {
                     start: at,
+                    end,
                     op,
                     operand,
                 })
@@ -536,6 +547,7 @@ impl Lower<'_> {
                 let body = self.expr(&l.body)?;
                 self.tree.add(lint::Lambda {
                     start: at,
+                    end,
                     parameters,
                     body,
                 })
@@ -546,6 +558,7 @@ impl Lower<'_> {
                 let orelse = self.expr(&i.orelse)?;
                 self.tree.add(lint::IfExp {
                     start: at,
+                    end,
                     test,
                     body,
                     orelse,
@@ -567,17 +580,26 @@ impl Lower<'_> {
                         })
                     })
                     .collect::<BuiltList>()?;
-                self.tree.add(lint::Dict { start: at, items })
+                self.tree.add(lint::Dict {
+                    start: at,
+                    end,
+                    items,
+                })
             }
             E::Set(s) => {
                 let elts = self.exprs(&s.elts)?;
-                self.tree.add(lint::Set { start: at, elts })
+                self.tree.add(lint::Set {
+                    start: at,
+                    end,
+                    elts,
+                })
             }
             E::ListComp(c) => {
                 let elt = self.expr(&c.elt)?;
                 let generators = self.comprehensions(&c.generators)?;
                 self.tree.add(lint::ListComp {
                     start: at,
+                    end,
                     elt,
                     generators,
                 })
@@ -587,6 +609,7 @@ impl Lower<'_> {
                 let generators = self.comprehensions(&c.generators)?;
                 self.tree.add(lint::SetComp {
                     start: at,
+                    end,
                     elt,
                     generators,
                 })
@@ -597,6 +620,7 @@ impl Lower<'_> {
                 let generators = self.comprehensions(&c.generators)?;
                 self.tree.add(lint::DictComp {
                     start: at,
+                    end,
                     key,
                     value,
                     generators,
@@ -607,6 +631,7 @@ impl Lower<'_> {
                 let generators = self.comprehensions(&g.generators)?;
                 self.tree.add(lint::Generator {
                     start: at,
+                    end,
                     elt,
                     generators,
                     parenthesized: g.parenthesized,
@@ -614,15 +639,27 @@ impl Lower<'_> {
             }
             E::Await(a) => {
                 let value = self.expr(&a.value)?;
-                self.tree.add(lint::Await { start: at, value })
+                self.tree.add(lint::Await {
+                    start: at,
+                    end,
+                    value,
+                })
             }
             E::Yield(y) => {
                 let value = self.opt_expr(y.value.as_deref())?;
-                self.tree.add(lint::Yield { start: at, value })
+                self.tree.add(lint::Yield {
+                    start: at,
+                    end,
+                    value,
+                })
             }
             E::YieldFrom(y) => {
                 let value = self.expr(&y.value)?;
-                self.tree.add(lint::YieldFrom { start: at, value })
+                self.tree.add(lint::YieldFrom {
+                    start: at,
+                    end,
+                    value,
+                })
             }
             E::Compare(c) => {
                 let left = self.expr(&c.left)?;
@@ -630,6 +667,7 @@ impl Lower<'_> {
                 let ops = c.ops.iter().map(|&op| cmp_operator(op)).collect();
                 self.tree.add(lint::Compare {
                     start: at,
+                    end,
                     left,
                     ops,
                     comparators,
@@ -641,6 +679,7 @@ impl Lower<'_> {
                 let keywords = self.keywords(&c.arguments.keywords)?;
                 self.tree.add(lint::Call {
                     start: at,
+                    end,
                     func,
                     args,
                     keywords,
@@ -665,7 +704,11 @@ impl Lower<'_> {
                         }
                     })
                     .collect::<BuiltList>()?;
-                self.tree.add(lint::FString { start: at, parts })
+                self.tree.add(lint::FString {
+                    start: at,
+                    end,
+                    parts,
+                })
             }
             E::TString(t) => {
                 let parts = t
@@ -680,15 +723,21 @@ impl Lower<'_> {
                         })
                     })
                     .collect::<BuiltList>()?;
-                self.tree.add(lint::TString { start: at, parts })
+                self.tree.add(lint::TString {
+                    start: at,
+                    end,
+                    parts,
+                })
             }
             E::StringLiteral(s) => self.tree.add(lint::StringLiteral {
                 start: at,
+                end,
                 value: text(s.value.to_str()),
                 implicit_concatenated: s.value.is_implicit_concatenated(),
             }),
             E::BytesLiteral(b) => self.tree.add(lint::BytesLiteral {
                 start: at,
+                end,
                 implicit_concatenated: b.value.is_implicit_concatenated(),
             }),
             E::NumberLiteral(n) => {
@@ -699,20 +748,23 @@ impl Lower<'_> {
                 };
                 self.tree.add(lint::NumberLiteral {
                     start: at,
+                    end,
                     kind,
                     text: text(&self.source[n.range()]),
                 })
             }
             E::BooleanLiteral(b) => self.tree.add(lint::BooleanLiteral {
                 start: at,
+                end,
                 value: b.value,
             }),
-            E::NoneLiteral(_) => self.tree.add(lint::NoneLiteral { start: at }),
-            E::EllipsisLiteral(_) => self.tree.add(lint::EllipsisLiteral { start: at }),
+            E::NoneLiteral(_) => self.tree.add(lint::NoneLiteral { start: at, end }),
+            E::EllipsisLiteral(_) => self.tree.add(lint::EllipsisLiteral { start: at, end }),
             E::Attribute(a) => {
                 let value = self.expr(&a.value)?;
                 self.tree.add(lint::Attribute {
                     start: at,
+                    end,
                     value,
                     attr: text(a.attr.as_str()),
                     ctx: context(a.ctx),
@@ -723,6 +775,7 @@ impl Lower<'_> {
                 let slice = self.expr(&s.slice)?;
                 self.tree.add(lint::Subscript {
                     start: at,
+                    end,
                     value,
                     slice,
                     ctx: context(s.ctx),
@@ -732,12 +785,14 @@ impl Lower<'_> {
                 let value = self.expr(&s.value)?;
                 self.tree.add(lint::Starred {
                     start: at,
+                    end,
                     value,
                     ctx: context(s.ctx),
                 })
             }
             E::Name(n) => self.tree.add(lint::Name {
                 start: at,
+                end,
                 id: text(n.id.as_str()),
                 ctx: context(n.ctx),
             }),
@@ -745,6 +800,7 @@ impl Lower<'_> {
                 let elts = self.exprs(&l.elts)?;
                 self.tree.add(lint::List {
                     start: at,
+                    end,
                     elts,
                     ctx: context(l.ctx),
                 })
@@ -753,6 +809,7 @@ impl Lower<'_> {
                 let elts = self.exprs(&t.elts)?;
                 self.tree.add(lint::Tuple {
                     start: at,
+                    end,
                     elts,
                     ctx: context(t.ctx),
                     parenthesized: t.parenthesized,
@@ -764,13 +821,14 @@ impl Lower<'_> {
                 let step = self.opt_expr(s.step.as_deref())?;
                 self.tree.add(lint::Slice {
                     start: at,
+                    end,
                     lower,
                     upper,
                     step,
                 })
             }
             // Only in notebooks (see `stmt`): an expression that is nothing.
-            E::IpyEscapeCommand(_) => self.tree.add(lint::EllipsisLiteral { start: at }),
+            E::IpyEscapeCommand(_) => self.tree.add(lint::EllipsisLiteral { start: at, end }),
         }
     }
 

@@ -12,7 +12,7 @@ use std::time::Instant;
 use clap::{Parser, ValueEnum};
 use rayon::prelude::*;
 
-use treefuse_pylint::check::{self, Engine, FileReport};
+use treefuse_pylint::check::{self, CheckError, Engine, FileReport};
 use treefuse_pylint::report;
 
 /// Lint Python files with fifteen rules written as treefuse passes and
@@ -21,7 +21,9 @@ use treefuse_pylint::report;
 /// Prints `path:line:col: CODE message` for every finding, sorted by file
 /// and position, like `ruff check --output-format concise`; exits with 1
 /// when there are findings (a syntax error is one), 0 when
-/// there are none, 2 when a path cannot be read.
+/// there are none, 2 when a path does not exist. A file that is not UTF-8
+/// text is skipped with a warning, as ruff does; `# noqa` comments
+/// suppress findings as in ruff.
 #[derive(Parser)]
 #[command(name = "treefuse-pylint", version)]
 struct Cli {
@@ -96,7 +98,7 @@ fn main() -> ExitCode {
         engine: cli.engine,
         count_visits: cli.count_visits,
     };
-    let reports: Vec<Result<FileReport, String>> = pool.install(|| {
+    let reports: Vec<Result<FileReport, CheckError>> = pool.install(|| {
         files
             .par_iter()
             .map(|path| {
@@ -113,8 +115,10 @@ fn main() -> ExitCode {
     for r in reports {
         match r {
             Ok(report) => ok.push(report),
-            Err(e) => {
-                eprintln!("treefuse-pylint: {e}");
+            // As ruff: a file that is not UTF-8 text is skipped with a warning.
+            Err(CheckError::Unreadable(e)) => eprintln!("warning: Failed to lint {e}"),
+            Err(CheckError::Internal(e)) => {
+                eprintln!("treefuse-pylint: internal error: {e}");
                 failed = true;
             }
         }

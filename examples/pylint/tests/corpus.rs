@@ -19,13 +19,20 @@ fn lint(args: &[&str]) -> (String, String, i32) {
         .output()
         .expect("run treefuse-pylint");
     let text = |b: Vec<u8>| String::from_utf8(b).expect("UTF-8 output");
-    (text(out.stdout), text(out.stderr), out.status.code().unwrap_or(-1))
+    (
+        text(out.stdout),
+        text(out.stderr),
+        out.status.code().unwrap_or(-1),
+    )
 }
 
 fn expected() -> String {
     let text = std::fs::read_to_string(crate_dir().join("corpus/expected.txt"))
         .expect("corpus/expected.txt");
-    text.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect()
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect()
 }
 
 #[test]
@@ -55,7 +62,10 @@ fn fused_rules_visit_each_node_once() {
     assert!(nodes > 0);
     assert_eq!(fused["node_visits"].as_u64(), Some(nodes));
     let unfused_visits = unfused["node_visits"].as_u64().expect("visits") as f64;
-    assert!((nodes as f64) <= 1.2 / 15.0 * unfused_visits, "{fused} against {unfused}");
+    assert!(
+        (nodes as f64) <= 1.2 / 15.0 * unfused_visits,
+        "{fused} against {unfused}"
+    );
 }
 
 #[test]
@@ -65,7 +75,9 @@ fn select_filters_codes_and_json_has_ruff_keys() {
     assert!(!items.is_empty());
     for item in &items {
         assert_eq!(item["code"], "E711");
-        assert!(item["filename"].as_str().is_some_and(|f| f.starts_with("corpus/")));
+        assert!(item["filename"]
+            .as_str()
+            .is_some_and(|f| f.starts_with("corpus/")));
         assert!(item["location"]["row"].as_u64().is_some());
         assert!(item["location"]["column"].as_u64().is_some());
     }
@@ -95,6 +107,12 @@ fn syntax_errors_are_reported_and_the_rest_still_runs() {
     assert_eq!(status, 1);
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].contains("a_bad.py:1:7: invalid-syntax: "), "{out}");
-    assert!(lines.last().is_some_and(|l| l.ends_with("b_good.py:1:9: E711 Comparison to `None` should be `cond is None`")), "{out}");
+    assert!(
+        lines
+            .last()
+            .is_some_and(|l| l
+                .ends_with("b_good.py:1:9: E711 Comparison to `None` should be `cond is None`")),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -12,7 +12,12 @@ fn concrete_types() -> BTreeSet<String> {
     source
         .lines()
         .filter_map(|l| l.strip_prefix("tree "))
-        .map(|rest| rest.split([' ', ':', '{']).next().unwrap_or_default().to_string())
+        .map(|rest| {
+            rest.split([' ', ':', '{'])
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        })
         .collect()
 }
 
@@ -22,11 +27,21 @@ fn every_node_type_is_built() {
     let parsed = ruff_python_parser::parse_unchecked_source(source, Default::default());
     assert_eq!(parsed.errors(), &[], "every_node.py parses");
     let tree = lower_module(parsed.syntax(), source).expect("lowering builds a valid tree");
-    let built: BTreeSet<String> = tree.node.iter().map(|n| n.kind.name().to_string()).collect();
+    let built: BTreeSet<String> = tree
+        .node
+        .iter()
+        .map(|n| n.kind.name().to_string())
+        .collect();
     let expected = concrete_types();
-    assert!(expected.len() > 80, "found the tree types of python.tf: {expected:?}");
+    assert!(
+        expected.len() > 80,
+        "found the tree types of python.tf: {expected:?}"
+    );
     let missing: Vec<_> = expected.difference(&built).collect();
-    assert!(missing.is_empty(), "node types never built from every_node.py: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "node types never built from every_node.py: {missing:?}"
+    );
 }
 
 #[test]

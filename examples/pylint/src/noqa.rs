@@ -1,0 +1,188 @@
+//! `# noqa` comments, as ruff reads them: suppressions are the host's
+//! business, not the rules'.
+//!
+//! - `# noqa` at the end of a line suppresses every diagnostic that starts
+//!   on that line; `# noqa: E711, F541` only those codes (codes separated by
+//!   commas or spaces; `noqa` in any case; the directive may follow other
+//!   text of the comment, as in `# type: ignore # noqa`).
+//! - `# ruff: noqa` or `# flake8: noqa` on a line of its own exempts the
+//!   whole file; `# ruff: noqa: CODES` exempts the file from those codes.
+//!
+//! Not modelled: ruff moves the `noqa` line of a diagnostic inside a
+//! multi-line string or a backslash continuation to the line where the
+//! string or statement ends.
+
+use std::collections::HashMap;
+
+use ruff_python_ast::token::TokenKind;
+use ruff_python_ast::token::Tokens;
+use ruff_source_file::LineIndex;
+use ruff_text_size::Ranged;
+
+/// What a directive exempts: everything, or the codes it lists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Exempt {
+    All,
+    Codes(Vec<String>),
+}
+
+impl Exempt {
+    fn covers(&self, code: &str) -> bool {
+        match self {
+            Exempt::All => true,
+            Exempt::Codes(codes) => codes.iter().any(|c| c == code),
+        }
+    }
+
+    fn merge(&mut self, other: Exempt) {
+        match (&mut *self, other) {
+            (Exempt::All, _) => {}
+            (_, Exempt::All) => *self = Exempt::All,
+            (Exempt::Codes(mine), Exempt::Codes(theirs)) => mine.extend(theirs),
+        }
+    }
+}
+
+/// The `noqa` directives of one file.
+#[derive(Debug, Default)]
+pub struct Suppressions {
+    file: Option<Exempt>,
+    /// By line (from 1).
+    lines: HashMap<usize, Exempt>,
+}
+
+impl Suppressions {
+    /// The directives in the comments of a parsed file.
+    pub fn from_comments(tokens: &Tokens, source: &str, lines: &LineIndex) -> Suppressions {
+        let mut found = Suppressions::default();
+        for token in tokens.iter().filter(|t| t.kind() == TokenKind::Comment) {
+            let text = &source[token.range()];
+            if let Some(exempt) = file_directive(text) {
+                merge_into(&mut found.file, exempt);
+            } else if let Some(exempt) = line_directive(text) {
+                let line = lines.line_index(token.start()).get();
+                match found.lines.get_mut(&line) {
+                    Some(e) => e.merge(exempt),
+                    None => {
+                        found.lines.insert(line, exempt);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether a diagnostic of `code` starting on `line` is suppressed.
+    /// Syntax errors never are.
+    pub fn suppresses(&self, line: usize, code: &str) -> bool {
+        if code == crate::check::SYNTAX_ERROR {
+            return false;
+        }
+        self.file.as_ref().is_some_and(|e| e.covers(code))
+            || self.lines.get(&line).is_some_and(|e| e.covers(code))
+    }
+}
+
+fn merge_into(slot: &mut Option<Exempt>, exempt: Exempt) {
+    match slot {
+        Some(e) => e.merge(exempt),
+        None => *slot = Some(exempt),
+    }
+}
+
+/// `# ruff: noqa`, `# flake8: noqa`, `# ruff: noqa: CODES`.
+fn file_directive(comment: &str) -> Option<Exempt> {
+    let rest = comment.strip_prefix('#')?.trim_start();
+    let (tool, rest) = rest.split_once(':')?;
+    let tool = tool.trim_end();
+    if !(tool.eq_ignore_ascii_case("ruff") || tool.eq_ignore_ascii_case("flake8")) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let after = strip_prefix_ignore_case(rest, "noqa")?;
+    match after.trim_start().strip_prefix(':') {
+        // flake8 ignores codes after a file-level `noqa`: it exempts nothing.
+        Some(codes) if tool.eq_ignore_ascii_case("ruff") => Some(Exempt::Codes(parse_codes(codes))),
+        Some(_) => None,
+        None if after.trim().is_empty() => Some(Exempt::All),
+        None => None,
+    }
+}
+
+/// The first `# noqa` or `# noqa: CODES` directive of a comment.
+fn line_directive(comment: &str) -> Option<Exempt> {
+    let mut from = 0;
+    while let Some(hash) = comment[from..].find('#') {
+        let rest = comment[from + hash + 1..].trim_start();
+        if let Some(after) = strip_prefix_ignore_case(rest, "noqa") {
+            return Some(match after.strip_prefix(':') {
+                Some(codes) => {
+                    let codes = parse_codes(codes);
+                    // `# noqa:` with no code exempts everything, as in ruff.
+                    if codes.is_empty() {
+                        Exempt::All
+                    } else {
+                        Exempt::Codes(codes)
+                    }
+                }
+                None => Exempt::All,
+            });
+        }
+        from += hash + 1;
+    }
+    None
+}
+
+fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
+}
+
+/// `E711, F541 PLR0911` → the codes, up to the first word that is not one
+/// (letters then digits).
+fn parse_codes(text: &str) -> Vec<String> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .take_while(|w| {
+            let letters = w.trim_end_matches(|c: char| c.is_ascii_digit());
+            !letters.is_empty()
+                && letters.len() < w.len()
+                && letters.chars().all(|c| c.is_ascii_uppercase())
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_directives() {
+        assert_eq!(line_directive("# noqa"), Some(Exempt::All));
+        assert_eq!(line_directive("#NOQA"), Some(Exempt::All));
+        assert_eq!(
+            line_directive("# noqa: E711, F541"),
+            Some(Exempt::Codes(vec!["E711".into(), "F541".into()]))
+        );
+        assert_eq!(
+            line_directive("# type: ignore # noqa:E712 because"),
+            Some(Exempt::Codes(vec!["E712".into()]))
+        );
+        assert_eq!(line_directive("# a comment"), None);
+        assert_eq!(line_directive("# noqa:"), Some(Exempt::All));
+    }
+
+    #[test]
+    fn file_directives() {
+        assert_eq!(file_directive("# ruff: noqa"), Some(Exempt::All));
+        assert_eq!(file_directive("# flake8: noqa"), Some(Exempt::All));
+        assert_eq!(
+            file_directive("# ruff: noqa: E741"),
+            Some(Exempt::Codes(vec!["E741".into()]))
+        );
+        assert_eq!(file_directive("# flake8: noqa: E741"), None);
+        assert_eq!(file_directive("# noqa"), None);
+    }
+}
