@@ -4,12 +4,12 @@ fuse lint(root: Module) {
     root.e711();
     root.e712();
     root.e722();
-    root.e731();
+    root.e731(false);
     root.e741();
     root.f541();
     root.f631();
     root.f632();
-    root.b006();
+    root.b006(false);
     root.b011();
     root.plr0911();
     root.plr0912();

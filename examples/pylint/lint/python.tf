@@ -4,6 +4,12 @@
 // copy. Names follow Python's `ast` module where they do not clash with a
 // base type of this file (`Expr` the statement is `ExprStmt`).
 //
+// Children are declared in the order Python evaluates them (an
+// assignment's value before its targets, a loop's iterable before its
+// target, a comprehension's generators before its element), so the default
+// walk (LANGUAGE §8.1) visits them in that order, and a rule that must
+// follow evaluation order (the scopes of F841) fuses with the others.
+//
 // Every node records `start`, the byte offset where its source range
 // begins; the host turns offsets into line and column only for the
 // diagnostics it prints. Names in the source (a function's name, an
@@ -51,10 +57,10 @@ tree ClassDef : Stmt {
 tree Return : Stmt { child value: Expr?; }
 tree Delete : Stmt { child targets: [Expr]; }
 tree TypeAlias : Stmt { child name: Expr; child type_params: [TypeParam]; child value: Expr; }
-tree Assign : Stmt { child targets: [Expr]; child value: Expr; }
-tree AugAssign : Stmt { child target: Expr; op: Operator; child value: Expr; }
-tree AnnAssign : Stmt { child target: Expr; child annotation: Expr; child value: Expr?; simple: bool; }
-tree For : Stmt { is_async: bool; child target: Expr; child iter: Expr; child body: [Stmt]; child orelse: [Stmt]; }
+tree Assign : Stmt { child value: Expr; child targets: [Expr]; }
+tree AugAssign : Stmt { child value: Expr; op: Operator; child target: Expr; }
+tree AnnAssign : Stmt { child annotation: Expr; child value: Expr?; child target: Expr; simple: bool; }
+tree For : Stmt { is_async: bool; child iter: Expr; child target: Expr; child body: [Stmt]; child orelse: [Stmt]; }
 tree While : Stmt { child test: Expr; child body: [Stmt]; child orelse: [Stmt]; }
 // `if`, then its `elif` and `else` clauses in order (an `else` has no test).
 tree If : Stmt { child test: Expr; child body: [Stmt]; child clauses: [ElifElse]; }
@@ -86,17 +92,17 @@ tree Continue : Stmt {}
 abstract tree Expr : Node { end: i64; }
 
 tree BoolOp : Expr { op: BoolOperator; child values: [Expr]; }
-tree Named : Expr { child target: Expr; child value: Expr; }
+tree Named : Expr { child value: Expr; child target: Expr; }
 tree BinOp : Expr { child left: Expr; op: Operator; child right: Expr; }
 tree UnaryOp : Expr { op: UnaryOperator; child operand: Expr; }
 tree Lambda : Expr { child parameters: Parameters?; child body: Expr; }
 tree IfExp : Expr { child test: Expr; child body: Expr; child orelse: Expr; }
 tree Dict : Expr { child items: [DictItem]; }
 tree Set : Expr { child elts: [Expr]; }
-tree ListComp : Expr { child elt: Expr; child generators: [Comprehension]; }
-tree SetComp : Expr { child elt: Expr; child generators: [Comprehension]; }
-tree DictComp : Expr { child key: Expr?; child value: Expr; child generators: [Comprehension]; }
-tree Generator : Expr { child elt: Expr; child generators: [Comprehension]; parenthesized: bool; }
+tree ListComp : Expr { child generators: [Comprehension]; child elt: Expr; }
+tree SetComp : Expr { child generators: [Comprehension]; child elt: Expr; }
+tree DictComp : Expr { child generators: [Comprehension]; child key: Expr?; child value: Expr; }
+tree Generator : Expr { child generators: [Comprehension]; child elt: Expr; parenthesized: bool; }
 tree Await : Expr { child value: Expr; }
 tree Yield : Expr { child value: Expr?; }
 tree YieldFrom : Expr { child value: Expr; }
@@ -168,7 +174,7 @@ tree Alias : Node { name: str; asname: str; }
 tree Identifier : Node { id: str; }
 tree WithItem : Node { child context_expr: Expr; child optional_vars: Expr?; }
 tree DictItem : Node { child key: Expr?; child value: Expr; }
-tree Comprehension : Node { is_async: bool; child target: Expr; child iter: Expr; child ifs: [Expr]; }
+tree Comprehension : Node { is_async: bool; child iter: Expr; child target: Expr; child ifs: [Expr]; }
 // `except exc_type as name:` (`name` empty and `name_start` 0 when absent).
 tree ExceptHandler : Node { child exc_type: Expr?; name: str; name_start: i64; child body: [Stmt]; }
 tree MatchCase : Node { child pattern: Pattern; child guard: Expr?; child body: [Stmt]; }
@@ -182,11 +188,12 @@ abstract tree Pattern : Node {}
 tree MatchValue : Pattern { child value: Expr; }
 tree MatchSingleton : Pattern { value: Singleton; }
 tree MatchSequence : Pattern { child patterns: [Pattern]; }
-tree MatchMapping : Pattern { child keys: [Expr]; child patterns: [Pattern]; rest: str; }
+tree MatchMapping : Pattern { child keys: [Expr]; child patterns: [Pattern]; rest: str; rest_start: i64; }
 tree MatchClass : Pattern { child cls: Expr; child patterns: [Pattern]; child keywords: [PatternKeyword]; }
 tree PatternKeyword : Node { attr: str; child pattern: Pattern; }
-tree MatchStar : Pattern { name: str; }
-tree MatchAs : Pattern { child pattern: Pattern?; name: str; }
+tree MatchStar : Pattern { name: str; name_start: i64; }
+// Captured names carry their offset (`name_start`, `rest_start`; 0 when absent).
+tree MatchAs : Pattern { child pattern: Pattern?; name: str; name_start: i64; }
 tree MatchOr : Pattern { child patterns: [Pattern]; }
 
 // ------------------------------------------------------------- diagnostics

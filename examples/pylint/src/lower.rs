@@ -23,6 +23,11 @@ pub fn lower_module(module: &ast::ModModule, source: &str) -> Result<Tree, Build
         tree: Tree::default(),
         source,
     };
+    // Python source has about one node per 35 bytes (the standard library:
+    // 878,696 nodes in 30 MB). Reserving for one per 16 bytes spares the
+    // arena its regrowth, each of which copies every node so far; the
+    // pages of the unused rest are never touched.
+    lower.tree.node.reserve(source.len() / 16);
     let body = lower.stmts(&module.body)?;
     let root = lower.tree.add(lint::Module {
         start: start(module),
@@ -900,6 +905,7 @@ impl Lower<'_> {
                     keys,
                     patterns,
                     rest: opt_ident(m.rest.as_ref()),
+                    rest_start: m.rest.as_ref().map_or(0, start),
                 })
             }
             P::MatchClass(c) => {
@@ -928,6 +934,7 @@ impl Lower<'_> {
             P::MatchStar(s) => self.tree.add(lint::MatchStar {
                 start: at,
                 name: opt_ident(s.name.as_ref()),
+                name_start: s.name.as_ref().map_or(0, start),
             }),
             P::MatchAs(a) => {
                 let inner = a.pattern.as_deref().map(|p| self.pattern(p)).transpose()?;
@@ -935,6 +942,7 @@ impl Lower<'_> {
                     start: at,
                     pattern: inner,
                     name: opt_ident(a.name.as_ref()),
+                    name_start: a.name.as_ref().map_or(0, start),
                 })
             }
             P::MatchOr(o) => {

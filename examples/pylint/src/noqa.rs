@@ -102,7 +102,7 @@ fn file_directive(comment: &str) -> Option<Exempt> {
     let after = strip_prefix_ignore_case(rest, "noqa")?;
     match after.trim_start().strip_prefix(':') {
         // flake8 ignores codes after a file-level `noqa`: it exempts nothing.
-        Some(codes) if tool.eq_ignore_ascii_case("ruff") => Some(Exempt::Codes(parse_codes(codes))),
+        Some(codes) if tool.eq_ignore_ascii_case("ruff") => parse_codes(codes).map(Exempt::Codes),
         Some(_) => None,
         None if after.trim().is_empty() => Some(Exempt::All),
         None => None,
@@ -115,18 +115,12 @@ fn line_directive(comment: &str) -> Option<Exempt> {
     while let Some(hash) = comment[from..].find('#') {
         let rest = comment[from + hash + 1..].trim_start();
         if let Some(after) = strip_prefix_ignore_case(rest, "noqa") {
-            return Some(match after.strip_prefix(':') {
-                Some(codes) => {
-                    let codes = parse_codes(codes);
-                    // `# noqa:` with no code exempts everything, as in ruff.
-                    if codes.is_empty() {
-                        Exempt::All
-                    } else {
-                        Exempt::Codes(codes)
-                    }
-                }
-                None => Exempt::All,
-            });
+            return match after.strip_prefix(':') {
+                // An invalid list (`# noqa:` alone, `# noqa: E711: why`)
+                // makes the directive invalid: ruff warns and ignores it.
+                Some(codes) => parse_codes(codes).map(Exempt::Codes),
+                None => Some(Exempt::All),
+            };
         }
         from += hash + 1;
     }
@@ -139,19 +133,33 @@ fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> 
         .then(|| &text[prefix.len()..])
 }
 
-/// `E711, F541 PLR0911` → the codes, up to the first word that is not one
-/// (letters then digits).
-fn parse_codes(text: &str) -> Vec<String> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
+/// `E711, F541 PLR0911 trailing words` → the codes; `None` when the list
+/// is invalid as ruff reads it: no code at all, or a word that starts like
+/// a code but goes on (`E711:`).
+fn parse_codes(text: &str) -> Option<Vec<String>> {
+    let mut codes = Vec::new();
+    for word in text
+        .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|w| !w.is_empty())
-        .take_while(|w| {
-            let letters = w.trim_end_matches(|c: char| c.is_ascii_digit());
-            !letters.is_empty()
-                && letters.len() < w.len()
-                && letters.chars().all(|c| c.is_ascii_uppercase())
-        })
-        .map(str::to_string)
-        .collect()
+    {
+        let letters = word.len()
+            - word
+                .trim_start_matches(|c: char| c.is_ascii_uppercase())
+                .len();
+        let digits = word[letters..].len()
+            - word[letters..]
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .len();
+        if letters > 0 && digits > 0 && letters + digits == word.len() {
+            codes.push(word.to_string());
+        } else if letters > 0 && digits > 0 || codes.is_empty() {
+            return None;
+        } else {
+            // Words after the codes are a comment.
+            break;
+        }
+    }
+    (!codes.is_empty()).then_some(codes)
 }
 
 #[cfg(test)]
@@ -171,7 +179,14 @@ mod tests {
             Some(Exempt::Codes(vec!["E712".into()]))
         );
         assert_eq!(line_directive("# a comment"), None);
-        assert_eq!(line_directive("# noqa:"), Some(Exempt::All));
+        assert_eq!(
+            line_directive("# noqa: E711 some words"),
+            Some(Exempt::Codes(vec!["E711".into()]))
+        );
+        assert_eq!(line_directive("# noqa E711"), Some(Exempt::All));
+        // Invalid directives are ignored, as ruff ignores them.
+        assert_eq!(line_directive("# noqa:"), None);
+        assert_eq!(line_directive("# noqa: C901: too complex"), None);
     }
 
     #[test]
