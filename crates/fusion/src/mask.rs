@@ -56,7 +56,13 @@ impl ParticipantMask for u128 {
     }
     #[inline]
     fn bit(p: usize) -> u128 {
-        1u128.checked_shl(p as u32).unwrap_or(0)
+        // By halves: a shift of a `u64` is one instruction, a variable
+        // shift of a `u128` several (this runs per call of a fused visit).
+        match p {
+            0..64 => u128::from(1u64 << p),
+            64..128 => u128::from(1u64 << (p - 64)) << 64,
+            _ => 0,
+        }
     }
     fn first(n: usize) -> u128 {
         if n >= 128 {
@@ -67,7 +73,12 @@ impl ParticipantMask for u128 {
     }
     #[inline]
     fn has(&self, p: usize) -> bool {
-        self & <u128 as ParticipantMask>::bit(p) != 0
+        let half = match p {
+            0..64 => *self as u64,
+            64..128 => (*self >> 64) as u64,
+            _ => return false,
+        };
+        (half >> (p % 64)) & 1 != 0
     }
     #[inline]
     fn insert(&mut self, p: usize) {

@@ -10,7 +10,8 @@
 //! calls as fused calls the same way.
 //!
 //! A run first resolves the fused IR against the checked model into a
-//! [`Plan`]: statements by reference, child slots, dispatch tables by
+//! [`Plan`]: statements by reference, call statements taken apart (guard,
+//! arguments), participants' frame sizes, child slots, dispatch tables by
 //! concrete type. A fused visit then does no lookups an unfused call does
 //! not, and the caller evaluates each live call's arguments straight into
 //! the callee's participant frame (the lists of participant frames come
@@ -28,8 +29,8 @@ use crate::{
     STACK_SEGMENT,
 };
 use treefuse_fusion::{
-    target_for, FusedFnId, FusedFunction, FusedProgram, LoopStep, ParticipantMask as Mask, Step,
-    WhileStep, WideMask,
+    target_for, FusedFnId, FusedProgram, LoopStep, ParticipantMask as Mask, Step, WhileStep,
+    WideMask,
 };
 use treefuse_runtime::{NodeId, Tree};
 use treefuse_sema::{BodyId, Fuse, NodeVarId, Program, Stmt, StmtKind, TypeId, Value};
@@ -44,6 +45,8 @@ struct Plan<'p, M> {
 /// A fused function's schedule with its statements resolved.
 struct FnPlan<'p, M> {
     steps: Vec<PlanStep<'p, M>>,
+    /// The frame layout of each participant, by participant.
+    parts: Vec<PartLayout>,
     /// Slot of [`FusedFunction::typed_child`]: the child whose type, read
     /// when the function starts, decides the groups' type guards.
     typed_child: Option<u32>,
@@ -61,6 +64,59 @@ enum PlanStep<'p, M> {
     Loop(LoopPlan<'p, M>),
     /// A participant's `while` loop whose iterations fuse their calls.
     While(WhilePlan<'p, M>),
+}
+
+/// What a participant's frame needs, read once from its body's
+/// [`treefuse_sema::FrameLayout`] rather than at every visit.
+#[derive(Clone, Copy)]
+struct PartLayout {
+    body: BodyId,
+    /// Data locals (parameters first).
+    locals: usize,
+    /// Node variables.
+    node_vars: usize,
+}
+
+/// A call of a [`GroupPlan`] (or of a merged loop's step): the caller's
+/// participant and its call statement taken apart, so that a visit
+/// evaluates the guard and the arguments without matching statements.
+struct CallPlan<'p> {
+    participant: usize,
+    /// `None` when the statement is not a (guarded) call: it never takes
+    /// part and nothing of it is evaluated.
+    call: Option<LiveCall<'p>>,
+}
+
+/// A call statement, `f(args)` or `if guard { f(args) }`.
+struct LiveCall<'p> {
+    guard: Option<&'p treefuse_sema::Expr>,
+    /// The arguments and the call's span; `None` for a guarded statement
+    /// whose branch is not a call (only its guard is evaluated).
+    args: Option<(&'p [treefuse_sema::Expr], Span)>,
+}
+
+impl<'p> CallPlan<'p> {
+    /// `(participant, its call or guarded call)`, as the fused IR names it.
+    fn new(participant: usize, stmt: Option<&'p Stmt>) -> CallPlan<'p> {
+        let call_of = |s: &'p Stmt| match &s.kind {
+            StmtKind::Call { args, .. } => Some((&args[..], s.span)),
+            _ => None,
+        };
+        let call = stmt.and_then(|s| match &s.kind {
+            StmtKind::If {
+                cond, then_branch, ..
+            } => Some(LiveCall {
+                guard: Some(cond),
+                args: then_branch.first().and_then(call_of),
+            }),
+            StmtKind::Call { .. } => Some(LiveCall {
+                guard: None,
+                args: call_of(s),
+            }),
+            _ => None,
+        });
+        CallPlan { participant, call }
+    }
 }
 
 /// A [`treefuse_fusion::WhileGroup`], resolved.
@@ -86,9 +142,8 @@ enum WhilePlanStep<'p, M> {
 struct GroupPlan<'p, M> {
     /// Slot of the child field.
     slot: u32,
-    /// (participant, its call or guarded call) per call, in callee
-    /// participant order.
-    calls: Vec<(usize, Option<&'p Stmt>)>,
+    /// The calls, in callee participant order.
+    calls: Vec<CallPlan<'p>>,
     targets: Dispatch,
     /// Type guards: per concrete type (by index) of the child as it stood
     /// when the function started, the calls that take part (mask over
@@ -116,8 +171,8 @@ enum LoopPlanStep<'p, M> {
         stmt: &'p Stmt,
     },
     Call {
-        /// (participant, its call or guarded call) per call.
-        calls: Vec<(usize, Option<&'p Stmt>)>,
+        /// The calls, in callee participant order.
+        calls: Vec<CallPlan<'p>>,
         targets: Dispatch,
         /// Type guards ([`treefuse_fusion::TypeGuard`]): per concrete type
         /// of the element (by index), the calls that take part (mask over
@@ -175,7 +230,11 @@ impl<'p, M: Mask> Plan<'p, M> {
                         }),
                         Step::Group(group) => Some(PlanStep::Group(GroupPlan {
                             slot: program.fields[group.field.index()].slot,
-                            calls: group.calls.iter().map(|&(p, i)| (p, stmt(p, i))).collect(),
+                            calls: group
+                                .calls
+                                .iter()
+                                .map(|&(p, i)| CallPlan::new(p, stmt(p, i)))
+                                .collect(),
                             targets: Dispatch::new(&group.targets),
                             admit: admit_table(&group.targets, &group.guards),
                         })),
@@ -197,7 +256,7 @@ impl<'p, M: Mask> Plan<'p, M> {
                                         slot: program.fields[field.index()].slot,
                                         calls: calls
                                             .iter()
-                                            .map(|&i| (w.participant, body.get(i)))
+                                            .map(|&i| CallPlan::new(w.participant, body.get(i)))
                                             .collect(),
                                         targets: Dispatch::new(targets),
                                         admit: Vec::new(),
@@ -242,8 +301,10 @@ impl<'p, M: Mask> Plan<'p, M> {
                                         calls: calls
                                             .iter()
                                             .map(|&(member, i)| match members.get(member) {
-                                                Some(&(p, _, body)) => (p, body.get(i)),
-                                                None => (0, None),
+                                                Some(&(p, _, body)) => {
+                                                    CallPlan::new(p, body.get(i))
+                                                }
+                                                None => CallPlan::new(0, None),
                                             })
                                             .collect(),
                                         targets: Dispatch::new(targets),
@@ -265,8 +326,21 @@ impl<'p, M: Mask> Plan<'p, M> {
                         }
                     })
                     .collect();
+                let parts = function
+                    .participants
+                    .iter()
+                    .map(|part| {
+                        let layout = &program.bodies[part.body.index()].frame;
+                        PartLayout {
+                            body: part.body,
+                            locals: layout.locals.len(),
+                            node_vars: layout.node_vars.len(),
+                        }
+                    })
+                    .collect();
                 FnPlan {
                     steps,
+                    parts,
                     typed_child: function.typed_child.map(|f| program.fields[f.index()].slot),
                 }
             })
@@ -353,8 +427,8 @@ impl<'p> Interpreter<'p> {
                     return Err(this.error(frame, span, "no fused function for the root's type"));
                 };
                 let mask = M::first(chunk.calls.len());
-                let function = &fused.functions[target.index()];
-                let frames = this.callee_frames(function, root, Site::Root, &mut call_args, true);
+                let parts = &plan.functions[target.index()].parts;
+                let frames = this.callee_frames(parts, root, Site::Root, &mut call_args, true);
                 this.call_fused(tree, fused, &plan, target, root, mask, frames, Site::Root)
             },
         )?;
@@ -381,68 +455,92 @@ impl<'p> Interpreter<'p> {
         mut frames: Vec<Frame>,
         site: Site,
     ) -> Result<(), RuntimeError> {
-        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
-            self.visits += 1;
-            if let Some(count) = self.profile.by_fused.get_mut(id.index()) {
-                *count += 1;
-            }
-            let mut run = Active {
-                mask,
-                postponed: None,
-            };
-            let function = &plan.functions[id.index()];
-            // The type of the typed child as the function starts (0 when
-            // no group has type guards: unused).
-            let typed = function
-                .typed_child
-                .map_or(0, |slot| tree.type_of(tree.child(node, slot)).index());
-            for step in &function.steps {
-                match step {
-                    PlanStep::Stmt { participant, stmt } => {
-                        let p = *participant;
-                        if run.has(p) {
-                            if let Flow::Return = self.exec(tree, &mut frames[p], stmt)? {
-                                run.leave(&frames[p], p);
-                            }
+        // `stacker::maybe_grow`, with the rare growing path out of line:
+        // this frame is on the host stack once per level of the tree.
+        if stacker::remaining_stack().is_none_or(|left| left < RED_ZONE) {
+            return self.call_fused_on_new_stack(tree, fused, plan, id, node, mask, frames, site);
+        }
+        self.visits += 1;
+        if let Some(count) = self.profile.by_fused.get_mut(id.index()) {
+            *count += 1;
+        }
+        let mut run = Active {
+            mask,
+            postponed: None,
+        };
+        let function = &plan.functions[id.index()];
+        // The type of the typed child as the function starts (0 when
+        // no group has type guards: unused).
+        let typed = function
+            .typed_child
+            .map_or(0, |slot| tree.type_of(tree.child(node, slot)).index());
+        for step in &function.steps {
+            match step {
+                PlanStep::Stmt { participant, stmt } => {
+                    let p = *participant;
+                    if run.has(p) {
+                        if let Flow::Return = self.exec(tree, &mut frames[p], stmt)? {
+                            run.leave(&frames[p], p);
                         }
-                    }
-                    PlanStep::Loop(group) => {
-                        self.fused_loop(tree, fused, plan, group, node, &mut frames, &mut run)?
-                    }
-                    PlanStep::While(w) => {
-                        let p = w.participant;
-                        if run.has(p) {
-                            if let Flow::Return =
-                                self.fused_while(tree, fused, plan, w, node, &mut frames)?
-                            {
-                                run.leave(&frames[p], p);
-                            }
-                        }
-                    }
-                    PlanStep::Group(group) => {
-                        let admitted = group.admit.get(typed).cloned().unwrap_or(M::ALL);
-                        self.fused_group(
-                            tree,
-                            fused,
-                            plan,
-                            group,
-                            node,
-                            &mut frames,
-                            (run.mask.clone(), admitted),
-                        )?
                     }
                 }
+                PlanStep::Loop(group) => {
+                    self.fused_loop(tree, fused, plan, group, node, &mut frames, &mut run)?
+                }
+                PlanStep::While(w) => {
+                    let p = w.participant;
+                    if run.has(p) {
+                        if let Flow::Return =
+                            self.fused_while(tree, fused, plan, w, node, &mut frames)?
+                        {
+                            run.leave(&frames[p], p);
+                        }
+                    }
+                }
+                PlanStep::Group(group) => {
+                    let admitted = group.admit.get(typed).cloned().unwrap_or(M::ALL);
+                    self.fused_group(
+                        tree,
+                        fused,
+                        plan,
+                        group,
+                        node,
+                        &mut frames,
+                        (run.mask.clone(), admitted),
+                    )?
+                }
             }
-            if let Some((p, later)) = run.postponed {
-                self.resume(tree, fused, plan, id, &frames, p, later, site)?;
-            }
-            self.recycle_frames(frames);
-            Ok(())
+        }
+        if let Some((p, later)) = run.postponed {
+            self.resume(tree, fused, plan, id, &frames, p, later, site)?;
+        }
+        self.recycle_frames(frames, function.parts.len());
+        Ok(())
+    }
+
+    /// [`Self::call_fused`] on a new stack segment.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn call_fused_on_new_stack<M: Mask>(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        plan: &Plan<'p, M>,
+        id: FusedFnId,
+        node: NodeId,
+        mask: M,
+        frames: Vec<Frame>,
+        site: Site,
+    ) -> Result<(), RuntimeError> {
+        stacker::grow(STACK_SEGMENT, || {
+            self.call_fused(tree, fused, plan, id, node, mask, frames, site)
         })
     }
 
     /// Runs merged loops over the list in `group.slot` of `node`.
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn fused_loop<M: Mask>(
         &mut self,
         tree: &mut Tree,
@@ -501,7 +599,7 @@ impl<'p> Interpreter<'p> {
                             // arguments go straight into the callee's frames.
                             let Some((target, callee, mask)) = self.live_frames(
                                 tree,
-                                fused,
+                                plan,
                                 calls,
                                 targets,
                                 frames,
@@ -521,11 +619,14 @@ impl<'p> Interpreter<'p> {
                         let mut callee_mask = M::NONE;
                         let mut callee_args = self.take_args();
                         let mut span = Span::default();
-                        for (k, &(p, s)) in calls.iter().enumerate() {
+                        for (k, c) in calls.iter().enumerate() {
+                            let p = c.participant;
                             let mut args = self.take_values();
-                            if let Some(s) = s.filter(|_| run.has(p) && admitted.has(k)) {
+                            if let Some(call) =
+                                c.call.as_ref().filter(|_| run.has(p) && admitted.has(k))
+                            {
                                 if let Some(at) =
-                                    self.live_call(tree, &mut frames[p], s, &mut args)?
+                                    self.live_call(tree, &mut frames[p], call, &mut args)?
                                 {
                                     span = at;
                                     callee_mask.insert(k);
@@ -546,9 +647,8 @@ impl<'p> Interpreter<'p> {
                                     "no fused function for the element's type",
                                 ));
                             };
-                            let callee = &fused.functions[target.index()];
-                            let each =
-                                this.callee_frames(callee, n, listed, &mut callee_args, last);
+                            let parts = &plan.functions[target.index()].parts;
+                            let each = this.callee_frames(parts, n, listed, &mut callee_args, last);
                             this.call_fused(
                                 tree,
                                 fused,
@@ -574,8 +674,12 @@ impl<'p> Interpreter<'p> {
 
     /// Runs the live calls of `group` on the child in `group.slot` of
     /// `node` as one fused call.
+    ///
+    /// Inlined into its callers: a fused call on a child is then one host
+    /// frame per level of the tree ([`Self::call_fused`]'s), which matters
+    /// on deep trees (a linked list of 10^5 elements is 10^5 levels).
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn fused_group<M: Mask>(
         &mut self,
         tree: &mut Tree,
@@ -595,7 +699,7 @@ impl<'p> Interpreter<'p> {
         let site = Site::Child(node, group.slot);
         let Some((target, callee, mask)) = self.live_frames(
             tree,
-            fused,
+            plan,
             &group.calls,
             &group.targets,
             frames,
@@ -614,6 +718,7 @@ impl<'p> Interpreter<'p> {
     /// fused: statements as the unfused run runs them, each run of calls
     /// on a child as one fused call (the participant is active: only its
     /// own `return` or `break` ends the loop).
+    #[inline(never)]
     fn fused_while<M: Mask>(
         &mut self,
         tree: &mut Tree,
@@ -657,19 +762,21 @@ impl<'p> Interpreter<'p> {
 
     /// The calls of a group on an empty optional child: each live call's
     /// guard is evaluated (it may fail), in order, and nothing else.
+    #[inline(never)]
     fn empty_group<M: Mask>(
         &mut self,
         tree: &mut Tree,
-        calls: &[(usize, Option<&'p Stmt>)],
+        calls: &[CallPlan<'p>],
         frames: &mut [Frame],
         (active, admitted): (M, M),
     ) -> Result<(), RuntimeError> {
-        for (k, &(p, s)) in calls.iter().enumerate() {
-            let Some(s) = s.filter(|_| active.has(p) && admitted.has(k)) else {
+        for (k, c) in calls.iter().enumerate() {
+            let p = c.participant;
+            let Some(call) = c.call.as_ref().filter(|_| active.has(p) && admitted.has(k)) else {
                 continue;
             };
-            if let StmtKind::If { cond, .. } = &s.kind {
-                self.eval(tree, &mut frames[p], cond)?;
+            if let Some(guard) = call.guard {
+                self.eval(tree, &mut frames[p], guard)?;
             }
         }
         Ok(())
@@ -682,12 +789,16 @@ impl<'p> Interpreter<'p> {
     /// straight into its callee participant's frame. `None` if no call
     /// takes part; an error (`missing`) if calls take part but no fused
     /// function serves the node's type.
+    ///
+    /// Only the frames of the calls that take part get their data locals:
+    /// the statements of the others never run, so their frames need just
+    /// the node variables (which merged loops set for every member).
     #[allow(clippy::too_many_arguments)]
     fn live_frames<M: Mask>(
         &mut self,
         tree: &mut Tree,
-        fused: &FusedProgram,
-        calls: &[(usize, Option<&'p Stmt>)],
+        plan: &Plan<'p, M>,
+        calls: &[CallPlan<'p>],
         targets: &Dispatch,
         frames: &mut [Frame],
         (active, admitted): (M, M),
@@ -696,35 +807,37 @@ impl<'p> Interpreter<'p> {
         missing: &str,
     ) -> Result<Option<(FusedFnId, Vec<Frame>, M)>, RuntimeError> {
         let target = targets.get(tree.type_of(node));
-        let callee_parts = target.map_or(&[][..], |t| &fused.functions[t.index()].participants[..]);
+        let callee_parts = target.map_or(&[][..], |t| &plan.functions[t.index()].parts[..]);
         let mut callee = self.frame_pool.pop().unwrap_or_default();
         let mut callee_mask = M::NONE;
         let mut span = Span::default();
-        for (k, &(p, s)) in calls.iter().enumerate() {
-            let s = s.filter(|_| active.has(p) && admitted.has(k));
+        for (k, c) in calls.iter().enumerate() {
+            let p = c.participant;
+            let call = c.call.as_ref().filter(|_| active.has(p) && admitted.has(k));
             match callee_parts.get(k) {
                 Some(part) => {
-                    let callee_frame = self.frame_slot(&mut callee, k, part.body, node, site);
-                    if let Some(s) = s {
+                    let callee_frame = self.frame_slot(&mut callee, k, part, node, site);
+                    if let Some(call) = call {
                         if let Some(at) =
-                            self.live_call(tree, &mut frames[p], s, &mut callee_frame.data)?
+                            self.live_call(tree, &mut frames[p], call, &mut callee_frame.data)?
                         {
                             span = at;
                             callee_mask.insert(k);
+                            resize_values(&mut callee_frame.data, part.locals);
                         }
                     }
-                    self.finish_frame(&mut callee[k], part.body, node);
                 }
                 None => {
                     // No callee: the arguments are still evaluated, so a
                     // runtime error in them comes first.
-                    if let Some(s) = s {
+                    if let Some(call) = call {
                         let mut scratch = self.take_values();
-                        if let Some(at) = self.live_call(tree, &mut frames[p], s, &mut scratch)? {
+                        let live = self.live_call(tree, &mut frames[p], call, &mut scratch);
+                        self.give_values(scratch);
+                        if let Some(at) = live? {
                             span = at;
                             callee_mask.insert(k);
                         }
-                        self.give_values(scratch);
                     }
                 }
             }
@@ -732,7 +845,7 @@ impl<'p> Interpreter<'p> {
         match target {
             Some(target) if !callee_mask.is_empty() => Ok(Some((target, callee, callee_mask))),
             _ => {
-                self.recycle_frames(callee);
+                self.recycle_frames(callee, calls.len());
                 if callee_mask.is_empty() {
                     return Ok(None);
                 }
@@ -741,52 +854,51 @@ impl<'p> Interpreter<'p> {
         }
     }
 
-    /// The frames of fused function `function`'s participants on `node`,
+    /// The frames of a fused function's participants (`parts`) on `node`,
     /// which stands at `site`, with the arguments in `args` (one list per
     /// participant, empty for those that do not take part): copies while
     /// more region nodes follow, the lists themselves for the `last`.
     fn callee_frames(
         &mut self,
-        function: &FusedFunction,
+        parts: &[PartLayout],
         node: NodeId,
         site: Site,
         args: &mut [Vec<Value>],
         last: bool,
     ) -> Vec<Frame> {
         let mut frames = self.frame_pool.pop().unwrap_or_default();
-        for (k, (p, values)) in function
-            .participants
-            .iter()
-            .zip(args.iter_mut())
-            .enumerate()
-        {
-            let frame = self.frame_slot(&mut frames, k, p.body, node, site);
+        for (k, (part, values)) in parts.iter().zip(args.iter_mut()).enumerate() {
+            let frame = self.frame_slot(&mut frames, k, part, node, site);
             if last {
                 std::mem::swap(&mut frame.data, values);
             } else {
                 frame.data.extend(values.iter().cloned());
             }
-            self.finish_frame(&mut frames[k], p.body, node);
+            resize_values(&mut frame.data, part.locals);
         }
         frames
     }
 
-    /// Frame `k` of a fused call's frame list, made ready for `body` on
-    /// `node` at `site`, with no data yet. A list from the pool keeps the
-    /// frames of the call it served last, their buffers emptied
-    /// ([`Self::recycle_frames`]), so the frames of a fused call are
-    /// reused in place rather than built, moved and taken apart.
+    /// Frame `k` of a fused call's frame list, made ready for participant
+    /// `part` on `node` at `site`: its node variables at `node`, no data
+    /// yet. A list from the pool keeps the frames of the call it served
+    /// last, their buffers emptied ([`Self::recycle_frames`]), so the
+    /// frames of a fused call are reused in place rather than built, moved
+    /// and taken apart. (Inlined, as [`Self::live_call`]: they run once per
+    /// call of a fused visit, and a call costs about as much as their
+    /// bodies.)
+    #[inline(always)]
     fn frame_slot<'f>(
         &mut self,
         frames: &'f mut Vec<Frame>,
         k: usize,
-        body: BodyId,
+        part: &PartLayout,
         node: NodeId,
         site: Site,
     ) -> &'f mut Frame {
         if k >= frames.len() {
             let frame = Frame {
-                owner: Owner::Body(body),
+                owner: Owner::Body(part.body),
                 self_node: node,
                 data: self.take_values(),
                 nodes: self.node_pool.pop().unwrap_or_default(),
@@ -798,26 +910,21 @@ impl<'p> Interpreter<'p> {
         }
         let last = frames.len() - 1;
         let frame = &mut frames[k.min(last)];
-        frame.owner = Owner::Body(body);
+        frame.owner = Owner::Body(part.body);
         frame.self_node = node;
         frame.site = site;
         frame.replaced = false;
+        frame.nodes.resize(part.node_vars, node);
         frame
     }
 
-    /// Completes frame `frame` for `body` on `node` once its data holds
-    /// the arguments: the other locals and the node variables at their
-    /// initial values.
-    fn finish_frame(&self, frame: &mut Frame, body: BodyId, node: NodeId) {
-        let layout = &self.program.bodies[body.index()].frame;
-        frame.data.resize(layout.locals.len(), Value::Int(0));
-        frame.nodes.resize(layout.node_vars.len(), node);
-    }
-
     /// Returns the frames of a fused call to the pool, emptied but with
-    /// their buffers, to be reused in place by [`Self::frame_slot`].
-    fn recycle_frames(&mut self, mut frames: Vec<Frame>) {
-        for frame in &mut frames {
+    /// their buffers, to be reused in place by [`Self::frame_slot`]. Only
+    /// the first `used` frames can hold anything: a list keeps the frames
+    /// of the widest call it served, and the others were emptied when it
+    /// came back from that call.
+    fn recycle_frames(&mut self, mut frames: Vec<Frame>, used: usize) {
+        for frame in frames.iter_mut().take(used) {
             frame.data.clear();
             frame.nodes.clear();
             frame.loops.clear();
@@ -833,6 +940,7 @@ impl<'p> Interpreter<'p> {
     /// the arguments they were given (their statements never ran, so their
     /// frames still hold them).
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn resume<M: Mask>(
         &mut self,
         tree: &mut Tree,
@@ -883,8 +991,8 @@ impl<'p> Interpreter<'p> {
             if let Site::Listed(index) = site {
                 self.begin_region_visit(index, n);
             }
-            let callee = &fused.functions[target.index()];
-            let frames = self.callee_frames(callee, n, site, &mut params, i == last);
+            let parts = &plan.functions[target.index()].parts;
+            let frames = self.callee_frames(parts, n, site, &mut params, i == last);
             self.call_fused(tree, fused, plan, target, n, mask.clone(), frames, site)?;
             if let Site::Listed(index) = site {
                 self.end_region_visit(index);
@@ -908,38 +1016,30 @@ impl<'p> Interpreter<'p> {
         }
     }
 
-    /// Evaluates the arguments of a (possibly guarded) call statement of
-    /// an active participant into `out`; returns the call's span, or
-    /// `None` (and leaves `out` alone) if its guard is false.
-    #[inline]
+    /// Evaluates the guard and the arguments of a (possibly guarded) call
+    /// of an active participant, the arguments into `out`; returns the
+    /// call's span, or `None` (and leaves `out` alone) if its guard is
+    /// false.
+    #[inline(always)]
     fn live_call(
         &mut self,
         tree: &mut Tree,
         frame: &mut Frame,
-        s: &Stmt,
+        call: &LiveCall<'p>,
         out: &mut Vec<Value>,
     ) -> Result<Option<Span>, RuntimeError> {
-        let call = match &s.kind {
-            StmtKind::If {
-                cond, then_branch, ..
-            } => {
-                if self.eval(tree, frame, cond)?.as_bool() {
-                    then_branch.first()
-                } else {
-                    None
-                }
+        if let Some(guard) = call.guard {
+            if !self.eval(tree, frame, guard)?.as_bool() {
+                return Ok(None);
             }
-            _ => Some(s),
-        };
-        match call.map(|c| (&c.kind, c.span)) {
-            Some((StmtKind::Call { args, .. }, span)) => {
-                for a in args {
-                    out.push(self.eval(tree, frame, a)?);
-                }
-                Ok(Some(span))
-            }
-            _ => Ok(None),
         }
+        let Some((args, span)) = call.args else {
+            return Ok(None);
+        };
+        for a in args {
+            out.push(self.eval(tree, frame, a)?);
+        }
+        Ok(Some(span))
     }
 }
 
@@ -982,6 +1082,15 @@ fn postpone_after<M: Mask>(
         }
     }
     active
+}
+
+/// Fills a frame's data locals past the arguments with their initial
+/// value (no clone of a template value per slot, as `Vec::resize` does).
+#[inline]
+fn resize_values(data: &mut Vec<Value>, len: usize) {
+    if data.len() < len {
+        data.extend(std::iter::repeat_with(|| Value::Int(0)).take(len - data.len()));
+    }
 }
 
 /// The per-type table of [`LoopPlanStep::Call::admit`] and

@@ -1123,8 +1123,38 @@ impl<'p> Interpreter<'p> {
         }
     }
 
-    /// Evaluates a data expression.
+    /// Evaluates a data expression: the leaves most expressions are made
+    /// of (constants, locals, globals, a field of `self` or of a node
+    /// variable) here, inlined, the rest in [`Self::eval_compound`], whose
+    /// frame is large and costly to set up.
+    #[inline(always)]
     fn eval(
+        &mut self,
+        tree: &mut Tree,
+        frame: &mut Frame,
+        e: &Expr,
+    ) -> Result<Value, RuntimeError> {
+        match &e.kind {
+            ExprKind::Const(v) => Ok(v.clone()),
+            ExprKind::Local(l) => Ok(frame.data[l.index()].clone()),
+            ExprKind::Global(g) => Ok(self.globals[g.index()].clone()),
+            ExprKind::Field(p, f) if p.steps.is_empty() => {
+                let n = match p.root {
+                    PathRoot::SelfNode => frame.self_node,
+                    PathRoot::Var(v) => frame.nodes[v.index()],
+                };
+                Ok(match tree.slot(n, self.slot_index(*f)) {
+                    Slot::Data(v) => v.clone(),
+                    _ => Value::Int(0),
+                })
+            }
+            _ => self.eval_compound(tree, frame, e),
+        }
+    }
+
+    /// [`Self::eval`] of any expression.
+    #[inline(never)]
+    fn eval_compound(
         &mut self,
         tree: &mut Tree,
         frame: &mut Frame,
