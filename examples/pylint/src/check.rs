@@ -170,7 +170,7 @@ pub fn check_file(path: &Path, options: &Options) -> Result<FileReport, CheckErr
     }
 
     let clock = Instant::now();
-    let mut tree = lower::lower_module(parsed.syntax(), &source)
+    let mut tree = lower::lower_module(parsed.syntax(), &source, parsed.tokens().len())
         .map_err(|e| CheckError::Internal(format!("{}: building the tree: {e}", path.display())))?;
     report.build = clock.elapsed();
     report.nodes = tree.node_count();

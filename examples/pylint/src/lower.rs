@@ -18,16 +18,22 @@ use ruff_text_size::Ranged;
 use crate::lint::{self, BuildError, NodeId, NodeRef, Tree};
 
 /// The generated tree of a parsed module.
-pub fn lower_module(module: &ast::ModModule, source: &str) -> Result<Tree, BuildError> {
+///
+/// `capacity` is how many nodes to make room for at once (the parser's
+/// token count is a good bound); the arena grows past it if needed.
+pub fn lower_module(
+    module: &ast::ModModule,
+    source: &str,
+    capacity: usize,
+) -> Result<Tree, BuildError> {
     let mut lower = Lower {
         tree: Tree::default(),
         source,
     };
-    // Python source has about one node per 35 bytes (the standard library:
-    // 878,696 nodes in 30 MB). Reserving for one per 16 bytes spares the
-    // arena its regrowth, each of which copies every node so far; the
-    // pages of the unused rest are never touched.
-    lower.tree.node.reserve(source.len() / 16);
+    // A module has fewer nodes than tokens (commas, brackets, colons and
+    // newlines are tokens but not nodes). Reserving that many spares the
+    // arena its regrowth, each of which copies every node so far.
+    lower.tree.node.reserve(capacity);
     let body = lower.stmts(&module.body)?;
     let root = lower.tree.add(lint::Module {
         start: start(module),

@@ -64,8 +64,14 @@ fn fused_rules_share_one_walk() {
     let fused_visits = fused["node_visits"].as_u64().expect("visits") as f64;
     let unfused_visits = unfused["node_visits"].as_u64().expect("visits") as f64;
     assert!(nodes > 0.0);
-    assert!(fused_visits >= nodes && fused_visits <= 1.2 * nodes, "{fused}");
-    assert!(fused_visits <= 1.2 / 15.0 * unfused_visits, "{fused} against {unfused}");
+    assert!(
+        fused_visits >= nodes && fused_visits <= 1.2 * nodes,
+        "{fused}"
+    );
+    assert!(
+        fused_visits <= 1.2 / 15.0 * unfused_visits,
+        "{fused} against {unfused}"
+    );
 }
 
 #[test]

@@ -26,7 +26,8 @@ fn every_node_type_is_built() {
     let source = include_str!("every_node.py");
     let parsed = ruff_python_parser::parse_unchecked_source(source, Default::default());
     assert_eq!(parsed.errors(), &[], "every_node.py parses");
-    let tree = lower_module(parsed.syntax(), source).expect("lowering builds a valid tree");
+    let tree = lower_module(parsed.syntax(), source, parsed.tokens().len())
+        .expect("lowering builds a valid tree");
     let built: BTreeSet<String> = tree
         .node
         .iter()
@@ -49,6 +50,7 @@ fn a_syntax_error_still_builds_the_recovered_tree() {
     let source = "def f(:\n    return 1 +\n";
     let parsed = ruff_python_parser::parse_unchecked_source(source, Default::default());
     assert!(!parsed.errors().is_empty());
-    let tree = lower_module(parsed.syntax(), source).expect("the recovered tree is valid");
+    let tree = lower_module(parsed.syntax(), source, parsed.tokens().len())
+        .expect("the recovered tree is valid");
     assert!(tree.node_count() > 3);
 }
