@@ -99,10 +99,13 @@ tree Lambda : Expr { child parameters: Parameters?; child body: Expr; }
 tree IfExp : Expr { child test: Expr; child body: Expr; child orelse: Expr; }
 tree Dict : Expr { child items: [DictItem]; }
 tree Set : Expr { child elts: [Expr]; }
-tree ListComp : Expr { child generators: [Comprehension]; child elt: Expr; }
-tree SetComp : Expr { child generators: [Comprehension]; child elt: Expr; }
-tree DictComp : Expr { child generators: [Comprehension]; child key: Expr?; child value: Expr; }
-tree Generator : Expr { child generators: [Comprehension]; child elt: Expr; parenthesized: bool; }
+// The comprehensions (`[..]`, `{..}`, `{k: v ..}`, `(..)`): a scope of
+// their own; the generators are evaluated before what they build.
+abstract tree Comp : Expr { child generators: [Comprehension]; }
+tree ListComp : Comp { child elt: Expr; }
+tree SetComp : Comp { child elt: Expr; }
+tree DictComp : Comp { child key: Expr?; child value: Expr; }
+tree Generator : Comp { child elt: Expr; parenthesized: bool; }
 tree Await : Expr { child value: Expr; }
 tree Yield : Expr { child value: Expr?; }
 tree YieldFrom : Expr { child value: Expr; }

@@ -100,29 +100,17 @@ def ruff_cmd(ruff, rules, files, fmt="json"):
             "--output-format", fmt, "--exit-zero", *files]
 
 
-def ruff_diagnostics(ruff, files):
-    out, _, _ = run(ruff_cmd(ruff, RULES, files))
-    found = set()
-    for d in json.loads(out):
-        code = d["code"] or "invalid-syntax"
-        found.add((os.path.abspath(d["filename"]), d["location"]["row"],
-                   d["location"]["column"], code, d["message"]))
-    return found
-
-
-def our_diagnostics(linter, files):
-    out, _, _ = run([linter, "--format", "json", *files])
-    found = set()
-    for d in json.loads(out):
-        code = d["code"] or "invalid-syntax"
-        found.add((os.path.abspath(d["filename"]), d["location"]["row"],
-                   d["location"]["column"], code, d["message"]))
-    return found
+def diagnostics(cmd):
+    """The (file, line, column, code, message) set of a run with JSON output
+    (ruff's keys; a syntax error has no code and counts as invalid-syntax)."""
+    out, _, _ = run(cmd)
+    return {(os.path.abspath(d["filename"]), d["location"]["row"], d["location"]["column"],
+             d["code"] or "invalid-syntax", d["message"]) for d in json.loads(out)}
 
 
 def compare(args, ruff, linter, files):
-    theirs = ruff_diagnostics(ruff, files)
-    ours = our_diagnostics(linter, files)
+    theirs = diagnostics(ruff_cmd(ruff, RULES, files))
+    ours = diagnostics([linter, "--format", "json", *files])
     by_rule = collections.defaultdict(lambda: [0, [], []])
     for d in theirs & ours:
         by_rule[d[3]][0] += 1

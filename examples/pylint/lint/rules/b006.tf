@@ -167,36 +167,14 @@ impl List { traversal b006(eval: bool) { walk; B006_Q = ""; B006_IMM = false; B0
 impl Dict { traversal b006(eval: bool) { walk; B006_Q = ""; B006_IMM = false; B006_MUT = true; } }
 impl Set { traversal b006(eval: bool) { walk; B006_Q = ""; B006_IMM = false; B006_MUT = true; } }
 // Comprehensions have their own scope: their targets do not leak.
-impl ListComp {
+// A comprehension's bindings stay inside it; the displays it builds are
+// mutable, a generator is not.
+impl Comp {
     traversal b006(eval: bool) {
         let scope: {str: str} = B006_SCOPE; let base: {str: str} = B006_BASE;
         walk;
         B006_SCOPE = scope; B006_BASE = base;
-        B006_Q = ""; B006_IMM = false; B006_MUT = true;
-    }
-}
-impl SetComp {
-    traversal b006(eval: bool) {
-        let scope: {str: str} = B006_SCOPE; let base: {str: str} = B006_BASE;
-        walk;
-        B006_SCOPE = scope; B006_BASE = base;
-        B006_Q = ""; B006_IMM = false; B006_MUT = true;
-    }
-}
-impl DictComp {
-    traversal b006(eval: bool) {
-        let scope: {str: str} = B006_SCOPE; let base: {str: str} = B006_BASE;
-        walk;
-        B006_SCOPE = scope; B006_BASE = base;
-        B006_Q = ""; B006_IMM = false; B006_MUT = true;
-    }
-}
-impl Generator {
-    traversal b006(eval: bool) {
-        let scope: {str: str} = B006_SCOPE; let base: {str: str} = B006_BASE;
-        walk;
-        B006_SCOPE = scope; B006_BASE = base;
-        B006_Q = ""; B006_IMM = false; B006_MUT = false;
+        B006_Q = ""; B006_IMM = false; B006_MUT = !(self is Generator);
     }
 }
 impl Lambda {

@@ -381,40 +381,11 @@ impl Comprehension {
         for c in self.ifs { c.f841(); }
     }
 }
-impl ListComp {
+impl Comp {
     traversal f841() {
         let inline: {str: bool} = F841_INLINE; let in_inline: bool = F841_IN_INLINE; let in_comp: bool = F841_IN_COMP;
         F841_ENTER_COMP = true;
-        for g in self.generators { g.f841(); }
-        self.elt.f841();
-        F841_INLINE = inline; F841_IN_INLINE = in_inline; F841_IN_COMP = in_comp;
-    }
-}
-impl SetComp {
-    traversal f841() {
-        let inline: {str: bool} = F841_INLINE; let in_inline: bool = F841_IN_INLINE; let in_comp: bool = F841_IN_COMP;
-        F841_ENTER_COMP = true;
-        for g in self.generators { g.f841(); }
-        self.elt.f841();
-        F841_INLINE = inline; F841_IN_INLINE = in_inline; F841_IN_COMP = in_comp;
-    }
-}
-impl Generator {
-    traversal f841() {
-        let inline: {str: bool} = F841_INLINE; let in_inline: bool = F841_IN_INLINE; let in_comp: bool = F841_IN_COMP;
-        F841_ENTER_COMP = true;
-        for g in self.generators { g.f841(); }
-        self.elt.f841();
-        F841_INLINE = inline; F841_IN_INLINE = in_inline; F841_IN_COMP = in_comp;
-    }
-}
-impl DictComp {
-    traversal f841() {
-        let inline: {str: bool} = F841_INLINE; let in_inline: bool = F841_IN_INLINE; let in_comp: bool = F841_IN_COMP;
-        F841_ENTER_COMP = true;
-        for g in self.generators { g.f841(); }
-        self.key.f841();
-        self.value.f841();
+        walk;
         F841_INLINE = inline; F841_IN_INLINE = in_inline; F841_IN_COMP = in_comp;
     }
 }
