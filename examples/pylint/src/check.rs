@@ -1,6 +1,7 @@
 //! Linting one file: read, parse, copy into the generated tree, run the
 //! fused rules, and turn the rules' findings into positioned diagnostics.
 
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -133,10 +134,13 @@ pub const SYNTAX_ERROR: &str = "invalid-syntax";
 pub fn check_file(path: &Path, options: &Options) -> Result<FileReport, CheckError> {
     let mut source = std::fs::read_to_string(path)
         .map_err(|e| CheckError::Unreadable(format!("{}: {e}", path.display())))?;
-    let lines = LineIndex::from_source_text(&source);
+    // Lines are indexed only for a file that has something to position
+    // (a diagnostic, a `noqa` comment): most files have neither.
+    let lines = OnceCell::new();
+    let index = |source: &str| lines.get_or_init(|| LineIndex::from_source_text(source));
     let position = |offset: i64, source: &str| {
         let offset = u32::try_from(offset).unwrap_or(0);
-        let at = lines.line_column(TextSize::new(offset), source);
+        let at = index(source).line_column(TextSize::new(offset), source);
         (at.line.get(), at.column.get())
     };
     let mut report = FileReport {
@@ -158,7 +162,7 @@ pub fn check_file(path: &Path, options: &Options) -> Result<FileReport, CheckErr
     // and lint the tree it recovered.
     let parsed = ruff_python_parser::parse_unchecked_source(&source, source_type);
     report.parse = clock.elapsed();
-    let suppressions = Suppressions::from_comments(parsed.tokens(), &source, &lines);
+    let suppressions = Suppressions::from_comments(parsed.tokens(), &source, || index(&source));
     for e in parsed.errors() {
         let (line, col) = position(i64::from(e.location.start().to_u32()), &source);
         report.diagnostics.push(Diagnostic {

@@ -52,15 +52,23 @@ pub struct Suppressions {
 }
 
 impl Suppressions {
-    /// The directives in the comments of a parsed file.
-    pub fn from_comments(tokens: &Tokens, source: &str, lines: &LineIndex) -> Suppressions {
+    /// The directives in the comments of a parsed file; `lines` indexes
+    /// the file's lines (asked for only when a comment holds a directive).
+    pub fn from_comments<'a>(
+        tokens: &Tokens,
+        source: &str,
+        lines: impl Fn() -> &'a LineIndex,
+    ) -> Suppressions {
         let mut found = Suppressions::default();
         for token in tokens.iter().filter(|t| t.kind() == TokenKind::Comment) {
             let text = &source[token.range()];
+            if !has_noqa(text) {
+                continue;
+            }
             if let Some(exempt) = file_directive(text) {
                 merge_into(&mut found.file, exempt);
             } else if let Some(exempt) = line_directive(text) {
-                let line = lines.line_index(token.start()).get();
+                let line = lines().line_index(token.start()).get();
                 match found.lines.get_mut(&line) {
                     Some(e) => e.merge(exempt),
                     None => {
@@ -81,6 +89,14 @@ impl Suppressions {
         self.file.as_ref().is_some_and(|e| e.covers(code))
             || self.lines.get(&line).is_some_and(|e| e.covers(code))
     }
+}
+
+/// Whether a comment mentions `noqa` in any case (every directive does).
+fn has_noqa(comment: &str) -> bool {
+    comment
+        .as_bytes()
+        .windows(4)
+        .any(|w| w.eq_ignore_ascii_case(b"noqa"))
 }
 
 fn merge_into(slot: &mut Option<Exempt>, exempt: Exempt) {
