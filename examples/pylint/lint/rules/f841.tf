@@ -76,6 +76,8 @@ pure fn f841_dummy(s: str) -> bool {
     }
     return all || last != "_";
 }
+// A new binding of a name inherits the reads of the one it replaces: its
+// entry in F841_USED stays as it is, or is made (unread) when it has none.
 pure fn f841_snap(snap: {str: bool}, watch: {str: bool}, n: str, used: bool) -> {str: bool} =
     if contains(watch, n) && !contains(snap, n) { insert(snap, n, used) } else { snap };
 pure fn f841_exempt(s: str) -> bool =
@@ -107,10 +109,10 @@ impl Name {
                 }
             } else {
                 let used: bool = get(F841_USED, self.id, false);
-                F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, self.id, get(F841_USED, self.id, false)); F841_START[self.id] = if F841_MODE == 1 && !F841_UNPACKED && !get(F841_DECL, self.id, false) {
+                F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, self.id, used); F841_START[self.id] = if F841_MODE == 1 && !F841_UNPACKED && !get(F841_DECL, self.id, false) {
                     self.start
                 } else { -1 };
-                F841_USED[self.id] = used;
+                if !contains(F841_USED, self.id) { F841_USED[self.id] = false; }
             }
         } else if self.ctx == ExprContext::Del {
             if F841_IN_INLINE {
@@ -136,8 +138,8 @@ impl Named {
             } else {
                 // In a comprehension, `:=` binds in the enclosing scope.
                 let used: bool = get(F841_USED, t.id, false);
-                F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, t.id, get(F841_USED, t.id, false)); F841_START[t.id] = if !F841_UNPACKED && !get(F841_DECL, t.id, false) { t.start } else { -1 };
-                F841_USED[t.id] = used;
+                F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, t.id, used); F841_START[t.id] = if !F841_UNPACKED && !get(F841_DECL, t.id, false) { t.start } else { -1 };
+                if !contains(F841_USED, t.id) { F841_USED[t.id] = false; }
             }
         }
     }
@@ -250,7 +252,7 @@ impl ExceptHandler {
                 F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, n, used);
                 snap = F841_SNAP;
                 F841_START[n] = -1;
-                F841_USED[n] = used;
+                if !contains(F841_USED, n) { F841_USED[n] = false; }
                 F841_WATCH[n] = true;
                 F841_SNAP = remove(F841_SNAP, n);
             }
@@ -297,7 +299,7 @@ impl Import {
         for a in self.names {
             let bound: str = if a.asname != "" { a.asname } else { f841_first_segment(a.name) };
             if F841_IN_INLINE { F841_INLINE[bound] = get(F841_INLINE, bound, false); }
-            else { F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, bound, get(F841_USED, bound, false)); F841_START[bound] = -1; F841_USED[bound] = get(F841_USED, bound, false); }
+            else { F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, bound, get(F841_USED, bound, false)); F841_START[bound] = -1; if !contains(F841_USED, bound) { F841_USED[bound] = false; } }
         }
     }
 }
@@ -307,7 +309,7 @@ impl ImportFrom {
             if a.name != "*" {
                 let bound: str = if a.asname != "" { a.asname } else { a.name };
                 if F841_IN_INLINE { F841_INLINE[bound] = get(F841_INLINE, bound, false); }
-                else { F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, bound, get(F841_USED, bound, false)); F841_START[bound] = -1; F841_USED[bound] = get(F841_USED, bound, false); }
+                else { F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, bound, get(F841_USED, bound, false)); F841_START[bound] = -1; if !contains(F841_USED, bound) { F841_USED[bound] = false; } }
             }
         }
     }
@@ -328,7 +330,7 @@ impl MatchAs {
                 let used: bool = get(F841_USED, self.name, false);
                 F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, self.name, used);
                 F841_START[self.name] = if !get(F841_DECL, self.name, false) { self.name_start } else { -1 };
-                F841_USED[self.name] = used;
+                if !contains(F841_USED, self.name) { F841_USED[self.name] = false; }
             }
         }
     }
@@ -342,7 +344,7 @@ impl MatchStar {
                 let used: bool = get(F841_USED, self.name, false);
                 F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, self.name, used);
                 F841_START[self.name] = if !get(F841_DECL, self.name, false) { self.name_start } else { -1 };
-                F841_USED[self.name] = used;
+                if !contains(F841_USED, self.name) { F841_USED[self.name] = false; }
             }
         }
     }
@@ -357,7 +359,7 @@ impl MatchMapping {
                 let used: bool = get(F841_USED, self.rest, false);
                 F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, self.rest, used);
                 F841_START[self.rest] = if !get(F841_DECL, self.rest, false) { self.rest_start } else { -1 };
-                F841_USED[self.rest] = used;
+                if !contains(F841_USED, self.rest) { F841_USED[self.rest] = false; }
             }
         }
     }
@@ -402,7 +404,7 @@ impl ClassDef {
         for s in self.body { s.f841(); }
         F841_INLINE = inline; F841_IN_INLINE = in_inline; F841_IN_COMP = in_comp;
         if F841_IN_INLINE { F841_INLINE[self.name] = get(F841_INLINE, self.name, false); }
-        else { F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, self.name, get(F841_USED, self.name, false)); F841_START[self.name] = -1; F841_USED[self.name] = get(F841_USED, self.name, false); }
+        else { F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, self.name, get(F841_USED, self.name, false)); F841_START[self.name] = -1; if !contains(F841_USED, self.name) { F841_USED[self.name] = false; } }
     }
 }
 impl FunctionDef {
@@ -412,7 +414,7 @@ impl FunctionDef {
         self.parameters.f841();
         self.returns.f841();
         if F841_IN_INLINE { F841_INLINE[self.name] = get(F841_INLINE, self.name, false); }
-        else { F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, self.name, get(F841_USED, self.name, false)); F841_START[self.name] = -1; F841_USED[self.name] = get(F841_USED, self.name, false); }
+        else { F841_SNAP = f841_snap(F841_SNAP, F841_WATCH, self.name, get(F841_USED, self.name, false)); F841_START[self.name] = -1; if !contains(F841_USED, self.name) { F841_USED[self.name] = false; } }
         // The body: a scope of its own, visited (by ruff) after this one.
         let start: {str: i64} = F841_START; let used: {str: bool} = F841_USED;
         let decl: {str: bool} = F841_DECL; let pending: {str: bool} = F841_PENDING;
