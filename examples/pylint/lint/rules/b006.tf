@@ -264,13 +264,13 @@ impl MatchMapping {
 // binding comes back after it.
 impl ExceptHandler {
     traversal b006(eval: bool) {
-        if self.name == "" {
-            walk;
-        } else {
-            let scope: {str: str} = B006_SCOPE; let base: {str: str} = B006_BASE;
+        let scope: {str: str} = B006_SCOPE; let base: {str: str} = B006_BASE;
+        if self.name != "" {
             B006_SCOPE[self.name] = "";
             if !B006_IN_CLASS { B006_BASE[self.name] = ""; }
-            walk;
+        }
+        walk;
+        if self.name != "" {
             B006_SCOPE = if contains(scope, self.name) { insert(B006_SCOPE, self.name, scope[self.name]) }
                 else { remove(B006_SCOPE, self.name) };
             B006_BASE = if contains(base, self.name) { insert(B006_BASE, self.name, base[self.name]) }

@@ -49,7 +49,11 @@ impl MatchCase {
 impl Pattern { traversal c901() { C901_IRREFUTABLE = false; } }
 impl MatchAs {
     traversal c901() {
-        if self.pattern is none { C901_IRREFUTABLE = true; } else { walk; }
+        // A bare capture (`case x:`) is irrefutable; `P as x` is what P is.
+        // The walk comes first and unconditionally, so that it fuses (it
+        // visits nothing when there is no pattern).
+        walk;
+        if self.pattern is none { C901_IRREFUTABLE = true; }
     }
 }
 impl MatchOr {

@@ -238,12 +238,12 @@ impl WithItem {
 }
 impl ExceptHandler {
     traversal f841() {
+        // The calls are the walk's (the type, then the body), unconditional,
+        // so that they fuse with the other rules' walks of the handler.
         self.exc_type.f841();
-        if self.name == "" {
-            for s in self.body { s.f841(); }
-        } else {
-            let n: str = self.name;
-            let watch: {str: bool} = F841_WATCH; let snap: {str: bool} = F841_SNAP;
+        let n: str = self.name;
+        let watch: {str: bool} = F841_WATCH; let snap: {str: bool} = F841_SNAP;
+        if n != "" {
             if F841_IN_INLINE {
                 F841_INLINE[n] = get(F841_INLINE, n, false);
             } else {
@@ -256,7 +256,9 @@ impl ExceptHandler {
                 F841_WATCH[n] = true;
                 F841_SNAP = remove(F841_SNAP, n);
             }
-            for s in self.body { s.f841(); }
+        }
+        for s in self.body { s.f841(); }
+        if n != "" {
             let read: bool = if F841_IN_INLINE { get(F841_INLINE, n, false) }
                 else { get(F841_SNAP, n, get(F841_USED, n, false)) };
             if !read && !f841_dummy(n) {
