@@ -63,7 +63,10 @@ fn fused_rules_share_one_walk() {
     assert!(nodes > 0);
     assert_eq!(fused["node_visits"].as_u64(), Some(nodes), "{fused}");
     let unfused_visits = unfused["node_visits"].as_u64().expect("visits") as f64;
-    assert!(nodes as f64 <= 1.2 / 15.0 * unfused_visits, "{fused} against {unfused}");
+    assert!(
+        nodes as f64 <= 1.2 / 15.0 * unfused_visits,
+        "{fused} against {unfused}"
+    );
 }
 
 #[test]
