@@ -50,26 +50,21 @@ pub struct FileReport {
     pub visits: u64,
 }
 
+/// The codes of the rules, in the order of `fuse lint`.
+pub const RULES: [&str; 15] = [
+    "E711", "E712", "E722", "E731", "E741", "F541", "F631", "F632", "B006", "B011", "PLR0911",
+    "PLR0912", "PLR0915", "C901", "F841",
+];
+
 /// The rules' findings by code: each rule appends to the global named by
-/// its code (see `lint/rules/`). One line per rule of `fuse lint`.
+/// its code (see `lint/rules/`). One line per rule of `fuse lint`, in the
+/// order of [`RULES`].
 fn findings(g: &Globals) -> [(&'static str, &[Diag]); 15] {
-    [
-        ("E711", &g.e711),
-        ("E712", &g.e712),
-        ("E722", &g.e722),
-        ("E731", &g.e731),
-        ("E741", &g.e741),
-        ("F541", &g.f541),
-        ("F631", &g.f631),
-        ("F632", &g.f632),
-        ("B006", &g.b006),
-        ("B011", &g.b011),
-        ("PLR0911", &g.plr0911),
-        ("PLR0912", &g.plr0912),
-        ("PLR0915", &g.plr0915),
-        ("C901", &g.c901),
-        ("F841", &g.f841),
-    ]
+    let lists: [&[Diag]; 15] = [
+        &g.e711, &g.e712, &g.e722, &g.e731, &g.e741, &g.f541, &g.f631, &g.f632, &g.b006, &g.b011,
+        &g.plr0911, &g.plr0912, &g.plr0915, &g.c901, &g.f841,
+    ];
+    std::array::from_fn(|i| (RULES[i], lists[i]))
 }
 
 /// The files to lint below `roots`, in path order: files named directly,

@@ -70,6 +70,17 @@ const WORKER_STACK: usize = 64 << 20;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let wall = Instant::now();
+    if let Some(unknown) = cli
+        .select
+        .iter()
+        .find(|c| !check::RULES.contains(&c.as_str()))
+    {
+        eprintln!(
+            "treefuse-pylint: unknown rule code `{unknown}` in --select (the rules: {})",
+            check::RULES.join(", ")
+        );
+        return ExitCode::from(2);
+    }
     let roots = if cli.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {

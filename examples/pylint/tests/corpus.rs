@@ -85,6 +85,13 @@ fn select_filters_codes_and_json_has_ruff_keys() {
 }
 
 #[test]
+fn unknown_select_code_is_an_error() {
+    let (out, err, status) = lint(&["--select", "E999", "corpus"]);
+    assert_eq!((out.as_str(), status), ("", 2));
+    assert!(err.contains("unknown rule code `E999`"), "{err}");
+}
+
+#[test]
 fn clean_file_exits_zero_and_missing_path_exits_two() {
     let dir = std::env::temp_dir().join(format!("treefuse-pylint-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
