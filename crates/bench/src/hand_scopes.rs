@@ -2,8 +2,8 @@
 //! generated from `examples/scopes/scopes.tf` is measured against.
 //!
 //! It works on the same generated `scopes::Tree` (same arenas, same node
-//! layout) and uses the same persistent map (`imbl::OrdMap` with
-//! `Arc<str>` keys), so the comparison isolates what the generated
+//! layout) and uses the same persistent map (`ValueMap` with `Arc<str>`
+//! keys, the map type of generated code), so the comparison isolates what the generated
 //! traversal code costs: dispatch, the environment passed by value, the
 //! stack check per visit, `Result` plumbing. It computes exactly what the
 //! program computes (`scopes-bench` checks the trees and globals equal
@@ -15,11 +15,11 @@
 //! the benchmark's generator keeps a few levels deep.
 
 use crate::scopes::{ExprId, ExprKind, Globals, StmtId, StmtKind, Tree};
-use imbl::OrdMap;
 use std::sync::Arc;
+use treefuse_runtime::generated::ValueMap;
 
 /// Names visible at a point, to their declarations' slots.
-type Env = OrdMap<Arc<str>, i64>;
+type Env = ValueMap<Arc<str>, i64>;
 
 /// Resolves every name of the program in `t`, like `fuse resolve`.
 pub fn run(t: &mut Tree, g: &mut Globals) {

@@ -583,6 +583,23 @@ impl Gen<'_> {
         }
     }
 
+    /// String `e` as a `&str` operand of a comparison: a constant as the
+    /// literal itself (no `Arc` made), anything else borrowed (`&*x`,
+    /// `&**x` for a lent local).
+    fn str_operand(&self, e: &Expr, fr: &Frame) -> TokenStream {
+        if let Some(s) = str_const(e) {
+            return quote!(#s);
+        }
+        let x = self.by_ref(e, fr);
+        if self.is_lent_local(e, fr) {
+            let ts = x.ts;
+            quote!(&**#ts)
+        } else {
+            let x = x.at(UNARY);
+            quote!(&*#x)
+        }
+    }
+
     /// Records that the code copies lent parameter `e` out of its
     /// reference (see `Gen::settle_lending`).
     fn note_copied(&self, e: &Expr, fr: &Frame, cost: Copied) {
@@ -879,6 +896,16 @@ impl Gen<'_> {
             }
         };
         let infix = |sym: TokenStream, prec: u8, by_ref: bool| {
+            // A string compared with a string constant: both as `&str`, so
+            // that the constant is not made into an `Arc<str>` (an
+            // allocation) on every comparison.
+            if by_ref && (str_const(a).is_some() != str_const(b).is_some()) {
+                let (x, y) = (self.str_operand(a, fr), self.str_operand(b, fr));
+                return E {
+                    ts: quote!(#x #sym #y),
+                    prec,
+                };
+            }
             let (x, y) = if by_ref {
                 (by_ref_deref(a), by_ref_deref(b))
             } else {
@@ -936,8 +963,13 @@ impl Gen<'_> {
                 }
             }
             ConcatStr => {
-                let x = self.as_ref_arg(a, fr);
-                let y = self.as_ref_arg(b, fr);
+                // `concat_str` takes `&str`: a constant as a literal, the
+                // rest by reference (deref coercion).
+                let arg = |e: &Expr| match str_const(e) {
+                    Some(s) => quote!(#s),
+                    None => self.as_ref_arg(e, fr),
+                };
+                let (x, y) = (arg(a), arg(b));
                 E::atom(quote!(concat_str(#x, #y)))
             }
             LtStr => infix(quote!(<), CMP, true),
@@ -953,6 +985,20 @@ impl Gen<'_> {
             LeInt | LeFloat => infix(quote!(<=), CMP, false),
             GtInt | GtFloat => infix(quote!(>), CMP, false),
             GeInt | GeFloat => infix(quote!(>=), CMP, false),
+            // A string against the empty string: `is_empty` (what clippy
+            // asks for instead of `== ""`).
+            Eq | Ne if (str_const(a) == Some("")) != (str_const(b) == Some("")) => {
+                let other = if str_const(a) == Some("") { b } else { a };
+                let x = self.by_ref(other, fr).at(ATOM);
+                if op == Eq {
+                    E::atom(quote!(#x.is_empty()))
+                } else {
+                    E {
+                        ts: quote!(!#x.is_empty()),
+                        prec: UNARY,
+                    }
+                }
+            }
             Eq => infix(quote!(==), CMP, true),
             Ne => infix(quote!(!=), CMP, true),
             And => infix(quote!(&&), AND, false),
@@ -1034,7 +1080,7 @@ impl Gen<'_> {
                 E::atom(quote!(#m.contains_key(#k)))
             }
             // A map the expression owns (a temporary, or a local at its last
-            // use) is updated in place: `imbl` copies only nodes it shares.
+            // use) is updated in place: `ValueMap` copies only what it shares.
             Builtin::MapInsert if self.owns(&args[0], fr) => {
                 let (m, k, v) = (arg(0).ts, arg(1).ts, arg(2).ts);
                 E::atom(quote!({
@@ -2044,4 +2090,12 @@ fn has_node_call(e: &Expr) -> bool {
         found |= matches!(x.kind, ExprKind::NodeCall(..))
     });
     found
+}
+
+/// The text of `e` if it is a string constant.
+fn str_const(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Const(Value::Str(s)) => Some(s),
+        _ => None,
+    }
 }

@@ -295,10 +295,11 @@ pub fn prelude(code: &TokenStream, count: &proc_macro2::Ident) -> TokenStream {
     }
     // In public signatures: `run_*` return `RuntimeError`, the traversals
     // `Fail`, those that rewrite `Replaced` and take a `Site`; `Tree::add`
-    // returns `BuildError`; `Tree` keeps cold fields in `ColdTable`s.
+    // returns `BuildError`; `Tree` keeps cold fields in `ColdTable`s; maps
+    // (fields, globals, parameters) are `ValueMap`s.
     let mut public = vec![ident("Fail"), ident("RuntimeError")];
     public.extend(
-        ["Replaced", "Site", "BuildError", "ColdTable"]
+        ["Replaced", "Site", "BuildError", "ColdTable", "ValueMap"]
             .iter()
             .filter(|name| mentioned(name))
             .map(|name| ident(name)),

@@ -945,7 +945,7 @@ impl<'p> Gen<'p> {
             }
             DataType::Map(k, v) => {
                 let (k, v) = (self.data_type(k), self.data_type(v));
-                quote!(imbl::OrdMap<#k, #v>)
+                quote!(ValueMap<#k, #v>)
             }
             DataType::Array(e) => {
                 let e = self.data_type(e);
@@ -993,7 +993,7 @@ impl<'p> Gen<'p> {
                 );
                 quote!(#n::#v)
             }
-            DataType::Map(..) => quote!(imbl::OrdMap::new()),
+            DataType::Map(..) => quote!(ValueMap::new()),
         }
     }
 

@@ -84,9 +84,11 @@
 //!   (cold tables included).
 //!   Records are structs, arrays `Vec<T>` (cloned on copy; loops over an
 //!   array the loop body does not assign iterate it in place), strings
-//!   `Arc<str>`.
+//!   `Arc<str>`, maps `treefuse_runtime::generated::ValueMap<K, V>` (a
+//!   persistent ordered map that keeps small maps in one flat array with
+//!   a hash per key, and larger ones in an `imbl::OrdMap`).
 //! - **Lent parameters.** A parameter that is not `Copy` and that no body
-//!   assigns is taken by reference (`&OrdMap<K, V>`, `&Rec`, `&Arc<str>`,
+//!   assigns is taken by reference (`&ValueMap<K, V>`, `&Rec`, `&Arc<str>`,
 //!   `&[T]` for arrays) when that pays, which the generator finds out by
 //!   generating the functions and watching which lent parameters their
 //!   code copies (`Gen::settle_lending`): a pure
@@ -176,7 +178,7 @@
 //!   `crates/codegen-example/programs/moves.tf` holds the hard cases). A
 //!   map the code owns (a temporary, a local at its last use,
 //!   `x = insert(x, ..)` or `x = remove(x, ..)` on a local) is updated in
-//!   place (`imbl` copies only nodes another map shares); `for k in
+//!   place (copying only what another map shares); `for k in
 //!   keys(m)` and `values(m)` iterate the map itself (or an O(1) copy of it
 //!   when the body assigns it) instead of a collected `Vec`; a member of a
 //!   map's value is read where the value is (`m[k].f`, through `map_ref`).
@@ -186,7 +188,7 @@
 //!   checked operations (`div_int`, `checked_index`, `cast_error`, ..),
 //!   `Replaced`, `Site`, `OpenList`, and the JSON glue (its `interop`
 //!   module), and the stack segments of `treefuse_runtime::stack`. The
-//!   crates generated code builds on (`imbl`, `treefuse-sema`) are used through `treefuse-runtime`'s re-exports,
+//!   crates generated code builds on (`stacker`, `treefuse-sema`) are used through `treefuse-runtime`'s re-exports,
 //!   so a client crate has `treefuse-runtime` as its only dependency and
 //!   this crate as its build-dependency.
 //! - **Runtime errors** as `RuntimeError` carrying the traversal and the

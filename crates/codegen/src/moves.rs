@@ -7,7 +7,7 @@
 //! can hand over the value itself: an array or record is not copied, and
 //! a map keeps a reference count of one, so a later `insert`/`remove` on
 //! it updates it in place instead of copying the path it changes
-//! (`imbl` copies nodes that are shared). This is what a person writing
+//! (a `ValueMap` copies only what is shared). This is what a person writing
 //! the Rust by hand does for `let e = env;`, `e = kill(e, id);` and
 //! `return e;`.
 //!

@@ -178,6 +178,7 @@ pub(crate) const MODULE_NAMES: &[&str] = &[
     "BuildError",
     "TypedNode",
     "Arc",
+    "ValueMap",
     "imbl",
     "stacker",
     "interop",

@@ -392,7 +392,7 @@ fn body_fn_of<'a>(code: &'a str, name: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no function `{name}` in:\n{code}"))
 }
 
-/// Read-only map parameters of pure functions are lent (`&OrdMap`), also
+/// Read-only map parameters of pure functions are lent (`&ValueMap`), also
 /// from a tree field (a pure function does not take the tree); a map
 /// parameter the function takes over and updates is not (its caller's
 /// move lets it update in place).
@@ -407,7 +407,7 @@ fn pure_functions_borrow_maps_they_only_read() {
          fuse run(root: N) {\n    root.f();\n}\n",
     );
     assert!(
-        code.contains("env: imbl::OrdMap<i64, i64>,\n        ids: &imbl::OrdMap<i64, bool>,"),
+        code.contains("env: ValueMap<i64, i64>,\n        ids: &ValueMap<i64, bool>,"),
         "{code}"
     );
     assert!(
@@ -417,7 +417,7 @@ fn pure_functions_borrow_maps_they_only_read() {
 }
 
 /// A traversal parameter that no body assigns is lent by every caller:
-/// the unfused bodies and the fused functions take `&OrdMap`, pass their
+/// the unfused bodies and the fused functions take `&ValueMap`, pass their
 /// reference on to the calls on the children (one argument slot per
 /// participant) and clone nothing; the entry lends the value it built.
 #[test]
@@ -433,15 +433,12 @@ fn traversal_parameters_are_lent_through_fused_calls() {
          fuse run(root: N) {\n    root.f({1: 5});\n    root.g({2: 7});\n}\n",
     );
     let two = fused_fn_of(&code, "_two");
-    assert!(two.contains("m_2: &imbl::OrdMap<i64, i64>,"), "{two}");
+    assert!(two.contains("m_2: &ValueMap<i64, i64>,"), "{two}");
     assert!(two.contains("let arg0_0 = m_2;"), "{two}");
     assert!(!two.contains(".clone()"), "{two}");
     let unfused = body_fn_of(&code, "two_f");
     // (Its parameter is named `m_2`: `m` names no local there.)
-    assert!(
-        unfused.contains("m_2: &imbl::OrdMap<i64, i64>,"),
-        "{unfused}"
-    );
+    assert!(unfused.contains("m_2: &ValueMap<i64, i64>,"), "{unfused}");
     assert_eq!(
         unfused.matches("f(t, cx, n, m_2)?;").count(),
         2,
@@ -467,12 +464,12 @@ fn lent_parameters_are_copied_where_they_become_owned() {
          fuse run(root: N) {\n    root.f({});\n    root.g({});\n}\n",
     );
     let f = body_fn_of(&code, "two_f");
-    assert!(f.contains("m_2: &imbl::OrdMap<i64, i64>,"), "{f}");
+    assert!(f.contains("m_2: &ValueMap<i64, i64>,"), "{f}");
     assert_eq!(f.matches(".clone()").count(), 1, "{f}");
     assert!(f.contains("= m_2.clone();"), "{f}");
     assert_eq!(f.matches("f(t, cx, n, &k_2)?;").count(), 2, "{f}");
     let g = body_fn_of(&code, "two_g");
-    assert!(g.contains("mut m_2: imbl::OrdMap<i64, i64>,"), "{g}");
+    assert!(g.contains("mut m_2: ValueMap<i64, i64>,"), "{g}");
 }
 
 /// A fused call on a child returns the child slot its caller reads next

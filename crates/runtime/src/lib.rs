@@ -8,8 +8,9 @@
 //!
 //! Generated code needs no other crate: deep trees run on the reusable
 //! stack segments of [`stack`], and the crates it builds on are
-//! re-exported here ([`imbl`] for maps, [`sema`] for the schema of the
-//! JSON layer; [`stacker`] for older generated modules), so a client crate lists
+//! re-exported here ([`imbl`], which holds large maps of
+//! [`generated::ValueMap`], [`sema`] for the schema of the JSON layer;
+//! [`stacker`] for older generated modules), so a client crate lists
 //! `treefuse-runtime` as its one dependency and `treefuse-codegen` as its
 //! build-dependency.
 

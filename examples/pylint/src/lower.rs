@@ -10,6 +10,8 @@
 //! The copy recurses as deep as the syntax tree; the caller runs it on a
 //! thread with a large stack (see `main.rs`), as the parser itself needs.
 
+use rustc_hash::FxBuildHasher;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use ruff_python_ast as ast;
@@ -29,6 +31,7 @@ pub fn lower_module(
     let mut lower = Lower {
         tree: Tree::default(),
         source,
+        strings: Strings::default(),
     };
     // A module has fewer nodes than tokens (commas, brackets, colons and
     // newlines are tokens but not nodes). Reserving that many spares the
@@ -53,19 +56,34 @@ fn end(node: &impl Ranged) -> i64 {
     i64::from(node.end().to_u32())
 }
 
-fn text(s: &str) -> Arc<str> {
-    Arc::from(s)
-}
-
-/// An optional identifier as `python.tf` keeps it: empty when absent.
-fn opt_ident(id: Option<&ast::Identifier>) -> Arc<str> {
-    id.map_or_else(|| text(""), |i| text(i.as_str()))
-}
-
 struct Lower<'s> {
     tree: Tree,
     /// The module's source text (a number literal keeps its spelling).
     source: &'s str,
+    strings: Strings,
+}
+
+/// Every string the tree holds, once: equal names share one `Arc`, so the
+/// rules' maps keyed by name compare keys by pointer (and the tree holds
+/// each name once).
+#[derive(Default)]
+struct Strings(HashSet<Arc<str>, FxBuildHasher>);
+
+impl Strings {
+    /// `s` as the tree holds it.
+    fn text(&mut self, s: &str) -> Arc<str> {
+        if let Some(t) = self.0.get(s) {
+            return Arc::clone(t);
+        }
+        let t: Arc<str> = Arc::from(s);
+        self.0.insert(Arc::clone(&t));
+        t
+    }
+
+    /// An optional identifier as `python.tf` keeps it: empty when absent.
+    fn opt_ident(&mut self, id: Option<&ast::Identifier>) -> Arc<str> {
+        self.text(id.map_or("", |i| i.as_str()))
+    }
 }
 
 type Built = Result<NodeId, BuildError>;
@@ -109,7 +127,7 @@ impl Lower<'_> {
                     let default = self.opt_expr(v.default.as_deref())?;
                     self.tree.add(lint::TypeVar {
                         start: start(v),
-                        name: text(v.name.as_str()),
+                        name: self.strings.text(v.name.as_str()),
                         bound,
                         default,
                     })
@@ -118,7 +136,7 @@ impl Lower<'_> {
                     let default = self.opt_expr(v.default.as_deref())?;
                     self.tree.add(lint::TypeVarTuple {
                         start: start(v),
-                        name: text(v.name.as_str()),
+                        name: self.strings.text(v.name.as_str()),
                         default,
                     })
                 }
@@ -126,7 +144,7 @@ impl Lower<'_> {
                     let default = self.opt_expr(v.default.as_deref())?;
                     self.tree.add(lint::ParamSpec {
                         start: start(v),
-                        name: text(v.name.as_str()),
+                        name: self.strings.text(v.name.as_str()),
                         default,
                     })
                 }
@@ -139,7 +157,7 @@ impl Lower<'_> {
         let default = self.opt_expr(default)?;
         self.tree.add(lint::Parameter {
             start: start(p),
-            name: text(p.name.as_str()),
+            name: self.strings.text(p.name.as_str()),
             name_start: start(&p.name),
             annotation,
             default,
@@ -182,7 +200,7 @@ impl Lower<'_> {
                 let value = self.expr(&k.value)?;
                 self.tree.add(lint::Keyword {
                     start: start(k),
-                    arg: opt_ident(k.arg.as_ref()),
+                    arg: self.strings.opt_ident(k.arg.as_ref()),
                     value,
                 })
             })
@@ -194,8 +212,8 @@ impl Lower<'_> {
             .map(|a| {
                 self.tree.add(lint::Alias {
                     start: start(a),
-                    name: text(a.name.as_str()),
-                    asname: opt_ident(a.asname.as_ref()),
+                    name: self.strings.text(a.name.as_str()),
+                    asname: self.strings.opt_ident(a.asname.as_ref()),
                 })
             })
             .collect()
@@ -206,7 +224,7 @@ impl Lower<'_> {
             .map(|i| {
                 self.tree.add(lint::Identifier {
                     start: start(i),
-                    id: text(i.as_str()),
+                    id: self.strings.text(i.as_str()),
                 })
             })
             .collect()
@@ -242,7 +260,7 @@ impl Lower<'_> {
                 self.tree.add(lint::FunctionDef {
                     start: at,
                     is_async: f.is_async,
-                    name: text(f.name.as_str()),
+                    name: self.strings.text(f.name.as_str()),
                     name_start: start(&f.name),
                     decorators,
                     type_params,
@@ -261,7 +279,7 @@ impl Lower<'_> {
                 let body = self.stmts(&c.body)?;
                 self.tree.add(lint::ClassDef {
                     start: at,
-                    name: text(c.name.as_str()),
+                    name: self.strings.text(c.name.as_str()),
                     name_start: start(&c.name),
                     decorators,
                     type_params,
@@ -434,7 +452,7 @@ impl Lower<'_> {
                         self.tree.add(lint::ExceptHandler {
                             start: start(h),
                             exc_type,
-                            name: opt_ident(h.name.as_ref()),
+                            name: self.strings.opt_ident(h.name.as_ref()),
                             name_start: h.name.as_ref().map_or(0, start),
                             body,
                         })
@@ -468,7 +486,7 @@ impl Lower<'_> {
                 let names = self.aliases(&i.names)?;
                 self.tree.add(lint::ImportFrom {
                     start: at,
-                    module: opt_ident(i.module.as_ref()),
+                    module: self.strings.opt_ident(i.module.as_ref()),
                     level: i64::from(i.level),
                     names,
                 })
@@ -704,7 +722,7 @@ impl Lower<'_> {
                     .map(|part| match part {
                         ast::FStringPart::Literal(l) => self.tree.add(lint::LiteralPart {
                             start: start(l),
-                            value: text(&l.value),
+                            value: self.strings.text(&l.value),
                         }),
                         ast::FStringPart::FString(f) => {
                             let elements = self.elements(&f.elements)?;
@@ -743,7 +761,7 @@ impl Lower<'_> {
             E::StringLiteral(s) => self.tree.add(lint::StringLiteral {
                 start: at,
                 end,
-                value: text(s.value.to_str()),
+                value: self.strings.text(s.value.to_str()),
                 implicit_concatenated: s.value.is_implicit_concatenated(),
             }),
             E::BytesLiteral(b) => self.tree.add(lint::BytesLiteral {
@@ -761,7 +779,7 @@ impl Lower<'_> {
                     start: at,
                     end,
                     kind,
-                    text: text(&self.source[n.range()]),
+                    text: self.strings.text(&self.source[n.range()]),
                 })
             }
             E::BooleanLiteral(b) => self.tree.add(lint::BooleanLiteral {
@@ -777,7 +795,7 @@ impl Lower<'_> {
                     start: at,
                     end,
                     value,
-                    attr: text(a.attr.as_str()),
+                    attr: self.strings.text(a.attr.as_str()),
                     ctx: context(a.ctx),
                 })
             }
@@ -804,7 +822,7 @@ impl Lower<'_> {
             E::Name(n) => self.tree.add(lint::Name {
                 start: at,
                 end,
-                id: text(n.id.as_str()),
+                id: self.strings.text(n.id.as_str()),
                 ctx: context(n.ctx),
             }),
             E::List(l) => {
@@ -849,7 +867,7 @@ impl Lower<'_> {
             .map(|element| match element {
                 ast::InterpolatedStringElement::Literal(l) => self.tree.add(lint::LiteralElement {
                     start: start(l),
-                    value: text(&l.value),
+                    value: self.strings.text(&l.value),
                 }),
                 ast::InterpolatedStringElement::Interpolation(i) => {
                     let expression = self.expr(&i.expression)?;
@@ -867,7 +885,7 @@ impl Lower<'_> {
                         start: start(i),
                         expression,
                         debug: i.debug_text.is_some(),
-                        conversion: text(conversion),
+                        conversion: self.strings.text(conversion),
                         has_format_spec: i.format_spec.is_some(),
                         format_spec,
                     })
@@ -910,7 +928,7 @@ impl Lower<'_> {
                     start: at,
                     keys,
                     patterns,
-                    rest: opt_ident(m.rest.as_ref()),
+                    rest: self.strings.opt_ident(m.rest.as_ref()),
                     rest_start: m.rest.as_ref().map_or(0, start),
                 })
             }
@@ -925,7 +943,7 @@ impl Lower<'_> {
                         let pattern = self.pattern(&k.pattern)?;
                         self.tree.add(lint::PatternKeyword {
                             start: start(k),
-                            attr: text(k.attr.as_str()),
+                            attr: self.strings.text(k.attr.as_str()),
                             pattern,
                         })
                     })
@@ -939,7 +957,7 @@ impl Lower<'_> {
             }
             P::MatchStar(s) => self.tree.add(lint::MatchStar {
                 start: at,
-                name: opt_ident(s.name.as_ref()),
+                name: self.strings.opt_ident(s.name.as_ref()),
                 name_start: s.name.as_ref().map_or(0, start),
             }),
             P::MatchAs(a) => {
@@ -947,7 +965,7 @@ impl Lower<'_> {
                 self.tree.add(lint::MatchAs {
                     start: at,
                     pattern: inner,
-                    name: opt_ident(a.name.as_ref()),
+                    name: self.strings.opt_ident(a.name.as_ref()),
                     name_start: a.name.as_ref().map_or(0, start),
                 })
             }

@@ -8,7 +8,7 @@
 //!   (the `fuse` item as written; it is one traversal, so the fused code is
 //!   the same traversal and `generated-fused` is shown as well);
 //! - `hand`: the same pass written by hand (`src/hand_scopes.rs`) on the
-//!   same tree layout with the same map crate (`imbl`);
+//!   same tree layout with the same map type (`ValueMap`);
 //! - `interpreter`: treefuse's interpreter (unfused) on its own tree.
 //!
 //! For each size the input is generated once (seeded), every engine's

@@ -2,7 +2,8 @@
 //! code calls them: each takes the [`At`] of the expression and raises the
 //! interpreter's message there.
 
-use super::{At, Fail, RuntimeError};
+use super::{At, Fail, RuntimeError, ValueMap};
+use std::hash::Hash;
 use std::sync::Arc;
 
 /// `a / b` on `i64` (wrapping, as the interpreter): an error if `b` is 0.
@@ -34,8 +35,8 @@ pub fn shift_int(a: i64, b: i64, left: bool, at: &At) -> Result<i64, Fail> {
 
 /// `m[k]` on a map: an error if `k` is not in it.
 #[inline]
-pub fn map_index<K: Ord + Clone + std::fmt::Debug, V: Clone>(
-    m: &imbl::OrdMap<K, V>,
+pub fn map_index<K: Ord + Hash + Clone + 'static + std::fmt::Debug, V: Clone>(
+    m: &ValueMap<K, V>,
     k: &K,
     at: &At,
 ) -> Result<V, Fail> {
@@ -45,8 +46,8 @@ pub fn map_index<K: Ord + Clone + std::fmt::Debug, V: Clone>(
 /// `m[k]` on a map, borrowed where only part of the value is read
 /// (`m[k].member`): an error if `k` is not in it.
 #[inline]
-pub fn map_ref<'m, K: Ord + Clone + std::fmt::Debug, V: Clone>(
-    m: &'m imbl::OrdMap<K, V>,
+pub fn map_ref<'m, K: Ord + Hash + Clone + 'static + std::fmt::Debug, V: Clone>(
+    m: &'m ValueMap<K, V>,
     k: &K,
     at: &At,
 ) -> Result<&'m V, Fail> {
@@ -56,22 +57,17 @@ pub fn map_ref<'m, K: Ord + Clone + std::fmt::Debug, V: Clone>(
 
 /// `get_or(m, k, d)`: `m[k]`, or `d` if `k` is not in the map.
 #[inline]
-pub fn map_get_or<K: Ord + Clone, V: Clone>(m: &imbl::OrdMap<K, V>, k: &K, d: V) -> V {
+pub fn map_get_or<K: Ord + Hash + Clone + 'static, V: Clone>(m: &ValueMap<K, V>, k: &K, d: V) -> V {
     match m.get(k) {
         Some(v) => v.clone(),
         None => d,
     }
 }
 
-/// `m = remove(m, k)` in place. `imbl` copies the nodes on the path to a
-/// key before it looks for it when they are shared with another map, so
-/// an absent key is looked up first: removing it changes nothing and
-/// copies nothing.
+/// `m = remove(m, k)` in place (an absent key copies nothing).
 #[inline]
-pub fn map_remove<K: Ord + Clone, V: Clone>(m: &mut imbl::OrdMap<K, V>, k: &K) {
-    if m.contains_key(k) {
-        m.remove(k);
-    }
+pub fn map_remove<K: Ord + Hash + Clone + 'static, V: Clone>(m: &mut ValueMap<K, V>, k: &K) {
+    m.remove(k);
 }
 
 /// `a + b` on strings.

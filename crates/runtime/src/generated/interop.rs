@@ -15,6 +15,7 @@
 //! concrete type when reading, and one slot write per field when writing.
 
 use crate::store::{NodeId, Slot, Tree};
+use std::hash::Hash;
 use std::sync::Arc;
 use treefuse_sema::value::MapKey;
 use treefuse_sema::{Program, Value};
@@ -94,7 +95,9 @@ impl<T: Convert> Convert for Vec<T> {
     }
 }
 
-impl<K: Convert + Ord + Clone, V: Convert + Clone> Convert for imbl::OrdMap<K, V> {
+impl<K: Convert + Ord + Hash + Clone + 'static, V: Convert + Clone> Convert
+    for super::ValueMap<K, V>
+{
     fn to_value(&self) -> Value {
         Value::Map(Arc::new(
             self.iter()
@@ -108,7 +111,7 @@ impl<K: Convert + Ord + Clone, V: Convert + Clone> Convert for imbl::OrdMap<K, V
                 .iter()
                 .map(|(k, x)| (K::from_value(&k.to_value()), V::from_value(x)))
                 .collect(),
-            _ => imbl::OrdMap::new(),
+            _ => super::ValueMap::new(),
         }
     }
 }

@@ -10,8 +10,9 @@
 //! rewriting in place ([`Replaced`], [`Site`], [`OpenList`]) and the JSON
 //! glue ([`interop`]), and the error of building a tree node by node
 //! ([`BuildError`]), the storage of fields no traversal touches
-//! ([`ColdTable`]) and the participant masks of very wide fused functions
-//! ([`WideMask`]). The crates the generated code builds on are
+//! ([`ColdTable`]), the participant masks of very wide fused functions
+//! ([`WideMask`]) and the map type of the language's `{K: V}`
+//! ([`ValueMap`]). The crates the generated code builds on are
 //! re-exported from the crate root (`treefuse_runtime::{imbl, stacker,
 //! sema}`), so a client crate depends on `treefuse-runtime` alone.
 //!
@@ -23,12 +24,14 @@ mod build;
 mod checked;
 mod cold;
 pub mod interop;
+pub mod map;
 mod mask;
 mod rewrite;
 
 pub use build::BuildError;
 pub use checked::*;
 pub use cold::ColdTable;
+pub use map::ValueMap;
 pub use mask::WideMask;
 pub use rewrite::{thicket_error, OpenList, Replaced, Site};
 

@@ -78,8 +78,10 @@ pure fn f841_dummy(s: str) -> bool {
 }
 // A new binding of a name inherits the reads of the one it replaces: its
 // entry in F841_USED stays as it is, or is made (unread) when it has none.
-pure fn f841_snap(snap: {str: bool}, watch: {str: bool}, n: str, used: bool) -> {str: bool} =
-    if contains(watch, n) && !contains(snap, n) { insert(snap, n, used) } else { snap };
+pure fn f841_snap(snap: {str: bool}, watch: {str: bool}, n: str, used: bool) -> {str: bool} {
+    if contains(watch, n) && !contains(snap, n) { return insert(snap, n, used); }
+    return snap;
+}
 pure fn f841_exempt(s: str) -> bool =
     s == "__tracebackhide__" || s == "__traceback_info__"
     || s == "__traceback_supplement__" || s == "__debuggerskip__" || f841_dummy(s);
