@@ -1007,7 +1007,7 @@ impl<'p> Gen<'p> {
                 let id = &self.hier(*t).id;
                 quote!(#id(u32::MAX))
             }
-            FieldKind::List(_) => quote!(Arc::from(Vec::new())),
+            FieldKind::List(_) => quote!(Arc::default()),
             FieldKind::Data(d) => self.zero(d),
         }
     }

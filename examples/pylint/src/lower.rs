@@ -89,13 +89,30 @@ impl Strings {
 type Built = Result<NodeId, BuildError>;
 type BuiltList = Result<Arc<[NodeId]>, BuildError>;
 
+/// Collecting built nodes into a list child.
+trait CollectList: Iterator<Item = Built> + Sized {
+    /// The nodes as a list child, or the first error. An empty list is
+    /// `Arc::default()`, which shares one static allocation (most lists
+    /// of a module, decorators, keywords, type parameters, are empty).
+    fn list(self) -> BuiltList {
+        let items = self.collect::<Result<Vec<NodeId>, BuildError>>()?;
+        Ok(if items.is_empty() {
+            Arc::default()
+        } else {
+            Arc::from(items)
+        })
+    }
+}
+
+impl<I: Iterator<Item = Built>> CollectList for I {}
+
 impl Lower<'_> {
     fn stmts(&mut self, body: &[ast::Stmt]) -> BuiltList {
-        body.iter().map(|s| self.stmt(s)).collect()
+        body.iter().map(|s| self.stmt(s)).list()
     }
 
     fn exprs<'a>(&mut self, exprs: impl IntoIterator<Item = &'a ast::Expr>) -> BuiltList {
-        exprs.into_iter().map(|e| self.expr(e)).collect()
+        exprs.into_iter().map(|e| self.expr(e)).list()
     }
 
     fn opt_expr(&mut self, e: Option<&ast::Expr>) -> Result<Option<NodeId>, BuildError> {
@@ -111,12 +128,12 @@ impl Lower<'_> {
                     expression,
                 })
             })
-            .collect()
+            .list()
     }
 
     fn type_params(&mut self, params: Option<&ast::TypeParams>) -> BuiltList {
         let Some(params) = params else {
-            return Ok(Arc::from([]));
+            return Ok(Arc::default());
         };
         params
             .type_params
@@ -149,7 +166,7 @@ impl Lower<'_> {
                     })
                 }
             })
-            .collect()
+            .list()
     }
 
     fn parameter(&mut self, p: &ast::Parameter, default: Option<&ast::Expr>) -> Built {
@@ -167,7 +184,7 @@ impl Lower<'_> {
     fn parameters_with_defaults(&mut self, list: &[ast::ParameterWithDefault]) -> BuiltList {
         list.iter()
             .map(|p| self.parameter(&p.parameter, p.default.as_deref()))
-            .collect()
+            .list()
     }
 
     fn parameters(&mut self, p: &ast::Parameters) -> Built {
@@ -204,7 +221,7 @@ impl Lower<'_> {
                     value,
                 })
             })
-            .collect()
+            .list()
     }
 
     fn aliases(&mut self, list: &[ast::Alias]) -> BuiltList {
@@ -216,7 +233,7 @@ impl Lower<'_> {
                     asname: self.strings.opt_ident(a.asname.as_ref()),
                 })
             })
-            .collect()
+            .list()
     }
 
     fn identifiers(&mut self, list: &[ast::Identifier]) -> BuiltList {
@@ -227,7 +244,7 @@ impl Lower<'_> {
                     id: self.strings.text(i.as_str()),
                 })
             })
-            .collect()
+            .list()
     }
 
     fn comprehensions(&mut self, list: &[ast::Comprehension]) -> BuiltList {
@@ -244,7 +261,7 @@ impl Lower<'_> {
                     ifs,
                 })
             })
-            .collect()
+            .list()
     }
 
     fn stmt(&mut self, stmt: &ast::Stmt) -> Built {
@@ -274,7 +291,7 @@ impl Lower<'_> {
                 let type_params = self.type_params(c.type_params.as_deref())?;
                 let (bases, keywords) = match c.arguments.as_deref() {
                     Some(a) => (self.exprs(a.args.iter())?, self.keywords(&a.keywords)?),
-                    None => (Arc::from([]), Arc::from([])),
+                    None => (Arc::default(), Arc::default()),
                 };
                 let body = self.stmts(&c.body)?;
                 self.tree.add(lint::ClassDef {
@@ -378,7 +395,7 @@ impl Lower<'_> {
                             body,
                         })
                     })
-                    .collect::<BuiltList>()?;
+                    .list()?;
                 self.tree.add(lint::If {
                     start: at,
                     test,
@@ -399,7 +416,7 @@ impl Lower<'_> {
                             optional_vars,
                         })
                     })
-                    .collect::<BuiltList>()?;
+                    .list()?;
                 let body = self.stmts(&w.body)?;
                 self.tree.add(lint::With {
                     start: at,
@@ -424,7 +441,7 @@ impl Lower<'_> {
                             body,
                         })
                     })
-                    .collect::<BuiltList>()?;
+                    .list()?;
                 self.tree.add(lint::Match {
                     start: at,
                     subject,
@@ -457,7 +474,7 @@ impl Lower<'_> {
                             body,
                         })
                     })
-                    .collect::<BuiltList>()?;
+                    .list()?;
                 let orelse = self.stmts(&t.orelse)?;
                 let finalbody = self.stmts(&t.finalbody)?;
                 self.tree.add(lint::Try {
@@ -608,7 +625,7 @@ impl Lower<'_> {
                             value,
                         })
                     })
-                    .collect::<BuiltList>()?;
+                    .list()?;
                 self.tree.add(lint::Dict {
                     start: at,
                     end,
@@ -732,7 +749,7 @@ impl Lower<'_> {
                             })
                         }
                     })
-                    .collect::<BuiltList>()?;
+                    .list()?;
                 self.tree.add(lint::FString {
                     start: at,
                     end,
@@ -751,7 +768,7 @@ impl Lower<'_> {
                             elements,
                         })
                     })
-                    .collect::<BuiltList>()?;
+                    .list()?;
                 self.tree.add(lint::TString {
                     start: at,
                     end,
@@ -873,7 +890,7 @@ impl Lower<'_> {
                     let expression = self.expr(&i.expression)?;
                     let format_spec = match i.format_spec.as_deref() {
                         Some(spec) => self.elements(&spec.elements)?,
-                        None => Arc::from([]),
+                        None => Arc::default(),
                     };
                     let conversion = match i.conversion {
                         ast::ConversionFlag::None => "",
@@ -891,11 +908,11 @@ impl Lower<'_> {
                     })
                 }
             })
-            .collect()
+            .list()
     }
 
     fn patterns(&mut self, list: &[ast::Pattern]) -> BuiltList {
-        list.iter().map(|p| self.pattern(p)).collect()
+        list.iter().map(|p| self.pattern(p)).list()
     }
 
     fn pattern(&mut self, pattern: &ast::Pattern) -> Built {
@@ -947,7 +964,7 @@ impl Lower<'_> {
                             pattern,
                         })
                     })
-                    .collect::<BuiltList>()?;
+                    .list()?;
                 self.tree.add(lint::MatchClass {
                     start: at,
                     cls,
