@@ -899,7 +899,13 @@ impl Gen<'_> {
             // A string compared with a string constant: both as `&str`, so
             // that the constant is not made into an `Arc<str>` (an
             // allocation) on every comparison.
-            if by_ref && (str_const(a).is_some() != str_const(b).is_some()) {
+            // (The empty string is left as it was: clippy reads `"" < x`
+            // as a test for emptiness and asks for `is_empty`.)
+            let nonempty = |e: &Expr| str_const(e).is_some_and(|s| !s.is_empty());
+            if by_ref
+                && (str_const(a).is_some() != str_const(b).is_some())
+                && (nonempty(a) || nonempty(b))
+            {
                 let (x, y) = (self.str_operand(a, fr), self.str_operand(b, fr));
                 return E {
                     ts: quote!(#x #sym #y),
@@ -1036,6 +1042,22 @@ impl Gen<'_> {
             }
             Builtin::AbsInt => m1("wrapping_abs"),
             Builtin::AbsFloat => m1("abs"),
+            // `min` of a `max` (or the reverse) with constant bounds may
+            // be constant (`max(6, min(-1, x))`), which clippy rejects
+            // (`min_max`, deny by default): nested, the outer one is
+            // called through a runtime helper that computes the same.
+            f @ (Builtin::MinInt | Builtin::MinFloat | Builtin::MaxInt | Builtin::MaxFloat)
+                if args.iter().any(is_min_max) =>
+            {
+                let helper = match f {
+                    Builtin::MinInt => quote!(min_i64),
+                    Builtin::MaxInt => quote!(max_i64),
+                    Builtin::MinFloat => quote!(min_f64),
+                    _ => quote!(max_f64),
+                };
+                let (x, y) = (arg(0).ts, arg(1).ts);
+                E::atom(quote!(#helper(#x, #y)))
+            }
             Builtin::MinInt | Builtin::MinFloat => m2("min"),
             Builtin::MaxInt | Builtin::MaxFloat => m2("max"),
             Builtin::Sqrt => m1("sqrt"),
@@ -2098,4 +2120,15 @@ fn str_const(e: &Expr) -> Option<&str> {
         ExprKind::Const(Value::Str(s)) => Some(s),
         _ => None,
     }
+}
+
+/// Whether `e` is a call of `min` or `max`.
+fn is_min_max(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Builtin(
+            Builtin::MinInt | Builtin::MinFloat | Builtin::MaxInt | Builtin::MaxFloat,
+            _
+        )
+    )
 }
