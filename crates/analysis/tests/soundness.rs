@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use treefuse_analysis::{AccessSet, Analysis, FrameVar, LoopAccess, StmtAccess};
 use treefuse_automata::Label;
 use treefuse_runtime::gen::random_value;
-use treefuse_runtime::{random_tree, GenOptions, NodeId, Slot, Tree};
+use treefuse_runtime::{random_tree, GenOptions, NodeId, Slot, SlotRef, Tree};
 use treefuse_sema::ops::{self, BinaryOp};
 use treefuse_sema::{
     Expr, ExprKind, FieldKind, LocalId, MethodId, NewField, NewTree, NodePath, PathRoot, PathStep,
@@ -66,15 +66,15 @@ impl<'a> Tracer<'a> {
             for (i, f) in p.types[tree.type_of(n).index()].fields.iter().enumerate() {
                 let l = a.labels().field(*f);
                 match tree.slot(n, i as u32) {
-                    Slot::Child(c) => {
-                        parent.insert(*c, (n, l));
+                    SlotRef::Child(c) => {
+                        parent.insert(c, (n, l));
                     }
-                    Slot::List(items) => {
+                    SlotRef::List(items) => {
                         for c in items.iter() {
                             parent.insert(*c, (n, l));
                         }
                     }
-                    Slot::Data(_) | Slot::Empty => {}
+                    SlotRef::Data(_) | SlotRef::Empty => {}
                 }
             }
         }
@@ -351,7 +351,7 @@ impl<'a> Tracer<'a> {
 
     fn data(&self, n: NodeId, f: treefuse_sema::FieldId) -> Value {
         match self.tree.slot(n, self.slot_of(f)) {
-            Slot::Data(v) => v.clone(),
+            SlotRef::Data(v) => v.into_owned(),
             _ => Value::Int(0),
         }
     }
@@ -505,8 +505,8 @@ impl<'a> Tracer<'a> {
             for f in self.p.types[ty.index()].fields.clone() {
                 self.rec_tree(n, &[self.label(f)], false);
                 match self.tree.slot(n, self.slot_of(f)) {
-                    Slot::Child(c) => work.push(*c),
-                    Slot::List(items) => work.extend(items.iter().copied()),
+                    SlotRef::Child(c) => work.push(c),
+                    SlotRef::List(items) => work.extend(items.iter().copied()),
                     _ => {}
                 }
             }
@@ -656,9 +656,13 @@ impl<'a> Tracer<'a> {
                 w.extend(&members);
                 self.rec_tree(n, &w, true);
                 let slot = self.slot_of(*f);
-                match self.tree.slot_mut(n, slot) {
-                    Slot::Data(v) => v,
-                    _ => return Ok(()),
+                if place.projections.is_empty() {
+                    self.tree.set_slot(n, slot, Slot::Data(v));
+                    return Ok(());
+                }
+                match self.tree.data_mut(n, slot) {
+                    Some(v) => v,
+                    None => return Ok(()),
                 }
             }
         };
@@ -708,7 +712,7 @@ impl<'a> Tracer<'a> {
                     self.rec_tree(parent, &[l], false);
                     self.rec_tree(parent, &[l], true);
                     match self.tree.slot(parent, self.slot_of(s.field)) {
-                        Slot::List(items) => B::List(items.to_vec()),
+                        SlotRef::List(items) => B::List(items.to_vec()),
                         _ => B::List(Vec::new()),
                     }
                 }
@@ -718,7 +722,7 @@ impl<'a> Tracer<'a> {
         let fields = self.p.types[t.ty.index()].fields.clone();
         for (i, b) in built.into_iter().enumerate() {
             let l = self.label(fields[i]);
-            *self.tree.slot_mut(n, i as u32) = match b {
+            let slot = match b {
                 B::Data(v) => Slot::Data(v),
                 B::Node(c) => {
                     self.set_parent(c, n, l);
@@ -732,6 +736,7 @@ impl<'a> Tracer<'a> {
                 }
                 B::Empty => Slot::Empty,
             };
+            self.tree.set_slot(n, i as u32, slot);
         }
         Ok(n)
     }
@@ -747,12 +752,12 @@ impl<'a> Tracer<'a> {
         let l = self.label(f);
         self.rec_tree(parent, &[l], true);
         let slot = self.slot_of(f);
-        if let Slot::Child(old) = *self.tree.slot(parent, slot) {
+        if let SlotRef::Child(old) = self.tree.slot(parent, slot) {
             if self.parent.get(&old) == Some(&(parent, l)) {
                 self.parent.remove(&old);
             }
         }
-        *self.tree.slot_mut(parent, slot) = Slot::Child(new);
+        self.tree.set_slot(parent, slot, Slot::Child(new));
         self.set_parent(new, parent, l);
     }
 
@@ -828,12 +833,12 @@ impl<'a> Tracer<'a> {
                 let l = self.label(slot.field);
                 self.rec_tree(parent, &[l], true);
                 let index = self.slot_of(slot.field);
-                if let Slot::Child(old) = *self.tree.slot(parent, index) {
+                if let SlotRef::Child(old) = self.tree.slot(parent, index) {
                     if self.parent.get(&old) == Some(&(parent, l)) {
                         self.parent.remove(&old);
                     }
                 }
-                *self.tree.slot_mut(parent, index) = Slot::Empty;
+                self.tree.set_slot(parent, index, Slot::Empty);
             }
             StmtKind::If {
                 cond,
@@ -851,7 +856,7 @@ impl<'a> Tracer<'a> {
                 let parent = self.node_path(&list.parent)?;
                 self.rec_tree(parent, &[self.label(list.field)], false);
                 let items: Vec<NodeId> = match self.tree.slot(parent, self.slot_of(list.field)) {
-                    Slot::List(items) => items.to_vec(),
+                    SlotRef::List(items) => items.to_vec(),
                     _ => Vec::new(),
                 };
                 for it in items {

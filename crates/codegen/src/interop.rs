@@ -79,7 +79,7 @@ impl Gen<'_> {
                             let id = &self.hier(*c).id;
                             quote!(rt_list(rt, n, #s, &map).into_iter().map(#id).collect())
                         }
-                        FieldKind::Data(_) => quote!(from_value(rt_data(rt, n, #s))),
+                        FieldKind::Data(_) => quote!(from_value(&rt_data(rt, n, #s))),
                     }
                 });
                 let push = self.push_node(TypeId(ti), quote!(tree), args.collect());
@@ -157,25 +157,25 @@ impl Gen<'_> {
                     match &self.p.fields[f.index()].kind {
                         FieldKind::Child(c) if self.p.is_optional(*f) => {
                             let cm = &maps[self.hier_of[c.index()]];
-                            quote!(*rt.slot_mut(n, #s) = match node.#name {
+                            quote!(rt.set_slot(n, #s, match node.#name {
                                 Some(c) => RtSlot::Child(RtNodeId(#cm[c.0 as usize])),
                                 None => RtSlot::Empty,
-                            };)
+                            });)
                         }
                         FieldKind::Child(c) => {
                             let cm = &maps[self.hier_of[c.index()]];
-                            quote!(*rt.slot_mut(n, #s) = RtSlot::Child(RtNodeId(#cm[node.#name.0 as usize]));)
+                            quote!(rt.set_slot(n, #s, RtSlot::Child(RtNodeId(#cm[node.#name.0 as usize])));)
                         }
                         FieldKind::List(c) => {
                             let cm = &maps[self.hier_of[c.index()]];
-                            quote!(*rt.slot_mut(n, #s) = RtSlot::List(node.#name.iter().map(|c| RtNodeId(#cm[c.0 as usize])).collect());)
+                            quote!(rt.set_slot(n, #s, RtSlot::List(node.#name.iter().map(|c| RtNodeId(#cm[c.0 as usize])).collect()));)
                         }
                         FieldKind::Data(_) if self.cold[f.index()] => {
                             let place = self.field_place(*t, *f, &quote!(self), &quote!(node), &quote!(id));
-                            quote!(*rt.slot_mut(n, #s) = RtSlot::Data(to_value(&#place));)
+                            quote!(rt.set_slot(n, #s, RtSlot::Data(to_value(&#place)));)
                         }
                         FieldKind::Data(_) => {
-                            quote!(*rt.slot_mut(n, #s) = RtSlot::Data(to_value(&node.#name));)
+                            quote!(rt.set_slot(n, #s, RtSlot::Data(to_value(&node.#name)));)
                         }
                     }
                 });

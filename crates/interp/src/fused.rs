@@ -18,6 +18,15 @@
 //! from a pool and are reused in place), so a fused visit costs no more
 //! bookkeeping than an unfused call.
 //!
+//! A fused call that is its function's last step, with every participant
+//! still running (nothing postponed), is a tail call: nothing of the
+//! caller is needed once the callee's arguments are evaluated, so the
+//! caller's frames go back to the pool and [`Interpreter::call_fused`]
+//! runs the callee as the next round of its own loop instead of one host
+//! frame deeper. A linked list (render's 10^5 pages, each `next` call
+//! last) then costs one host frame and one set of participant frames,
+//! not one per element; other calls recurse as before.
+//!
 //! The mask's type is a parameter ([`Mask`]): a `u128`, copied and tested
 //! like any integer, unless the widest fused function has more than 128
 //! participants, then a [`WideMask`]; the choice is made once per run
@@ -449,73 +458,102 @@ impl<'p> Interpreter<'p> {
         tree: &mut Tree,
         fused: &FusedProgram,
         plan: &Plan<'p, M>,
-        id: FusedFnId,
-        node: NodeId,
-        mask: M,
+        mut id: FusedFnId,
+        mut node: NodeId,
+        mut mask: M,
         mut frames: Vec<Frame>,
-        site: Site,
+        mut site: Site,
     ) -> Result<(), RuntimeError> {
-        // `stacker::maybe_grow`, with the rare growing path out of line:
-        // this frame is on the host stack once per level of the tree.
-        if stacker::remaining_stack().is_none_or(|left| left < RED_ZONE) {
-            return self.call_fused_on_new_stack(tree, fused, plan, id, node, mask, frames, site);
-        }
-        self.visits += 1;
-        if let Some(count) = self.profile.by_fused.get_mut(id.index()) {
-            *count += 1;
-        }
-        let mut run = Active {
-            mask,
-            postponed: None,
-        };
-        let function = &plan.functions[id.index()];
-        // The type of the typed child as the function starts (0 when
-        // no group has type guards: unused).
-        let typed = function
-            .typed_child
-            .map_or(0, |slot| tree.type_of(tree.child(node, slot)).index());
-        for step in &function.steps {
-            match step {
-                PlanStep::Stmt { participant, stmt } => {
-                    let p = *participant;
-                    if run.has(p) {
-                        if let Flow::Return = self.exec(tree, &mut frames[p], stmt)? {
-                            run.leave(&frames[p], p);
+        // A fused call in tail position (the function's last step, with
+        // nothing postponed) runs as the next round of this loop rather
+        // than one level deeper: nothing of this call is needed after it
+        // (its frames went back to the pool once the callee's arguments
+        // were evaluated), so a linked list of 10^5 elements costs one
+        // host frame, not 10^5.
+        'call: loop {
+            // `stacker::maybe_grow`, with the rare growing path out of
+            // line: this frame is on the host stack once per level of the
+            // tree.
+            if stacker::remaining_stack().is_none_or(|left| left < RED_ZONE) {
+                return self
+                    .call_fused_on_new_stack(tree, fused, plan, id, node, mask, frames, site);
+            }
+            self.visits += 1;
+            if let Some(count) = self.profile.by_fused.get_mut(id.index()) {
+                *count += 1;
+            }
+            let mut run = Active {
+                mask,
+                postponed: None,
+            };
+            let function = &plan.functions[id.index()];
+            // The type of the typed child as the function starts (0 when
+            // no group has type guards: unused).
+            let typed = function
+                .typed_child
+                .map_or(0, |slot| tree.type_of(tree.child(node, slot)).index());
+            let last_step = function.steps.len().wrapping_sub(1);
+            for (i, step) in function.steps.iter().enumerate() {
+                match step {
+                    PlanStep::Stmt { participant, stmt } => {
+                        let p = *participant;
+                        if run.has(p) {
+                            if let Flow::Return = self.exec(tree, &mut frames[p], stmt)? {
+                                run.leave(&frames[p], p);
+                            }
                         }
                     }
-                }
-                PlanStep::Loop(group) => {
-                    self.fused_loop(tree, fused, plan, group, node, &mut frames, &mut run)?
-                }
-                PlanStep::While(w) => {
-                    let p = w.participant;
-                    if run.has(p) {
-                        if let Flow::Return =
-                            self.fused_while(tree, fused, plan, w, node, &mut frames)?
-                        {
-                            run.leave(&frames[p], p);
+                    PlanStep::Loop(group) => {
+                        self.fused_loop(tree, fused, plan, group, node, &mut frames, &mut run)?
+                    }
+                    PlanStep::While(w) => {
+                        let p = w.participant;
+                        if run.has(p) {
+                            if let Flow::Return =
+                                self.fused_while(tree, fused, plan, w, node, &mut frames)?
+                            {
+                                run.leave(&frames[p], p);
+                            }
                         }
                     }
-                }
-                PlanStep::Group(group) => {
-                    let admitted = group.admit.get(typed).cloned().unwrap_or(M::ALL);
-                    self.fused_group(
-                        tree,
-                        fused,
-                        plan,
-                        group,
-                        node,
-                        &mut frames,
-                        (run.mask.clone(), admitted),
-                    )?
+                    PlanStep::Group(group) => {
+                        let admitted = group.admit.get(typed).cloned().unwrap_or(M::ALL);
+                        if i == last_step && run.postponed.is_none() {
+                            let used = function.parts.len();
+                            match self.fused_group_last(
+                                tree,
+                                plan,
+                                group,
+                                node,
+                                frames,
+                                used,
+                                (run.mask, admitted),
+                            )? {
+                                Some(next) => {
+                                    (id, node, mask, frames, site) = next;
+                                    continue 'call;
+                                }
+                                None => return Ok(()),
+                            }
+                        }
+                        self.fused_group(
+                            tree,
+                            fused,
+                            plan,
+                            group,
+                            node,
+                            &mut frames,
+                            (run.mask.clone(), admitted),
+                        )?
+                    }
                 }
             }
+            if let Some((p, later)) = run.postponed {
+                self.resume(tree, fused, plan, id, &frames, p, later, site)?;
+            }
+            self.recycle_frames(frames, function.parts.len());
+            return Ok(());
         }
-        if let Some((p, later)) = run.postponed {
-            self.resume(tree, fused, plan, id, &frames, p, later, site)?;
-        }
-        self.recycle_frames(frames, function.parts.len());
-        Ok(())
     }
 
     /// [`Self::call_fused`] on a new stack segment.
@@ -712,6 +750,45 @@ impl<'p> Interpreter<'p> {
             return Ok(());
         };
         self.call_fused(tree, fused, plan, target, child, mask, callee, site)
+    }
+
+    /// [`Self::fused_group`] as the last step of a fused function whose
+    /// participants all ran to this point (nothing postponed): prepares
+    /// the call and returns it (callee, node, frames, mask and site) for
+    /// [`Self::call_fused`] to run in place of its own, `None` if no call
+    /// takes part. The caller's `frames` (of which the first `used` hold
+    /// anything) are recycled as soon as the callee's are prepared.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    #[inline(always)]
+    fn fused_group_last<M: Mask>(
+        &mut self,
+        tree: &mut Tree,
+        plan: &Plan<'p, M>,
+        group: &GroupPlan<'p, M>,
+        node: NodeId,
+        mut frames: Vec<Frame>,
+        used: usize,
+        (active, admitted): (M, M),
+    ) -> Result<Option<(FusedFnId, NodeId, M, Vec<Frame>, Site)>, RuntimeError> {
+        let Some(child) = tree.child_opt(node, group.slot) else {
+            let result = self.empty_group(tree, &group.calls, &mut frames, (active, admitted));
+            self.recycle_frames(frames, used);
+            return result.map(|()| None);
+        };
+        let site = Site::Child(node, group.slot);
+        let live = self.live_frames(
+            tree,
+            plan,
+            &group.calls,
+            &group.targets,
+            &mut frames,
+            (active, admitted),
+            child,
+            site,
+            "no fused function for the child's type",
+        );
+        self.recycle_frames(frames, used);
+        Ok(live?.map(|(target, callee, mask)| (target, child, mask, callee, site)))
     }
 
     /// Runs a participant's `while` loop with the calls of each iteration

@@ -2,7 +2,9 @@
 //! other, unfused, which is the meaning of a program (LANGUAGE.md).
 //!
 //! It walks the checked model directly. Traversals recurse on the Rust
-//! stack, one host frame per traversal invocation; `stacker` grows the
+//! stack, one host frame per traversal invocation (the fused engine runs
+//! a fused call in tail position in a loop instead, see `fused.rs`);
+//! `stacker` grows the
 //! stack on demand (a check of the remaining stack at each call, a new
 //! segment when it runs low), so million-level chains run without an
 //! overflow and shallow trees pay almost nothing.
@@ -738,16 +740,16 @@ impl<'p> Interpreter<'p> {
                 let parent = self.path(tree, frame, &slot.parent)?;
                 let built = self.build(tree, frame, new)?;
                 let child = self.materialize(tree, &built);
-                *tree.slot_mut(parent, self.slot_index(slot.field)) = Slot::Child(child);
+                tree.set_slot(parent, self.slot_index(slot.field), Slot::Child(child));
             }
             StmtKind::Move { slot, source } => {
                 let parent = self.path(tree, frame, &slot.parent)?;
                 let moved = self.path(tree, frame, source)?;
-                *tree.slot_mut(parent, self.slot_index(slot.field)) = Slot::Child(moved);
+                tree.set_slot(parent, self.slot_index(slot.field), Slot::Child(moved));
             }
             StmtKind::Clear { slot } => {
                 let parent = self.path(tree, frame, &slot.parent)?;
-                *tree.slot_mut(parent, self.slot_index(slot.field)) = Slot::Empty;
+                tree.set_slot(parent, self.slot_index(slot.field), Slot::Empty);
             }
             StmtKind::If {
                 cond,
@@ -955,9 +957,16 @@ impl<'p> Interpreter<'p> {
             PlaceRoot::Global(g) => &mut self.globals[g.index()],
             PlaceRoot::Field(_, f) => {
                 let slot = self.program.fields[f.index()].slot;
-                match tree.slot_mut(node.unwrap_or(frame.self_node), slot) {
-                    Slot::Data(v) => v,
-                    _ => return Ok(()),
+                let n = node.unwrap_or(frame.self_node);
+                if place.projections.is_empty() {
+                    tree.set_data(n, slot, v);
+                    return Ok(());
+                }
+                // A path into a string, record, array or map: changed
+                // where it stands.
+                match tree.data_mut(n, slot) {
+                    Some(target) => target,
+                    None => return Ok(()),
                 }
             }
         };
@@ -1042,9 +1051,9 @@ impl<'p> Interpreter<'p> {
             }
             (PlaceRoot::Field(_, f), Some(n)) => {
                 let slot = self.slot_index(*f);
-                match tree.slot_mut(n, slot) {
-                    Slot::Data(v) => ops::array_update(*b, v, &values),
-                    _ => Ok(()),
+                match tree.data_mut(n, slot) {
+                    Some(v) => ops::array_update(*b, v, &values),
+                    None => Ok(()),
                 }
             }
             (PlaceRoot::Field(..), None) => Ok(()),
@@ -1113,7 +1122,7 @@ impl<'p> Interpreter<'p> {
                         Built::ExistingList(items) => Slot::List(items.clone()),
                         Built::Empty => Slot::Empty,
                     };
-                    *tree.slot_mut(node, i as u32) = slot;
+                    tree.set_slot(node, i as u32, slot);
                 }
                 node
             }
@@ -1143,10 +1152,7 @@ impl<'p> Interpreter<'p> {
                     PathRoot::SelfNode => frame.self_node,
                     PathRoot::Var(v) => frame.nodes[v.index()],
                 };
-                Ok(match tree.slot(n, self.slot_index(*f)) {
-                    Slot::Data(v) => v.clone(),
-                    _ => Value::Int(0),
-                })
+                Ok(tree.data(n, self.slot_index(*f)))
             }
             _ => self.eval_compound(tree, frame, e),
         }
@@ -1166,10 +1172,7 @@ impl<'p> Interpreter<'p> {
             ExprKind::Global(g) => self.globals[g.index()].clone(),
             ExprKind::Field(p, f) => {
                 let n = self.path(tree, frame, p)?;
-                match tree.slot(n, self.slot_index(*f)) {
-                    Slot::Data(v) => v.clone(),
-                    _ => Value::Int(0),
-                }
+                tree.data(n, self.slot_index(*f))
             }
             ExprKind::Member(x, i) => match self.eval(tree, frame, x)? {
                 Value::Record(fields) => fields[*i as usize].clone(),

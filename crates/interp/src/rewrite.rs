@@ -24,7 +24,7 @@
 //! loops open on the current node are always the top entries of the stack.
 
 use crate::{Built, Flow, Frame, Interpreter, RuntimeError};
-use treefuse_runtime::{NodeId, NodeList, Slot, Tree};
+use treefuse_runtime::{NodeId, NodeList, Slot, SlotRef, Tree};
 use treefuse_sema::*;
 use treefuse_syntax::Span;
 
@@ -88,7 +88,7 @@ impl Interpreter<'_> {
     pub(crate) fn list_of(&mut self, tree: &mut Tree, node: NodeId, slot: u32) -> NodeList {
         self.sync_open_lists(tree, node);
         match tree.slot(node, slot) {
-            Slot::List(items) => items.clone(),
+            SlotRef::List(items) => items.clone(),
             _ => NodeList::default(),
         }
     }
@@ -100,7 +100,7 @@ impl Interpreter<'_> {
                 break;
             }
             if open.stale {
-                *tree.slot_mut(open.parent, open.slot) = Slot::List(open.current());
+                tree.set_slot(open.parent, open.slot, Slot::List(open.current()));
                 open.stale = false;
             }
         }
@@ -112,7 +112,7 @@ impl Interpreter<'_> {
     pub(crate) fn sync_all_open_lists(&mut self, tree: &mut Tree) {
         for open in self.open_lists.iter_mut() {
             if open.stale {
-                *tree.slot_mut(open.parent, open.slot) = Slot::List(open.current());
+                tree.set_slot(open.parent, open.slot, Slot::List(open.current()));
                 open.stale = false;
             }
         }
@@ -155,7 +155,7 @@ impl Interpreter<'_> {
     pub(crate) fn close_list(&mut self, tree: &mut Tree) {
         if let Some(open) = self.open_lists.pop() {
             if open.front.is_some() {
-                *tree.slot_mut(open.parent, open.slot) = Slot::List(open.current());
+                tree.set_slot(open.parent, open.slot, Slot::List(open.current()));
             }
         }
     }
@@ -312,7 +312,7 @@ impl Interpreter<'_> {
                 let new_items: NodeList = match edit {
                     ListEdit::Push(with) => {
                         let node = self.subtree(tree, frame, with)?;
-                        if let Some(items) = tree.slot_mut(parent, slot).list_mut() {
+                        if let Some(items) = tree.list_mut(parent, slot) {
                             items.push(node);
                         }
                         return Ok(Flow::Normal);
@@ -320,7 +320,7 @@ impl Interpreter<'_> {
                     ListEdit::Set(i, with) => {
                         let i = self.eval(tree, frame, i)?.as_int();
                         let len = match tree.slot(parent, slot) {
-                            Slot::List(items) => items.len(),
+                            SlotRef::List(items) => items.len(),
                             _ => 0,
                         };
                         if i < 0 || i as usize >= len {
@@ -333,7 +333,7 @@ impl Interpreter<'_> {
                             ));
                         }
                         let node = self.subtree(tree, frame, with)?;
-                        if let Some(items) = tree.slot_mut(parent, slot).list_mut() {
+                        if let Some(items) = tree.list_mut(parent, slot) {
                             items[i as usize] = node;
                         }
                         return Ok(Flow::Normal);
@@ -343,7 +343,7 @@ impl Interpreter<'_> {
                         // the subtree, as for `L[i] = ..`.
                         let i = self.eval(tree, frame, i)?.as_int();
                         let len = match tree.slot(parent, slot) {
-                            Slot::List(items) => items.len(),
+                            SlotRef::List(items) => items.len(),
                             _ => 0,
                         };
                         if i < 0 || i as usize > len {
@@ -356,7 +356,7 @@ impl Interpreter<'_> {
                             ));
                         }
                         let node = self.subtree(tree, frame, with)?;
-                        if let Some(items) = tree.slot_mut(parent, slot).list_mut() {
+                        if let Some(items) = tree.list_mut(parent, slot) {
                             items.insert(i as usize, node);
                         }
                         return Ok(Flow::Normal);
@@ -364,7 +364,7 @@ impl Interpreter<'_> {
                     ListEdit::Remove(i) => {
                         let i = self.eval(tree, frame, i)?.as_int();
                         let len = match tree.slot(parent, slot) {
-                            Slot::List(items) => items.len(),
+                            SlotRef::List(items) => items.len(),
                             _ => 0,
                         };
                         if i < 0 || i as usize >= len {
@@ -376,21 +376,21 @@ impl Interpreter<'_> {
                                 ),
                             ));
                         }
-                        if let Some(items) = tree.slot_mut(parent, slot).list_mut() {
+                        if let Some(items) = tree.list_mut(parent, slot) {
                             items.remove(i as usize);
                         }
                         return Ok(Flow::Normal);
                     }
                     ListEdit::Assign(value) => self.list_value(tree, frame, value)?.into(),
                 };
-                *tree.slot_mut(parent, slot) = Slot::List(new_items);
+                tree.set_slot(parent, slot, Slot::List(new_items));
                 Ok(Flow::Normal)
             }
             StmtKind::CopyTo { slot, source } => {
                 let parent = self.path(tree, frame, &slot.parent)?;
                 let node = self.path(tree, frame, source)?;
                 let copy = self.deep_copy(tree, node);
-                *tree.slot_mut(parent, self.slot_index(slot.field)) = Slot::Child(copy);
+                tree.set_slot(parent, self.slot_index(slot.field), Slot::Child(copy));
                 Ok(Flow::Normal)
             }
             _ => Ok(Flow::Normal),
@@ -486,7 +486,7 @@ impl Interpreter<'_> {
                 ))
             }
             Site::Root => tree.root = nodes[0],
-            Site::Child(parent, slot) => *tree.slot_mut(parent, slot) = Slot::Child(nodes[0]),
+            Site::Child(parent, slot) => tree.set_slot(parent, slot, Slot::Child(nodes[0])),
             Site::Nowhere => {
                 return Err(self.error(frame, span, "the receiver stands nowhere"));
             }

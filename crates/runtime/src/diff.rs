@@ -5,7 +5,7 @@
 //! walks trees here, and reporting each difference by JSON path.
 
 use crate::json::write_value;
-use crate::store::{NodeId, Slot, Tree};
+use crate::store::{NodeId, SlotRef, Tree};
 use treefuse_sema::{DataType, FieldKind, Program, Value};
 
 /// One difference between two trees.
@@ -49,32 +49,32 @@ pub fn diff_trees(program: &Program, left: &Tree, right: &Tree, limit: usize) ->
             let field = &program.fields[f.index()];
             let fpath = format!("{path}.{}", field.name);
             match (left.slot(a, i as u32), right.slot(b, i as u32)) {
-                (Slot::Data(x), Slot::Data(y)) => {
-                    if !x.same_as(y) {
+                (SlotRef::Data(x), SlotRef::Data(y)) => {
+                    if !x.same_as(&y) {
                         let ty = match &field.kind {
                             FieldKind::Data(t) => t.clone(),
                             _ => DataType::Int,
                         };
                         out.push(Difference {
                             path: fpath,
-                            left: render(program, &ty, x),
-                            right: render(program, &ty, y),
+                            left: render(program, &ty, &x),
+                            right: render(program, &ty, &y),
                         });
                     }
                 }
-                (Slot::Child(x), Slot::Child(y)) => children.push((*x, *y, fpath)),
-                (Slot::Empty, Slot::Empty) => {}
-                (Slot::Empty, Slot::Child(y)) => out.push(Difference {
+                (SlotRef::Child(x), SlotRef::Child(y)) => children.push((x, y, fpath)),
+                (SlotRef::Empty, SlotRef::Empty) => {}
+                (SlotRef::Empty, SlotRef::Child(y)) => out.push(Difference {
                     path: fpath,
                     left: "null".into(),
-                    right: format!("a `{}` node", program.type_name(right.type_of(*y))),
+                    right: format!("a `{}` node", program.type_name(right.type_of(y))),
                 }),
-                (Slot::Child(x), Slot::Empty) => out.push(Difference {
+                (SlotRef::Child(x), SlotRef::Empty) => out.push(Difference {
                     path: fpath,
-                    left: format!("a `{}` node", program.type_name(left.type_of(*x))),
+                    left: format!("a `{}` node", program.type_name(left.type_of(x))),
                     right: "null".into(),
                 }),
-                (Slot::List(xs), Slot::List(ys)) => {
+                (SlotRef::List(xs), SlotRef::List(ys)) => {
                     if xs.len() != ys.len() {
                         out.push(Difference {
                             path: fpath,

@@ -253,9 +253,9 @@ fn grow(
         made += 1;
         match dest {
             None => tree.root = node,
-            Some((parent, slot, usize::MAX)) => *tree.slot_mut(parent, slot) = Slot::Child(node),
+            Some((parent, slot, usize::MAX)) => tree.set_slot(parent, slot, Slot::Child(node)),
             Some((parent, slot, i)) => {
-                if let Some(items) = tree.slot_mut(parent, slot).list_mut() {
+                if let Some(items) = tree.list_mut(parent, slot) {
                     items[i] = node;
                 }
             }
@@ -272,10 +272,11 @@ fn grow(
                         .default_overrides
                         .iter()
                         .find(|(o, _)| o == f);
-                    *tree.slot_mut(node, pos as u32) = Slot::Data(match own {
+                    let value = match own {
                         Some((_, v)) => v.clone(),
                         None => random_value(program, dt, &mut rng),
-                    });
+                    };
+                    tree.set_slot(node, pos as u32, Slot::Data(value));
                 }
                 // An optional child (§8.7) stays empty once the budget is
                 // spent, else one time in three (filled when it is the
@@ -303,7 +304,7 @@ fn grow(
                     if len > 0 {
                         must_open = false;
                     }
-                    *tree.slot_mut(node, pos as u32) = Slot::List(vec![node; len].into());
+                    tree.set_slot(node, pos as u32, Slot::List(vec![node; len].into()));
                     for i in 0..len {
                         queue.push_back((Some((node, pos as u32, i)), *c, depth + 1));
                         pending += min_size(*c);

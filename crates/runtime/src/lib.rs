@@ -29,7 +29,7 @@ pub use json::{
     parse_value, read_tree, read_tree_from, write_globals, write_tree, write_tree_to,
     SelectedGlobals, TreeInputError, WriteOptions,
 };
-pub use store::{DefaultSlots, NodeId, NodeList, Slot, Tree};
+pub use store::{DefaultSlots, NodeId, NodeList, Slot, SlotRef, Tree};
 
 pub use imbl;
 pub use stacker;

@@ -8,8 +8,11 @@
 //! is never observable, as LANGUAGE.md requires.
 //!
 //! A [`Value`] is 16 bytes: every variant holds at most one word (strings
-//! are thin [`ArcStr`]s, maps sit behind an `Arc`). Trees hold one value
-//! per data field, so this size is most of an interpreted tree's memory.
+//! are thin [`ArcStr`]s, maps sit behind an `Arc`). The interpreter's tree
+//! store does not keep `Value`s for scalar fields: it keeps their 8-byte
+//! bits and rebuilds the value from the field's type (treefuse-runtime's
+//! `store.rs`); strings, records, arrays and maps stay `Value`s, in a side
+//! table.
 
 pub use arcstr::ArcStr;
 pub use imbl::OrdMap;

@@ -6,7 +6,7 @@
 
 use std::process::Command;
 use treefuse::{compile_source, Engine, FusionOptions, Host, Program, RunError};
-use treefuse_runtime::{diff_trees, random_tree, write_tree, GenOptions, Slot};
+use treefuse_runtime::{diff_trees, random_tree, write_tree, GenOptions, SlotRef};
 
 fn program(src: &str) -> Program {
     compile_source("test.tf", src).unwrap_or_else(|d| panic!("{d}"))
@@ -277,8 +277,8 @@ fn random_trees_leave_some_optional_children_empty() {
         for n in t.preorder(&p.model) {
             for i in 0..t.slot_count(n) {
                 match t.slot(n, i) {
-                    Slot::Empty => empty += 1,
-                    Slot::Child(_) => full += 1,
+                    SlotRef::Empty => empty += 1,
+                    SlotRef::Child(_) => full += 1,
                     _ => {}
                 }
             }

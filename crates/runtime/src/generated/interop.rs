@@ -14,7 +14,7 @@
 //! record and enum types ([`Convert`] impls), one constructor call per
 //! concrete type when reading, and one slot write per field when writing.
 
-use crate::store::{NodeId, Slot, Tree};
+use crate::store::{NodeId, SlotRef, Tree};
 use std::hash::Hash;
 use std::sync::Arc;
 use treefuse_sema::value::MapKey;
@@ -142,19 +142,15 @@ pub fn enum_index(v: &Value) -> u32 {
 
 /// Data slot `s` of node `n` (0 if it is not a data slot, which a tree of
 /// the program's schema never has).
-pub fn rt_data(rt: &Tree, n: NodeId, s: u32) -> &Value {
-    static ZERO: Value = Value::Int(0);
-    match rt.slot(n, s) {
-        Slot::Data(v) => v,
-        _ => &ZERO,
-    }
+pub fn rt_data(rt: &Tree, n: NodeId, s: u32) -> Value {
+    rt.data(n, s)
 }
 
 /// Child slot `s` of node `n`, mapped by `map` to its index in the
 /// generated tree's arena.
 pub fn rt_child(rt: &Tree, n: NodeId, s: u32, map: &[u32]) -> u32 {
     match rt.slot(n, s) {
-        Slot::Child(c) => map[c.index()],
+        SlotRef::Child(c) => map[c.index()],
         _ => u32::MAX,
     }
 }
@@ -163,7 +159,7 @@ pub fn rt_child(rt: &Tree, n: NodeId, s: u32, map: &[u32]) -> u32 {
 /// to its index in the generated tree's arena; `None` when empty.
 pub fn rt_child_opt(rt: &Tree, n: NodeId, s: u32, map: &[u32]) -> Option<u32> {
     match rt.slot(n, s) {
-        Slot::Child(c) => Some(map[c.index()]),
+        SlotRef::Child(c) => Some(map[c.index()]),
         _ => None,
     }
 }
@@ -171,7 +167,7 @@ pub fn rt_child_opt(rt: &Tree, n: NodeId, s: u32, map: &[u32]) -> Option<u32> {
 /// List slot `s` of node `n`, mapped by `map` to arena indices.
 pub fn rt_list(rt: &Tree, n: NodeId, s: u32, map: &[u32]) -> Vec<u32> {
     match rt.slot(n, s) {
-        Slot::List(items) => items.iter().map(|c| map[c.index()]).collect(),
+        SlotRef::List(items) => items.iter().map(|c| map[c.index()]).collect(),
         _ => Vec::new(),
     }
 }
@@ -212,9 +208,9 @@ impl Numbering {
             out.order.push(n);
             for s in (0..rt.slot_count(n)).rev() {
                 match rt.slot(n, s) {
-                    Slot::Child(c) => stack.push(*c),
-                    Slot::List(items) => stack.extend(items.iter().rev().copied()),
-                    Slot::Data(_) | Slot::Empty => {}
+                    SlotRef::Child(c) => stack.push(c),
+                    SlotRef::List(items) => stack.extend(items.iter().rev().copied()),
+                    SlotRef::Data(_) | SlotRef::Empty => {}
                 }
             }
         }

@@ -152,7 +152,7 @@ impl<'p> TreeBuilder<'p> {
                                 node, slot, items, ..
                             }) = self.frames.pop()
                             {
-                                *self.tree.slot_mut(node, slot) = Slot::List(items.into());
+                                self.tree.set_slot(node, slot, Slot::List(items.into()));
                             }
                         }
                         other => {
@@ -185,7 +185,7 @@ impl<'p> TreeBuilder<'p> {
         let node = self.tree.alloc_default(&self.defaults, ty);
         match dest {
             Dest::Root => self.tree.root = node,
-            Dest::Child(parent, slot) => *self.tree.slot_mut(parent, slot) = Slot::Child(node),
+            Dest::Child(parent, slot) => self.tree.set_slot(parent, slot, Slot::Child(node)),
             Dest::ListItem => {
                 if let Some(Frame::List { items, .. }) = self.frames.last_mut() {
                     items.push(node);
@@ -336,11 +336,11 @@ impl<'p> TreeBuilder<'p> {
         match &field.kind {
             FieldKind::Data(dt) => {
                 let value = self.data.read(ev, dt)?;
-                *self.tree.slot_mut(node, slot) = Slot::Data(value);
+                self.tree.set_slot(node, slot, Slot::Data(value));
             }
             FieldKind::Child(ct) => match ev.next()? {
                 // `null` in an optional child: no node (§8.7).
-                Token::Null if field.optional => *self.tree.slot_mut(node, slot) = Slot::Empty,
+                Token::Null if field.optional => self.tree.set_slot(node, slot, Slot::Empty),
                 Token::BeginObject => self.begin_node(ev, *ct, Dest::Child(node, slot))?,
                 other => {
                     let found = other.describe();

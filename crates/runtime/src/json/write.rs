@@ -6,7 +6,7 @@
 //! numbers are formatted with `itoa` and `zmij` (the formatter serde_json
 //! uses, so output is byte-identical to serde_json's for every value).
 
-use crate::store::{NodeId, Slot, Tree};
+use crate::store::{NodeId, SlotRef, Tree};
 use std::io::{self, Write};
 use treefuse_sema::{DataType, FieldKind, Program, Value};
 
@@ -339,17 +339,17 @@ fn write_document(
                 out.newline(pretty, depth);
                 out.bytes(&names.field_heads[field_id.index()]);
                 match tree.slot(n, i as u32) {
-                    Slot::Data(v) => {
+                    SlotRef::Data(v) => {
                         let ty = match &field.kind {
                             FieldKind::Data(t) => t,
                             _ => &DataType::Int,
                         };
-                        out.value(program, ty, v);
+                        out.value(program, ty, &v);
                         out.maybe_flush()?;
                     }
-                    Slot::Child(c) => tasks.push(Task::Node(*c, depth)),
-                    Slot::Empty => out.bytes(b"null"),
-                    Slot::List(items) => {
+                    SlotRef::Child(c) => tasks.push(Task::Node(c, depth)),
+                    SlotRef::Empty => out.bytes(b"null"),
+                    SlotRef::List(items) => {
                         out.buf.push(b'[');
                         tasks.push(Task::Text(b"]", depth));
                         for (k, c) in items.iter().enumerate().rev() {
