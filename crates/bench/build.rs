@@ -1,7 +1,9 @@
 //! Compiles the render tree and AST case studies, the scope-resolution
 //! benchmark and the minic middle end (and minic with its fixpoint over
 //! the whole program, as it was written before) to Rust with
-//! treefuse-codegen, the way a user's `build.rs` would.
+//! treefuse-codegen, the way a user's `build.rs` would; and for
+//! `parallel-bench` the list versions of the case studies and minic with
+//! and without parallel entry points.
 
 fn main() {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
@@ -19,6 +21,25 @@ fn main() {
     let global_fixpoint = minic_with_global_fixpoint(&format!("{root}/minic"), &out);
     let files: Vec<String> = files.into_iter().chain([global_fixpoint]).collect();
     if let Err(e) = treefuse_codegen::Config::new().compile(&files, &out) {
+        panic!("treefuse code generation failed:\n{e}");
+    }
+    // `parallel-bench`: the list versions of the case studies and minic,
+    // without parallel entry points (the sequential baseline) and with
+    // them (`OUT_DIR/parallel/`).
+    let lists: Vec<String> = ["render/render_lists.tf", "ast/ast_lists.tf"]
+        .iter()
+        .map(|f| format!("{root}/{f}"))
+        .collect();
+    if let Err(e) = treefuse_codegen::Config::new().compile(&lists, &out) {
+        panic!("treefuse code generation failed:\n{e}");
+    }
+    let par_dir = format!("{out}/parallel");
+    std::fs::create_dir_all(&par_dir).expect("create OUT_DIR/parallel");
+    let par_files: Vec<String> = lists.into_iter().chain([format!("{root}/minic")]).collect();
+    if let Err(e) = treefuse_codegen::Config::new()
+        .parallel(true)
+        .compile(&par_files, &par_dir)
+    {
         panic!("treefuse code generation failed:\n{e}");
     }
 }

@@ -139,6 +139,20 @@ fn main() {
     ) {
         panic!("treefuse code generation failed:\n{e}");
     }
+    // The case studies with parallel entry points (`run_*_parallel`),
+    // in a directory of their own (the module names are the same).
+    let par_dir = format!("{out}/parallel");
+    std::fs::create_dir_all(&par_dir).expect("create OUT_DIR/parallel");
+    let par_files: Vec<String> = ["ast/ast_lists.tf", "render/render_lists.tf", "minic"]
+        .iter()
+        .map(|f| format!("{root}/{f}"))
+        .collect();
+    if let Err(e) = treefuse_codegen::Config::new()
+        .parallel(true)
+        .compile(&par_files, &par_dir)
+    {
+        panic!("treefuse code generation failed:\n{e}");
+    }
     // The hand-computed rewriting cases of the interpreter's tests
     // (`crates/treefuse/tests/rewriting/NAME.tf`), one module each.
     rewriting_cases(&config, &out);
@@ -151,6 +165,10 @@ fn main() {
     // representation of fused functions past 128 participants).
     let mut wide_config = treefuse_codegen::Config::new();
     wide_config.wide_masks();
+    // Plain-named ones get parallel entry points too (their sequential
+    // ones then run the traversals generic over `TreeAccess`).
+    let mut par_config = treefuse_codegen::Config::new();
+    par_config.parallel(true);
     for seed in seeds {
         for &hostile in names.kinds() {
             let module = if hostile {
@@ -159,25 +177,43 @@ fn main() {
                 format!("random_{seed}")
             };
             let path = format!("{out}/{module}.tf");
-            // With every construct, rewriting in place included.
+            // With every construct, rewriting in place included. Plain
+            // names with an odd seed: traversals keep to the commutative
+            // counter among the globals, so that loops often run in
+            // parallel (`tests/parallel.rs`).
             let source = if hostile {
                 treefuse_progen::generate_hostile(seed)
             } else {
-                treefuse_progen::generate(seed)
+                let knobs = treefuse_progen::GenConfig {
+                    private_globals: seed % 2 == 1,
+                    ..Default::default()
+                };
+                treefuse_progen::generate_with(seed, &knobs)
             };
             std::fs::write(&path, source).expect("write a random program");
             let config = if hostile && seed % 2 == 1 {
                 &wide_config
-            } else {
+            } else if hostile {
                 &config
+            } else {
+                &par_config
             };
             if let Err(e) = config.compile(&[&path], &out) {
                 panic!("treefuse code generation failed on {module}:\n{e}");
             }
             module_with_runner(&mut list, &module);
+            let run_parallel = if hostile {
+                "None".to_string()
+            } else {
+                let _ = writeln!(
+                    list,
+                    "fn run_parallel_{module}(s: &treefuse_runtime::sema::Program, n: &str, t: &treefuse_runtime::Tree, a: &[treefuse_runtime::sema::Value], p: &treefuse_runtime::generated::Parallel) -> Option<Result<(String, u64), String>> {{ {module}::run_parallel_by_name(s, n, t, a, p).map(|r| r.map_err(|e| e.to_string())) }}"
+                );
+                format!("Some(run_parallel_{module})")
+            };
             let _ = writeln!(
                 table,
-                "    Random {{ seed: {seed}, hostile: {hostile}, source: {module}::SOURCE, run: run_{module} }},"
+                "    Random {{ seed: {seed}, hostile: {hostile}, source: {module}::SOURCE, run: run_{module}, run_parallel: {run_parallel} }},"
             );
         }
     }

@@ -90,6 +90,30 @@ generated! {
     python_names,
 }
 
+/// The case studies compiled with parallel entry points
+/// (`treefuse_codegen::Config::parallel`): `run_<fuse>_parallel` besides
+/// the sequential ones, the traversals generic over `TreeAccess`.
+pub mod parallel {
+    macro_rules! generated_parallel {
+        ($(#[$doc:meta] $name:ident),* $(,)?) => {$(
+            #[$doc]
+            #[deny(warnings)]
+            pub mod $name {
+                include!(concat!(env!("OUT_DIR"), "/parallel/", stringify!($name), ".rs"));
+            }
+        )*};
+    }
+
+    generated_parallel! {
+        /// `examples/ast/ast_lists.tf`.
+        ast_lists,
+        /// `examples/render/render_lists.tf`.
+        render_lists,
+        /// `examples/minic/`.
+        minic,
+    }
+}
+
 /// The host functions of `programs/features.tf` (`pure fn` without a body),
 /// which its generated module calls as `crate::host::NAME`.
 pub mod host {
@@ -149,6 +173,16 @@ pub mod random {
         &[treefuse_runtime::sema::Value],
     ) -> Option<Result<(String, u64), String>>;
 
+    /// Runs a `fuse` item by name fused and in parallel: schema, item,
+    /// input tree, arguments, options; as [`RunFn`].
+    pub type ParallelRunFn = fn(
+        &treefuse_runtime::sema::Program,
+        &str,
+        &treefuse_runtime::Tree,
+        &[treefuse_runtime::sema::Value],
+        &treefuse_runtime::generated::Parallel,
+    ) -> Option<Result<(String, u64), String>>;
+
     /// One compiled random program.
     pub struct Random {
         /// The generator seed.
@@ -159,6 +193,8 @@ pub mod random {
         pub source: &'static str,
         /// Its generated engines.
         pub run: RunFn,
+        /// Its parallel entry points (plain names only).
+        pub run_parallel: Option<ParallelRunFn>,
     }
 
     include!(concat!(env!("OUT_DIR"), "/random_programs.rs"));

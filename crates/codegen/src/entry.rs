@@ -64,7 +64,7 @@ impl Gen<'_> {
 
     pub fn entries(&self) -> TokenStream {
         let mut out = TokenStream::new();
-        for (fuse, names) in self.p.fuses.iter().zip(&self.entry_fn) {
+        for (fi, (fuse, names)) in self.p.fuses.iter().zip(&self.entry_fn).enumerate() {
             let mut u = Usage::default();
             for c in &fuse.calls {
                 c.args.iter().for_each(|a| expr_use(a, &mut u));
@@ -200,6 +200,10 @@ impl Gen<'_> {
                 let msg = format!("no fused schedule for `fuse {}`", fuse.name);
                 quote!(return Err(#at.error(#msg.to_string()));)
             };
+            let parallel = self
+                .par_entry_fn
+                .get(fi)
+                .map(|names| (names, fused.clone(), fused_replaces));
             for ((kind, body, replaces), names) in [
                 ("unfused", unfused, unfused_replaces),
                 ("fused", fused, fused_replaces),
@@ -257,6 +261,64 @@ impl Gen<'_> {
                     }
                 ));
             }
+            if let Some((names, body, replaces)) = parallel {
+                let check = check(replaces);
+                let EntryFns {
+                    inner,
+                    run,
+                    counted,
+                } = names;
+                let item = format!("`fuse {}` ({})", fuse.name, self.source_pos(fuse.span));
+                let doc_inner = format!(
+                    "{item} fused, on a parallel run of the tree and a run context (counting visits if `C`)."
+                );
+                let doc_run = format!(
+                    "Runs {item} fused on `tree`, updating `globals`, with the loops the fuser found independent on the threads of the current rayon pool (`par` says how; see `ParallelRun`). It computes what `run_*_fused` computes; after an error, which is the one the sequential run raises, the globals are the sequential run's but the tree may also hold changes of iterations after the failing one."
+                );
+                let doc_counted = format!(
+                    "Runs {item} fused and in parallel and returns the number of node visits."
+                );
+                let diverges = self.kind_pattern(fuse.root_type).is_none()
+                    || self.fused.entry(&fuse.name).is_none();
+                let tail = if diverges { quote!() } else { quote!(Ok(())) };
+                let body = if matches!(self.stack, crate::stack_plan::StackScheme::Created(_)) {
+                    quote!(cx.set_stack_bound(t.node_count()); #body)
+                } else {
+                    body
+                };
+                let cxp = if uses_var(&body, "cx") {
+                    quote!(cx)
+                } else {
+                    quote!(_cx)
+                };
+                let count = &self.count_param;
+                out.extend(quote!(
+                    #[doc = #doc_inner]
+                    pub fn #inner<const #count: bool>(t: &mut ParallelRun<'_>, #cxp: &mut Cx<#count> #(, #params)*) -> Result<(), Fail> {
+                        run_deep(t.node_count(), move || -> Result<(), Fail> {
+                            #check
+                            #body
+                            #tail
+                        })
+                    }
+
+                    #[doc = #doc_run]
+                    pub fn #run(tree: &mut Tree, globals: &mut Globals #(, #params)*, par: &Parallel) -> Result<(), RuntimeError> {
+                        let mut cx = Cx::<false>::new(std::mem::take(globals));
+                        let r = #inner(&mut ParallelRun::new(tree, par), &mut cx #(, #pnames)*);
+                        *globals = cx.globals;
+                        r.map_err(|e| *e)
+                    }
+
+                    #[doc = #doc_counted]
+                    pub fn #counted(tree: &mut Tree, globals: &mut Globals #(, #params)*, par: &Parallel) -> Result<u64, RuntimeError> {
+                        let mut cx = Cx::<true>::new(std::mem::take(globals));
+                        let r = #inner(&mut ParallelRun::new(tree, par), &mut cx #(, #pnames)*);
+                        *globals = cx.globals;
+                        r.map(|()| cx.visits).map_err(|e| *e)
+                    }
+                ));
+            }
         }
         out
     }
@@ -299,10 +361,17 @@ pub fn prelude(code: &TokenStream, count: &proc_macro2::Ident) -> TokenStream {
     // (fields, globals, parameters) are `ValueMap`s.
     let mut public = vec![ident("Fail"), ident("RuntimeError")];
     public.extend(
-        ["Replaced", "Site", "BuildError", "ColdTable", "ValueMap"]
-            .iter()
-            .filter(|name| mentioned(name))
-            .map(|name| ident(name)),
+        [
+            "Replaced",
+            "Site",
+            "BuildError",
+            "ColdTable",
+            "ValueMap",
+            "Parallel",
+        ]
+        .iter()
+        .filter(|name| mentioned(name))
+        .map(|name| ident(name)),
     );
     out.extend(quote!(pub use treefuse_runtime::generated::{#(#public),*};));
     let used: Vec<_> = crate::names::RUNTIME_HELPERS

@@ -440,6 +440,9 @@ pub(crate) struct Gen<'p> {
     pub global: Vec<Ident>,
     /// Per `fuse` item: the functions of its unfused and fused runs.
     pub entry_fn: Vec<[EntryFns; 2]>,
+    /// Per `fuse` item, `run_<fuse>_parallel` and its kin (empty without
+    /// `CodegenOptions::parallel`).
+    pub par_entry_fn: Vec<EntryFns>,
     pub pure: Vec<Ident>,
     /// Per pure function: may it fail (else it returns a plain value and
     /// its callers use no `?`)?
@@ -459,6 +462,9 @@ pub(crate) struct Gen<'p> {
     /// function (whether the run counts visits): `C`, unless the program
     /// names a type, record or enum so (a type would shadow it, E0747).
     pub count_param: Ident,
+    /// The tree-access type parameter of the traversals (`TA`), when the
+    /// module has parallel entry points (`CodegenOptions::parallel`).
+    pub tree_param: Option<Ident>,
     pub body_fn: Vec<Ident>,
     pub fused_fn: Vec<Ident>,
     pub cast_fn: Vec<Ident>,
@@ -818,6 +824,21 @@ impl<'p> Gen<'p> {
                 })
             })
             .collect();
+        // With parallel entry points, theirs next (none otherwise, so the
+        // names of a module without them stay as they were).
+        let par_entry_fn = p
+            .fuses
+            .iter()
+            .filter(|_| opts.parallel)
+            .map(|f| {
+                let base = snake(&f.name);
+                EntryFns {
+                    run: top.fresh_value(&format!("run_{base}_parallel")),
+                    counted: top.fresh_value(&format!("run_{base}_parallel_counted")),
+                    inner: top.fresh_value(&format!("{base}_parallel")),
+                }
+            })
+            .collect();
         let pure = p
             .pure_fns
             .iter()
@@ -883,6 +904,7 @@ impl<'p> Gen<'p> {
             enum_variants,
             global,
             entry_fn,
+            par_entry_fn,
             pure,
             pure_lent,
             method_lent,
@@ -890,6 +912,7 @@ impl<'p> Gen<'p> {
             pure_fallible,
             method_fn,
             count_param: count_param(p),
+            tree_param: opts.parallel.then(|| tree_param(p)),
             body_fn,
             fused_fn,
             cast_fn,
@@ -1981,6 +2004,42 @@ pub(crate) fn count_param(p: &Program) -> Ident {
         name.push('_');
     }
     ident(&name)
+}
+
+/// The name of the tree-access type parameter: `TA`, else `TA_`, ...
+/// whichever no type, record or enum of the program is called.
+pub(crate) fn tree_param(p: &Program) -> Ident {
+    let taken = |n: &str| {
+        p.types.iter().any(|t| t.name == n)
+            || p.records.iter().any(|r| r.name == n)
+            || p.enums.iter().any(|e| e.name == n)
+    };
+    let mut name = String::from("TA");
+    while taken(&name) {
+        name.push('_');
+    }
+    ident(&name)
+}
+
+impl Gen<'_> {
+    /// The generic parameters of a traversal function:
+    /// `<const C: bool>`, or `<TA: TreeAccess, const C: bool>` in a module
+    /// with parallel entry points.
+    pub(crate) fn fn_generics(&self) -> TokenStream {
+        let count = &self.count_param;
+        match &self.tree_param {
+            Some(ta) => quote!(<#ta: TreeAccess, const #count: bool>),
+            None => quote!(<const #count: bool>),
+        }
+    }
+
+    /// The type the traversals take the tree as: `Tree`, or `TA`.
+    pub(crate) fn tree_ty(&self) -> TokenStream {
+        match &self.tree_param {
+            Some(ta) => quote!(#ta),
+            None => quote!(Tree),
+        }
+    }
 }
 
 /// Calls `f` on every expression of the global assignments and loop

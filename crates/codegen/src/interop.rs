@@ -222,7 +222,61 @@ impl Gen<'_> {
                 }));
             }
         }
+        // With parallel entry points, the same by name for them.
+        let parallel_by_name = if self.par_entry_fn.is_empty() {
+            quote!()
+        } else {
+            let arms = self
+                .p
+                .fuses
+                .iter()
+                .zip(&self.par_entry_fn)
+                .map(|(fuse, names)| {
+                    let name = &fuse.name;
+                    let run = &names.counted;
+                    let convs = fuse.frame.locals[..fuse.frame.num_params]
+                        .iter()
+                        .map(|_| quote!(next_field(&mut args)));
+                    quote!(#name => {
+                        let mut args = args.iter();
+                        super::#run(&mut tree, &mut globals #(, #convs)*, par)
+                    })
+                });
+            quote!(
+                /// [`run_by_name`] fused and in parallel
+                /// (`run_<fuse>_parallel`) with the options `par`.
+                #[allow(unused_mut, unused_variables)]
+                pub fn run_parallel_by_name(
+                    schema: &sema::Program,
+                    name: &str,
+                    input: &RtTree,
+                    args: &[RtValue],
+                    par: &Parallel,
+                ) -> Option<Result<(String, u64), RuntimeError>> {
+                    let mut tree = Tree::from_runtime(input);
+                    let mut globals = Globals::default();
+                    let r = match name {
+                        #(#arms)*
+                        _ => return None,
+                    };
+                    Some(r.map(|visits| (write_json(schema, &tree, &globals), visits)))
+                }
+            )
+        };
+        let reexport = if self.par_entry_fn.is_empty() {
+            quote!(
+                pub use json::{read_json, run_by_name, schema, write_json, SOURCE};
+            )
+        } else {
+            quote!(
+                pub use json::{
+                    read_json, run_by_name, run_parallel_by_name, schema, write_json, SOURCE,
+                };
+            )
+        };
         let code = quote!(
+            #parallel_by_name
+
             /// Runs `fuse` item `name` (fused or unfused) on a copy of an
             /// arena tree of `treefuse-runtime`, with arguments as interpreter
             /// values; returns the output JSON (tree and globals) and the node
@@ -352,7 +406,7 @@ impl Gen<'_> {
                 };
                 #code
             }
-            pub use json::{read_json, run_by_name, schema, write_json, SOURCE};
+            #reexport
         )
     }
 }

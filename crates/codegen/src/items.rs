@@ -918,6 +918,10 @@ impl Gen<'_> {
             let doc = format!("`pure fn {}` ({}).", f.name, self.source_pos(f.span));
             // A function that reads tree nodes (LANGUAGE §8.8) takes the
             // tree, then its parameters as written, nodes as ids.
+            let generics = match &self.tree_param {
+                Some(ta) if node_fn => quote!(<#ta: TreeAccess>),
+                _ => quote!(),
+            };
             let params = if node_fn {
                 let t = if uses_var(&code, "t") {
                     quote!(t)
@@ -925,7 +929,8 @@ impl Gen<'_> {
                     quote!(_t)
                 };
                 let mut data = params.into_iter();
-                let mut all = vec![quote!(#t: &Tree)];
+                let tree = self.tree_ty();
+                let mut all = vec![quote!(#t: &#tree)];
                 for pos in 0..f.arity() {
                     match f.node_param_at(pos) {
                         Some(k) => {
@@ -943,7 +948,7 @@ impl Gen<'_> {
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]
-                pub fn #name(#(#params),*) -> #ret {
+                pub fn #name #generics(#(#params),*) -> #ret {
                     #code
                 }
             ));
@@ -1011,7 +1016,8 @@ impl Gen<'_> {
             quote!(_this)
         };
         let c = &self.count_param;
-        quote!(#t: &mut Tree, #cx: &mut Cx<#c>, #this: #this_ty)
+        let tree = self.tree_ty();
+        quote!(#t: &mut #tree, #cx: &mut Cx<#c>, #this: #this_ty)
     }
 
     /// `, site: Site` for a function that needs to know where its
@@ -1097,11 +1103,11 @@ impl Gen<'_> {
             let ret = self.result_type(replaces, id);
             let name = &self.body_fn[i];
             let doc = format!("{} as written.", self.body_at(BodyId(i as u32)));
-            let count = &self.count_param;
+            let generics = self.fn_generics();
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]
-                fn #name<const #count: bool>(#base #site #(, #params)*) -> #ret {
+                fn #name #generics(#base #site #(, #params)*) -> #ret {
                     #code
                 }
             ));
@@ -1117,6 +1123,12 @@ impl Gen<'_> {
     pub fn copy_fns(&self) -> TokenStream {
         let mut out = TokenStream::new();
         let mut arms = Vec::new();
+        // With parallel entry points, generic over the tree's access (a
+        // worker of a parallel loop copies into its own part).
+        let (generics, tree) = match &self.tree_param {
+            Some(ta) => (quote!(<#ta: TreeAccess>), quote!(#ta)),
+            None => (quote!(), quote!(Tree)),
+        };
         for (hi, h) in self.hiers.iter().enumerate() {
             let (id, kind) = (&h.id, &h.kind);
             let v = &self.variant[h.root.index()];
@@ -1208,7 +1220,7 @@ impl Gen<'_> {
             };
             out.extend(quote!(
                 #[doc = #doc]
-                fn #f(t: &mut Tree, n: #id) -> #id {
+                fn #f #generics(t: &mut #tree, n: #id) -> #id {
                     let top = #copy_top;
                     let mut stack = vec![NodeRef::#v(top)];
                     copy_pending(t, &mut stack);
@@ -1217,7 +1229,7 @@ impl Gen<'_> {
 
                 #[doc = #child_doc]
                 #[allow(clippy::single_match, clippy::match_single_binding, unreachable_patterns)]
-                fn #children(t: &mut Tree, n: #id, stack: &mut Vec<NodeRef>) {
+                fn #children #generics(t: &mut #tree, n: #id, stack: &mut Vec<NodeRef>) {
                     #body
                 }
             ));
@@ -1225,7 +1237,7 @@ impl Gen<'_> {
         }
         out.extend(quote!(
             /// Copies the children of the copied nodes on `stack` until none is left.
-            fn copy_pending(t: &mut Tree, stack: &mut Vec<NodeRef>) {
+            fn copy_pending #generics(t: &mut #tree, stack: &mut Vec<NodeRef>) {
                 while let Some(top) = stack.pop() {
                     match top {
                         #(#arms)*
@@ -1244,10 +1256,19 @@ impl Gen<'_> {
             .cold_types(h)
             .map(|(t, c)| {
                 let table = &c.table;
-                let body = quote!(
-                    let cold = t.#table.get(#n.0).clone();
-                    t.#table.insert(copy.0, cold);
-                );
+                let body = if self.tree_param.is_some() {
+                    let get = format_ident!("{}_get", table.to_string());
+                    let insert = format_ident!("{}_insert", table.to_string());
+                    quote!(
+                        let cold = t.#get(#n.0).clone();
+                        t.#insert(copy.0, cold);
+                    )
+                } else {
+                    quote!(
+                        let cold = t.#table.get(#n.0).clone();
+                        t.#table.insert(copy.0, cold);
+                    )
+                };
                 (&self.variant[t.index()], body)
             })
             .collect();
@@ -1288,6 +1309,8 @@ impl Gen<'_> {
                 "`(n as {name})`: `n` if it is a `{name}` ({}), else a runtime error.",
                 self.source_pos(ty.span)
             );
+            let tree_ty = self.tree_ty();
+            let cast_generics = self.tree_param.as_ref().map(|ta| quote!(<#ta: TreeAccess>));
             let body = match self.kind_pattern(t) {
                 Some(pat) => quote!(
                     if matches!(t[n].kind, #pat) {
@@ -1301,7 +1324,7 @@ impl Gen<'_> {
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]
-                fn #f(t: &Tree, n: #id, at: &At) -> Result<#id, Fail> {
+                fn #f #cast_generics(t: &#tree_ty, n: #id, at: &At) -> Result<#id, Fail> {
                     #body
                 }
             ));
@@ -1404,10 +1427,11 @@ impl Gen<'_> {
             );
             let prologue = self.visit_prologue(quote!(#name(t, cx, n #site_arg #(, #xs)*)));
             let count = &self.count_param;
+            let (generics, tree) = (self.fn_generics(), self.tree_ty());
             out.extend(quote!(
                 #[doc = #doc]
                 #[inline]
-                pub fn #name<const #count: bool>(t: &mut Tree, cx: &mut Cx<#count>, n: #id #site_param #(, #xs: #tys)*) -> #ret {
+                pub fn #name #generics(t: &mut #tree, cx: &mut Cx<#count>, n: #id #site_param #(, #xs: #tys)*) -> #ret {
                     #prologue
                     match t[n].kind {
                         #(#arms_ts)*
@@ -1565,12 +1589,13 @@ impl Gen<'_> {
                 }
             };
             let count = &self.count_param;
+            let (generics, tree) = (self.fn_generics(), self.tree_ty());
             out.push((
                 name.clone(),
                 quote!(
                     #[doc = #doc]
                     #[allow(clippy::too_many_arguments)]
-                    fn #name<const #count: bool>(t: &mut Tree, cx: &mut Cx<#count>, n: #id #site_param #mask_param #(, #xs: #tys)*) -> #ret {
+                    fn #name #generics(t: &mut #tree, cx: &mut Cx<#count>, n: #id #site_param #mask_param #(, #xs: #tys)*) -> #ret {
                         #prologue
                         #body
                     }
@@ -2069,6 +2094,7 @@ impl Gen<'_> {
                 }
                 Step::Loop(l) => {
                     self.fwd_unit();
+                    let cleared_before = cleared.clone();
                     let field = &self.field[l.field.index()];
                     let mut bind_vars = Vec::new();
                     let mut loop_bodies: Vec<(usize, &[Stmt])> = Vec::new();
@@ -2228,6 +2254,25 @@ impl Gen<'_> {
                             }
                             #open.close(&mut t[this].#field);
                         }));
+                    } else if let (Some(_), treefuse_fusion::Parallelism::Parallel { reduced }) =
+                        (&self.tree_param, &l.parallel)
+                    {
+                        // A loop that may run in parallel: unless a member
+                        // returns in it (its flag is shared by the
+                        // iterations).
+                        if cleared != cleared_before {
+                            code.extend(quote!({
+                                let items = t[this].#field.clone();
+                                for &#item in items.iter() {
+                                    #binds
+                                    #inner
+                                }
+                            }));
+                        } else {
+                            code.extend(
+                                self.parallel_loop(l.field, reduced, &item, &binds, &inner),
+                            );
+                        }
                     } else {
                         code.extend(quote!({
                             let items = t[this].#field.clone();
@@ -2364,12 +2409,12 @@ impl Gen<'_> {
             parts.join(", "),
             self.p.types[f.ty.index()].name
         );
-        let count = &self.count_param;
+        let generics = self.fn_generics();
         (
             quote!(
                 #[doc = #doc]
                 #dead_stores
-                fn #name<const #count: bool>(#base #site #mask #(, #params)*) -> #ret {
+                fn #name #generics(#base #site #mask #(, #params)*) -> #ret {
                     #code
                 }
             ),

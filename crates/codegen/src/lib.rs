@@ -321,6 +321,7 @@ mod items;
 mod moves;
 mod names;
 mod options;
+mod parallel;
 mod stack;
 mod stack_plan;
 
@@ -359,6 +360,7 @@ pub fn generate(
     {
         code.extend(g.copy_fns());
     }
+    body.extend(g.parallel_support(gen::mentions(&code, "par_loop")));
     let allows = items::fn_allows();
     body.extend(quote::quote!(
         /// The traversals: pure functions, unfused bodies and dispatchers,
@@ -417,6 +419,7 @@ pub struct Config {
     fusion: FusionOptions,
     no_interop: bool,
     wide_masks: bool,
+    parallel: bool,
 }
 
 impl Config {
@@ -450,6 +453,13 @@ impl Config {
     /// that programs of more than 128 calls per fused call get.
     pub fn wide_masks(&mut self) -> &mut Config {
         self.wide_masks = true;
+        self
+    }
+
+    /// Whether to add the parallel entry points `run_<fuse>_parallel`
+    /// ([`CodegenOptions::parallel`]; off by default).
+    pub fn parallel(&mut self, on: bool) -> &mut Config {
+        self.parallel = on;
         self
     }
 
@@ -489,6 +499,7 @@ impl Config {
             }),
             runtime_interop: !self.no_interop,
             wide_masks: self.wide_masks,
+            parallel: self.parallel,
         };
         generate(model, fused, &options)
     }

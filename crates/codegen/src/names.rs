@@ -83,6 +83,14 @@ const KEYWORDS: &[&str] = &[
 /// [`Names::for_module`], which starts with these taken; so no user name
 /// can take one of them, whatever it is.
 pub(crate) const MODULE_NAMES: &[&str] = &[
+    // The parallel entry points' support (`parallel.rs`).
+    "TreeAccess",
+    "ParallelRun",
+    "SubtreeView",
+    "SubtreeGrowth",
+    "Parallel",
+    "par_loop",
+    "rayon",
     // Primitive types and crates.
     "bool",
     "char",
@@ -214,6 +222,11 @@ pub(crate) const MODULE_NAMES: &[&str] = &[
 /// code mentions them.
 pub(crate) const RUNTIME_HELPERS: &[&str] = &[
     "At",
+    "ArenaView",
+    "ColdView",
+    "IdRange",
+    "split_plan",
+    "split_arena",
     "OpenList",
     "thicket_error",
     "list_elem",
@@ -489,6 +502,7 @@ pub(crate) fn reserved_locals(numbered: usize) -> Vec<String> {
         "start_kind",
         "while_limit",
         "while_iter",
+        "par",
     ]
     .iter()
     .map(|s| s.to_string())

@@ -38,6 +38,11 @@ pub struct CodegenOptions {
     /// one fused function, exercised on small programs (the differential
     /// tests do).
     pub wide_masks: bool,
+    /// Add `run_<fuse>_parallel` entry points, which run the merged loops
+    /// that the fuser found independent (`LoopGroup::parallel`) on rayon's
+    /// threads; the traversals become generic over `TreeAccess` for it.
+    /// Off, the module is what it was without the option.
+    pub parallel: bool,
 }
 
 impl Default for CodegenOptions {
@@ -47,6 +52,7 @@ impl Default for CodegenOptions {
             source: None,
             runtime_interop: true,
             wide_masks: false,
+            parallel: false,
         }
     }
 }

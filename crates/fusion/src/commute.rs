@@ -603,6 +603,59 @@ fn idempotent_globals(program: &Program) -> BTreeSet<GlobalId> {
         .collect()
 }
 
+/// How the copies of a global that the workers of a parallel loop update
+/// (`Parallelism::Parallel::reduced`) combine into the value the
+/// sequential run leaves, each worker having started from the value before
+/// the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduction {
+    /// A counter updated by `+` and `-` (wrapping `i64`): the value before
+    /// plus each worker's change.
+    Sum,
+    /// `||`: true if any copy is.
+    Or,
+    /// `&&`: true if every copy is.
+    And,
+    /// `min`: the least copy.
+    Min,
+    /// `max`: the greatest copy.
+    Max,
+    /// Writes of one constant (an idempotent flag, or writes the conflict
+    /// test let commute because they store the same value): the last copy
+    /// in list order that differs from the value before, else that value.
+    Last,
+}
+
+/// The [`Reduction`] of every global of `program`, by index: the class of
+/// its updates if it is a commutative counter, else [`Reduction::Last`]
+/// (the only other globals a parallel loop may update are written
+/// constants).
+pub fn reductions(program: &Program) -> Vec<Reduction> {
+    let counters = commutative_counters(program);
+    let mut class: Vec<Option<UpdateClass>> = vec![None; program.globals.len()];
+    for b in &program.bodies {
+        let Some(stmts) = &b.body else { continue };
+        walk_assignments(stmts, &mut |place: &Place, value: &Expr| {
+            if let PlaceRoot::Global(g) = place.root {
+                if counters.contains(&g) {
+                    class[g.index()] = update_class(program, g, value);
+                }
+            }
+        });
+    }
+    class
+        .into_iter()
+        .map(|c| match c {
+            Some(UpdateClass::Sum) => Reduction::Sum,
+            Some(UpdateClass::Or) => Reduction::Or,
+            Some(UpdateClass::And) => Reduction::And,
+            Some(UpdateClass::Min) => Reduction::Min,
+            Some(UpdateClass::Max) => Reduction::Max,
+            None => Reduction::Last,
+        })
+        .collect()
+}
+
 /// Calls `f` on every assignment of data in `stmts` (nested ones
 /// included). Exhaustive on purpose: a new statement form must say here
 /// whether it assigns data.

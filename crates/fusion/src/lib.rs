@@ -19,6 +19,7 @@ pub mod report;
 mod verify;
 
 pub use build::{fuse_program, FusionOptions};
+pub use commute::{reductions, Reduction};
 pub use ir::*;
 pub use mask::{ParticipantMask, WideMask};
 pub use verify::unconfirmed_explanations;

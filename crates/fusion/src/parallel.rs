@@ -24,7 +24,12 @@
 //! and left out; any other frame variable an iteration writes is shared
 //! and keeps the loop sequential (`n = n + c.size` in the body). A loop
 //! whose calls may replace elements edits the list as it runs and stays
-//! sequential too.
+//! sequential too. So does a loop whose iterations reach into the list's
+//! other elements (`self.items[0]` in the body): generated code runs a
+//! parallel loop's chunks of elements on views of their own subtrees and
+//! of the nodes outside the list, and another chunk's elements are in
+//! neither. Creating nodes is allowed: each worker grows the arenas in a
+//! buffer of its own, appended in list order after the loop.
 
 use crate::commute::ConflictTest;
 use crate::ir::{IndependentCalls, LoopGroup, Parallelism, Participant, Step};
@@ -60,14 +65,35 @@ pub(crate) fn group_parallelism(
     group: &LoopGroup,
 ) -> Parallelism {
     match member_loops(program, analysis, ty, participants, group) {
-        Some(members) => loop_parallelism(
-            program,
-            analysis,
-            conflicts,
-            &members,
-            |m| format!("loop p{}#{}", group.loops[m].0, group.loops[m].1),
-            |c, p| crate::build::conflict_text(program, c, participants, p),
-        ),
+        Some(members) => {
+            // A worker sees its own elements' subtrees and the nodes
+            // outside the list, never another worker's elements.
+            let below = treefuse_automata::Nfa::label(analysis.labels().field(group.field))
+                .concat(&treefuse_automata::Nfa::any())
+                .with_any_suffix();
+            if let Some(m) = members.iter().position(|m| {
+                let it = &m.per_element.iteration;
+                treefuse_automata::intersection_witness(&it.reads, &below).is_some()
+                    || treefuse_automata::intersection_witness(&it.writes, &below).is_some()
+            }) {
+                return Parallelism::Sequential {
+                    reason: format!(
+                        "an iteration of loop p{}#{} reaches into the list's elements besides its own (`self.{}[..]`), which a worker's view of its own elements cannot show",
+                        group.loops[m].0,
+                        group.loops[m].1,
+                        program.fields[group.field.index()].name
+                    ),
+                };
+            }
+            loop_parallelism(
+                program,
+                analysis,
+                conflicts,
+                &members,
+                |m| format!("loop p{}#{}", group.loops[m].0, group.loops[m].1),
+                |c, p| crate::build::conflict_text(program, c, participants, p),
+            )
+        }
         None => Parallelism::Sequential {
             reason: "a member loop's accesses are not split by element".into(),
         },

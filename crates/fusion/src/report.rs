@@ -1020,6 +1020,22 @@ fn type_names(program: &Program, types: &[TypeId]) -> String {
         .join(", ")
 }
 
+/// How a merged loop or a run of fused calls runs, as JSON:
+/// `{"runs": "parallel", "reduced": [globals]}` or `{"runs": "sequential",
+/// "why": reason}`.
+fn parallelism_json(program: &Program, parallel: &Parallelism) -> serde_json::Value {
+    match parallel {
+        Parallelism::Parallel { reduced } => serde_json::json!({
+            "runs": "parallel",
+            "reduced": reduced.iter().map(|g| program.globals[g.index()].name.clone()).collect::<Vec<_>>(),
+        }),
+        Parallelism::Sequential { reason } => serde_json::json!({
+            "runs": "sequential",
+            "why": reason,
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1049,21 +1065,5 @@ mod tests {
         assert_eq!(wrap_report(&line, 0), line);
         let word = "x".repeat(50);
         assert_eq!(wrap_report(&word, 40), format!("{word}\n"));
-    }
-}
-
-/// How a merged loop or a run of fused calls runs, as JSON:
-/// `{"runs": "parallel", "reduced": [globals]}` or `{"runs": "sequential",
-/// "why": reason}`.
-fn parallelism_json(program: &Program, parallel: &Parallelism) -> serde_json::Value {
-    match parallel {
-        Parallelism::Parallel { reduced } => serde_json::json!({
-            "runs": "parallel",
-            "reduced": reduced.iter().map(|g| program.globals[g.index()].name.clone()).collect::<Vec<_>>(),
-        }),
-        Parallelism::Sequential { reason } => serde_json::json!({
-            "runs": "sequential",
-            "why": reason,
-        }),
     }
 }

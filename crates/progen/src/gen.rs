@@ -127,6 +127,13 @@ pub struct GenConfig {
     /// Generate rewriting in place (LANGUAGE.md §7.1–7.3): `self = ..`,
     /// thickets, `copy`, list edits, `len` of lists, `in_list()`.
     pub rewrites: bool,
+    /// Traversals touch no global but the program's commutative counter
+    /// (always present then), and never read it: no `fuel`, no global
+    /// writes or reads in their bodies (the `fuse` item still uses
+    /// them). Loops over lists then often have independent iterations,
+    /// which the parallel entry points of generated code run on several
+    /// threads; the parallel differential tests use such programs.
+    pub private_globals: bool,
 }
 
 impl Default for GenConfig {
@@ -138,6 +145,7 @@ impl Default for GenConfig {
             risk: 8,
             loop_returns: true,
             rewrites: true,
+            private_globals: false,
         }
     }
 }
@@ -593,11 +601,12 @@ impl Gen {
             let init = self.const_value(t);
             self.globals.push((format!("g{i}"), t, init));
         }
-        self.fuel = self.chance(2);
+        self.fuel = self.chance(2) && !self.cfg.private_globals;
         self.counter = match self.below(6) {
             0 => Some(CounterKind::Sum),
             1 => Some(CounterKind::Max),
             2 => Some(CounterKind::Or),
+            _ if self.cfg.private_globals => Some(CounterKind::Sum),
             _ => None,
         };
         self.risk_left = self.below(4);
@@ -1559,7 +1568,12 @@ impl Gen {
                 }
             }
         }
-        for (n, t, _) in &self.globals {
+        let globals: &[(String, DTy, String)] = if self.cfg.private_globals {
+            &[]
+        } else {
+            &self.globals
+        };
+        for (n, t, _) in globals {
             if *t == want {
                 cands.push(n.clone());
             }
@@ -1984,14 +1998,17 @@ impl Gen {
                 return lines;
             }
         }
-        vec![format!("g0 = g0 + {};", self.expr(cx, DTy::Int, 1))]
+        match self.counter {
+            Some(kind) if self.cfg.private_globals => vec![self.counter_update(cx, kind)],
+            _ => vec![format!("g0 = g0 + {};", self.expr(cx, DTy::Int, 1))],
+        }
     }
 
     /// An update of the program's counter global: commutative (so that
     /// fusion may reorder it) except, rarely, a read of the counter that
     /// makes it an ordinary global again.
     fn counter_update(&mut self, cx: &mut Ctx, kind: CounterKind) -> String {
-        if self.chance(12) {
+        if self.chance(12) && !self.cfg.private_globals {
             return match kind {
                 CounterKind::Or => "g0 = if cflag { g0 + 1 } else { g0 };".to_string(),
                 _ => "g0 = g0 + cnt;".to_string(),
@@ -2059,6 +2076,7 @@ impl Gen {
                 }
             }
             // Global writes.
+            4 if self.cfg.private_globals => None,
             4 => {
                 let (n, t, _) = self.pick(&self.globals.clone());
                 match t {

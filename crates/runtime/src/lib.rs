@@ -32,5 +32,6 @@ pub use json::{
 pub use store::{DefaultSlots, NodeId, NodeList, Slot, SlotRef, Tree};
 
 pub use imbl;
+pub use rayon;
 pub use stacker;
 pub use treefuse_sema as sema;

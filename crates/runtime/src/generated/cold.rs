@@ -60,6 +60,18 @@ impl<T: Default> ColdTable<T> {
         }
     }
 
+    /// Appends the entries of `later`, whose ids all follow this table's,
+    /// each id raised by `shift` (the entries of nodes a worker of a
+    /// parallel loop created, renumbered as they join the arena).
+    pub fn append_shifted(&mut self, later: ColdTable<T>, shift: u32) {
+        self.entries.extend(
+            later
+                .entries
+                .into_iter()
+                .map(|(id, fields)| (id.saturating_add(shift), fields)),
+        );
+    }
+
     /// The number of nodes with an entry.
     pub fn len(&self) -> usize {
         self.entries.len()

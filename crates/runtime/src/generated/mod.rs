@@ -26,6 +26,7 @@ mod cold;
 pub mod interop;
 pub mod map;
 mod mask;
+mod parallel;
 mod rewrite;
 
 pub use build::BuildError;
@@ -33,6 +34,9 @@ pub use checked::*;
 pub use cold::ColdTable;
 pub use map::ValueMap;
 pub use mask::WideMask;
+pub use parallel::{
+    chunk_bounds, split_arena, split_plan, ArenaView, ColdView, IdRange, Parallel, SplitPlan,
+};
 pub use rewrite::{thicket_error, OpenList, Replaced, Site};
 
 /// Where a runtime error can be raised: the running traversal and the

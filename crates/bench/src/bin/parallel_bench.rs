@@ -1,0 +1,200 @@
+//! `parallel-bench`: the parallel entry points of generated code
+//! (`treefuse_codegen::Config::parallel`, `run_<fuse>_parallel`) against
+//! the sequential fused run, on one tree read once:
+//!
+//! ```text
+//! treefuse gen-example ast-lists --size 10000 > ast.json
+//! cargo run --release -p treefuse-bench --bin parallel-bench -- ast-lists ast.json [ROUNDS] [GRAIN]
+//! ```
+//!
+//! CASE is `render-lists` (`examples/render/render_lists.tf`),
+//! `ast-lists` (`examples/ast/ast_lists.tf`) or `minic`
+//! (`examples/minic/`). Each round runs, on fresh clones of the tree (the
+//! clone is not timed), alternately: the fused run of the module generated
+//! without the option (`sequential`), the sequential fused entry point of
+//! the module generated with it (`sequential, parallel module`: the
+//! traversals instantiated with `Tree`), and `run_<fuse>_parallel` on rayon
+//! pools of one and of two threads. The end prints median seconds, the
+//! ratios, how many loops split into how many chunks, and whether every
+//! run left the same tree and globals. GRAIN is the least number of nodes
+//! of a chunk (default `Parallel::DEFAULT_GRAIN`).
+
+use std::time::Instant;
+
+use treefuse_runtime::generated::Parallel;
+use treefuse_runtime::rayon;
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+macro_rules! modules {
+    ($($name:ident),*) => {
+        $(
+            #[allow(dead_code, unused_imports, missing_docs, clippy::all, clippy::pedantic)]
+            mod $name {
+                include!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".rs"));
+            }
+        )*
+        mod parallel {
+            $(
+                #[allow(dead_code, unused_imports, missing_docs, clippy::all, clippy::pedantic)]
+                pub mod $name {
+                    include!(concat!(env!("OUT_DIR"), "/parallel/", stringify!($name), ".rs"));
+                }
+            )*
+        }
+    };
+}
+
+modules!(render_lists, ast_lists, minic);
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// One engine's run: its seconds and output JSON (tree and globals).
+type Timed = (f64, String);
+
+/// The engines of one case: each runs on a fresh clone of the tree.
+struct Engines {
+    sequential: Box<dyn Fn() -> Timed>,
+    sequential_par_module: Box<dyn Fn() -> Timed>,
+    parallel: Box<dyn Fn(&Parallel) -> Timed + Sync>,
+}
+
+macro_rules! engines {
+    ($module:ident, $root:literal, $text:expr, $run:ident, $run_parallel:ident) => {{
+        let schema = $module::schema();
+        let tree = $module::read_json(&schema, $root, $text).unwrap_or_else(|e| fail(&e));
+        let par_schema = parallel::$module::schema();
+        let par_tree =
+            parallel::$module::read_json(&par_schema, $root, $text).unwrap_or_else(|e| fail(&e));
+        let par_tree2 = par_tree.clone();
+        let par_schema2 = parallel::$module::schema();
+        Engines {
+            sequential: Box::new(move || {
+                let mut t = tree.clone();
+                let mut g = $module::Globals::default();
+                let start = Instant::now();
+                $module::$run(&mut t, &mut g).unwrap_or_else(|e| fail(&e.to_string()));
+                let s = start.elapsed().as_secs_f64();
+                (s, $module::write_json(&schema, &t, &g))
+            }),
+            sequential_par_module: Box::new(move || {
+                let mut t = par_tree.clone();
+                let mut g = parallel::$module::Globals::default();
+                let start = Instant::now();
+                parallel::$module::$run(&mut t, &mut g).unwrap_or_else(|e| fail(&e.to_string()));
+                let s = start.elapsed().as_secs_f64();
+                (s, parallel::$module::write_json(&par_schema, &t, &g))
+            }),
+            parallel: Box::new(move |p: &Parallel| {
+                let mut t = par_tree2.clone();
+                let mut g = parallel::$module::Globals::default();
+                let start = Instant::now();
+                parallel::$module::$run_parallel(&mut t, &mut g, p)
+                    .unwrap_or_else(|e| fail(&e.to_string()));
+                let s = start.elapsed().as_secs_f64();
+                (s, parallel::$module::write_json(&par_schema2, &t, &g))
+            }),
+        }
+    }};
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("parallel-bench: {message}");
+    std::process::exit(2);
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(case), Some(path)) = (args.first(), args.get(1)) else {
+        eprintln!("usage: parallel-bench render-lists|ast-lists|minic TREE.json [ROUNDS] [GRAIN]");
+        std::process::exit(2);
+    };
+    let rounds: usize = args
+        .get(2)
+        .map(|r| {
+            r.parse()
+                .unwrap_or_else(|_| fail("ROUNDS must be a positive integer"))
+        })
+        .unwrap_or(5)
+        .max(1);
+    let grain: usize = args
+        .get(3)
+        .map(|g| {
+            g.parse()
+                .unwrap_or_else(|_| fail("GRAIN must be a positive integer"))
+        })
+        .unwrap_or(Parallel::DEFAULT_GRAIN);
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+    let engines = match case.as_str() {
+        "render-lists" => engines!(
+            render_lists,
+            "Document",
+            &text,
+            run_render_fused,
+            run_render_parallel
+        ),
+        "ast-lists" => engines!(
+            ast_lists,
+            "Program",
+            &text,
+            run_optimize_fused,
+            run_optimize_parallel
+        ),
+        "minic" => engines!(
+            minic,
+            "Program",
+            &text,
+            run_optimize_fused,
+            run_optimize_parallel
+        ),
+        other => fail(&format!("unknown case {other:?}")),
+    };
+    let pools: Vec<(usize, rayon::ThreadPool)> = [1, 2]
+        .into_iter()
+        .map(|n| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .stack_size(64 << 20)
+                .build()
+                .unwrap_or_else(|e| fail(&e.to_string()));
+            (n, pool)
+        })
+        .collect();
+    let (mut seq, mut seq_par, mut par1, mut par2) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut outputs = Vec::new();
+    let options = Parallel::new(grain);
+    for round in 0..rounds {
+        let (s, out) = (engines.sequential)();
+        seq.push(s);
+        outputs.push(out);
+        let (s, out) = (engines.sequential_par_module)();
+        seq_par.push(s);
+        outputs.push(out);
+        for (n, pool) in &pools {
+            let (s, out) = pool.install(|| (engines.parallel)(&options));
+            if *n == 1 { &mut par1 } else { &mut par2 }.push(s);
+            outputs.push(out);
+        }
+        println!(
+            "round {round}: sequential {:.4} s, sequential (parallel module) {:.4} s, parallel 1 thread {:.4} s, 2 threads {:.4} s",
+            seq[round], seq_par[round], par1[round], par2[round]
+        );
+        outputs.dedup();
+    }
+    let (s, sp, p1, p2) = (median(seq), median(seq_par), median(par1), median(par2));
+    println!(
+        "median: sequential {s:.4} s, sequential (parallel module) {sp:.4} s ({:.3}x), parallel 1 thread {p1:.4} s, 2 threads {p2:.4} s; 1->2 threads {:.2}x, 2 threads vs sequential {:.2}x; grain {grain}, {} loops split into {} chunks over all runs; same tree and globals: {}",
+        sp / s,
+        p1 / p2,
+        s / p2,
+        options.split_loops(),
+        options.chunks(),
+        outputs.len() == 1
+    );
+}

@@ -1,0 +1,743 @@
+//! Parallel entry points (`CodegenOptions::parallel`): the tree-access
+//! trait the traversals become generic over, the worker's view of the
+//! tree, and the code that splits a loop the fuser found independent.
+//!
+//! With the option, every function of `traversals` that takes the tree is
+//! generic over `TA: TreeAccess` (the `Index`/`IndexMut` of every arena,
+//! plus `tree_mut` where nodes are created and `split` where a parallel
+//! loop starts). Three types implement it:
+//!
+//! - `Tree`: the sequential entry points, which instantiate the
+//!   traversals with it; `split` is `None`, so a parallel loop is the
+//!   plain loop it was and the machine code is that of a module without
+//!   the option.
+//! - `ParallelRun`: the whole tree of `run_<fuse>_parallel`. It indexes
+//!   like `Tree` (and derefs to it) until a loop whose `LoopGroup::parallel`
+//!   is `Parallel` starts: there `split` hands the loop the tree and the
+//!   options, and `par_loop` runs the elements in chunks.
+//! - `SubtreeView`: what one chunk's worker sees. Per arena, its chunk's
+//!   nodes mutably (`&mut [Slots]`) and the nodes before and after the
+//!   whole list's shared (`&[Slots]`), taken apart with `split_at_mut`;
+//!   no `unsafe`. Everything inside a worker runs sequentially on it
+//!   (`split` is `None`), nested parallel loops included.
+//!
+//! `par_loop` first measures each element's subtree per arena
+//! (`subtree_span`: count, least and greatest id) and asks
+//! `treefuse_runtime::generated::split_plan` for chunks of at least the
+//! grain: it splits only when every element's nodes are exactly a
+//! contiguous id range, one after the other in list order (trees read
+//! from JSON or built with `Tree::add`, children before parents, are laid
+//! out so), which also proves that no node is reached from two elements.
+//! Otherwise, and for lists under the grain, the loop runs sequentially on
+//! a view of the whole tree. Each worker runs on a context of its own
+//! holding a copy of the globals; afterwards the chunks are taken in list
+//! order: the globals the fuser lists as reduced are combined
+//! (`treefuse_fusion::Reduction`: each worker starts from the value before
+//! the loop, so the result is the sequential one), visits are added, and
+//! the first chunk that failed ends the loop with its error, which is the
+//! error the sequential run raises first. The chunks after it may have run
+//! by then: after an error, the tree holds their changes as well (the
+//! globals and the error are the sequential run's).
+
+use crate::gen::*;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use treefuse_sema::{FieldKind, GlobalId};
+
+/// How a child field holds its children: one, an optional one, a list.
+#[derive(Clone, Copy)]
+enum Holds {
+    One,
+    Optional,
+    List,
+}
+
+impl Gen<'_> {
+    /// Per concrete type of `h` with child fields, a `match` arm on
+    /// `node.kind` whose body is `each(field, arena index of the child's
+    /// hierarchy, how the field holds children)` for every child field of
+    /// the type; `None` if no type has children.
+    fn child_field_match(
+        &self,
+        h: &crate::gen::Hier,
+        each: &dyn Fn(&proc_macro2::Ident, usize, Holds) -> TokenStream,
+    ) -> Option<TokenStream> {
+        let kind = &h.kind;
+        let arms: Vec<TokenStream> = h
+            .concrete
+            .iter()
+            .filter_map(|&t| {
+                let code: Vec<TokenStream> = h
+                    .fields
+                    .iter()
+                    .filter(|f| self.p.is_subtype(t, self.p.fields[f.index()].owner))
+                    .filter_map(|f| {
+                        let name = &self.field[f.index()];
+                        let (ct, holds) = match &self.p.fields[f.index()].kind {
+                            FieldKind::Child(ct) if self.p.is_optional(*f) => {
+                                (*ct, Holds::Optional)
+                            }
+                            FieldKind::Child(ct) => (*ct, Holds::One),
+                            FieldKind::List(ct) => (*ct, Holds::List),
+                            FieldKind::Data(_) => return None,
+                        };
+                        Some(each(name, self.hier_of[ct.index()], holds))
+                    })
+                    .collect();
+                if code.is_empty() {
+                    return None;
+                }
+                let tv = &self.variant[t.index()];
+                Some(quote!(#kind::#tv => { #(#code)* }))
+            })
+            .collect();
+        if arms.is_empty() {
+            return None;
+        }
+        Some(quote!(match node.kind {
+            #(#arms)*
+            _ => {}
+        }))
+    }
+
+    /// The support items of a module with parallel entry points; those
+    /// that split loops only if `splits` (some loop may run in parallel).
+    pub fn parallel_support(&self, splits: bool) -> TokenStream {
+        if self.tree_param.is_none() {
+            return TokenStream::new();
+        }
+        let ids: Vec<_> = self.hiers.iter().map(|h| &h.id).collect();
+        let nodes: Vec<_> = self.hiers.iter().map(|h| &h.node).collect();
+        let arenas: Vec<_> = self.hiers.iter().map(|h| &h.arena).collect();
+        let pushes: Vec<_> = self.hiers.iter().map(|h| &h.push).collect();
+        let n_arenas = self.hiers.len();
+        let arena_lits: Vec<_> = (0..n_arenas)
+            .map(proc_macro2::Literal::usize_unsuffixed)
+            .collect();
+        // The cold tables: per table its struct, the arena (index) of its
+        // type's hierarchy, its trait methods.
+        let colds: Vec<(&crate::gen::ColdStruct, usize)> = self
+            .hiers
+            .iter()
+            .enumerate()
+            .flat_map(|(hi, h)| self.cold_types(h).map(move |(_, c)| (c, hi)))
+            .collect();
+        let tables: Vec<_> = colds.iter().map(|(c, _)| &c.table).collect();
+        let cold_names: Vec<_> = colds.iter().map(|(c, _)| &c.name).collect();
+        let push_withs: Vec<_> = colds.iter().map(|(c, _)| &c.push_with).collect();
+        let cold_pushes: Vec<_> = colds.iter().map(|(_, hi)| &self.hiers[*hi].push).collect();
+        let cold_nodes: Vec<_> = colds.iter().map(|(_, hi)| &self.hiers[*hi].node).collect();
+        let cold_ids: Vec<_> = colds.iter().map(|(_, hi)| &self.hiers[*hi].id).collect();
+        let cold_arena: Vec<_> = colds
+            .iter()
+            .map(|(_, hi)| proc_macro2::Literal::usize_unsuffixed(*hi))
+            .collect();
+        let cold_gets: Vec<_> = tables
+            .iter()
+            .map(|t| format_ident!("{}_get", t.to_string()))
+            .collect();
+        let cold_inserts: Vec<_> = tables
+            .iter()
+            .map(|t| format_ident!("{}_insert", t.to_string()))
+            .collect();
+        let base = quote!(
+            /// How the traversals reach the tree's nodes: the whole `Tree`
+            /// (the sequential entry points), the whole tree of a parallel run
+            /// (`ParallelRun`), or one worker's `SubtreeView` of it.
+            pub trait TreeAccess: #(std::ops::IndexMut<#ids, Output = #nodes> +)* Sized {
+                #(
+                    /// Adds a node to its hierarchy's arena; its id.
+                    fn #pushes(&mut self, node: #nodes) -> #ids;
+                )*
+                #(
+                    /// The cold fields of a node.
+                    fn #cold_gets(&self, id: u32) -> &#cold_names;
+                    /// Sets the cold fields of a node just added.
+                    fn #cold_inserts(&mut self, id: u32, cold: #cold_names);
+                    /// Adds a node with its cold fields; its id.
+                    #[inline]
+                    fn #push_withs(&mut self, node: #cold_nodes, cold: #cold_names) -> #cold_ids {
+                        let id = self.#cold_pushes(node);
+                        self.#cold_inserts(id.0, cold);
+                        id
+                    }
+                )*
+
+                /// The tree and the options of a parallel run, where a loop
+                /// the fuser found independent may split: `None` but for
+                /// `ParallelRun`.
+                #[inline]
+                fn split(&mut self) -> Option<(&mut Tree, &Parallel)> {
+                    None
+                }
+            }
+
+            impl TreeAccess for Tree {
+                #(
+                    #[inline]
+                    fn #pushes(&mut self, node: #nodes) -> #ids {
+                        Tree::#pushes(self, node)
+                    }
+                )*
+                #(
+                    #[inline]
+                    fn #cold_gets(&self, id: u32) -> &#cold_names {
+                        self.#tables.get(id)
+                    }
+                    #[inline]
+                    fn #cold_inserts(&mut self, id: u32, cold: #cold_names) {
+                        self.#tables.insert(id, cold);
+                    }
+                )*
+            }
+
+            /// The tree of a parallel run (`run_<fuse>_parallel`): indexed
+            /// like `Tree` (and dereferencing to it) up to the loops that
+            /// split.
+            pub struct ParallelRun<'a> {
+                tree: &'a mut Tree,
+                par: &'a Parallel,
+            }
+
+            impl<'a> ParallelRun<'a> {
+                /// A run on `tree` with the options `par`.
+                pub fn new(tree: &'a mut Tree, par: &'a Parallel) -> ParallelRun<'a> {
+                    ParallelRun { tree, par }
+                }
+            }
+
+            impl std::ops::Deref for ParallelRun<'_> {
+                type Target = Tree;
+                #[inline]
+                fn deref(&self) -> &Tree {
+                    self.tree
+                }
+            }
+
+            impl std::ops::DerefMut for ParallelRun<'_> {
+                #[inline]
+                fn deref_mut(&mut self) -> &mut Tree {
+                    self.tree
+                }
+            }
+
+            #(
+                impl std::ops::Index<#ids> for ParallelRun<'_> {
+                    type Output = #nodes;
+                    #[inline]
+                    fn index(&self, id: #ids) -> &#nodes {
+                        &self.tree[id]
+                    }
+                }
+
+                impl std::ops::IndexMut<#ids> for ParallelRun<'_> {
+                    #[inline]
+                    fn index_mut(&mut self, id: #ids) -> &mut #nodes {
+                        &mut self.tree[id]
+                    }
+                }
+            )*
+
+            impl TreeAccess for ParallelRun<'_> {
+                #(
+                    #[inline]
+                    fn #pushes(&mut self, node: #nodes) -> #ids {
+                        Tree::#pushes(self.tree, node)
+                    }
+                )*
+                #(
+                    #[inline]
+                    fn #cold_gets(&self, id: u32) -> &#cold_names {
+                        self.tree.#tables.get(id)
+                    }
+                    #[inline]
+                    fn #cold_inserts(&mut self, id: u32, cold: #cold_names) {
+                        self.tree.#tables.insert(id, cold);
+                    }
+                )*
+
+                #[inline]
+                fn split(&mut self) -> Option<(&mut Tree, &Parallel)> {
+                    Some((&mut *self.tree, self.par))
+                }
+            }
+        );
+        if !splits {
+            return base;
+        }
+        // Per hierarchy: the code visiting each child id of `node` (for
+        // `visit(arena, id)`), and the code renumbering the created ones.
+        let visit_children: Vec<Option<TokenStream>> = self
+            .hiers
+            .iter()
+            .map(|h| {
+                self.child_field_match(h, &|name, a, holds| {
+                    let a = proc_macro2::Literal::usize_unsuffixed(a);
+                    match holds {
+                        Holds::One => quote!(visit(#a, node.#name.0 as usize);),
+                        Holds::Optional => quote!(if let Some(c) = node.#name {
+                            visit(#a, c.0 as usize);
+                        }),
+                        Holds::List => quote!(for c in node.#name.iter() {
+                            visit(#a, c.0 as usize);
+                        }),
+                    }
+                })
+            })
+            .collect();
+        let shift_children: Vec<TokenStream> = self
+            .hiers
+            .iter()
+            .map(|h| {
+                let m = self.child_field_match(h, &|name, a, holds| {
+                    let cid = &self.hiers[a].id;
+                    let a = proc_macro2::Literal::usize_unsuffixed(a);
+                    match holds {
+                        Holds::One => quote!(if node.#name.0 as usize >= base[#a] {
+                            node.#name.0 += off[#a] as u32;
+                        }),
+                        Holds::Optional => quote!(if let Some(c) = &mut node.#name {
+                            if c.0 as usize >= base[#a] {
+                                c.0 += off[#a] as u32;
+                            }
+                        }),
+                        Holds::List => quote!(if node.#name.iter().any(|c| c.0 as usize >= base[#a]) {
+                            node.#name = node.#name.iter().map(|&c| if c.0 as usize >= base[#a] {
+                                #cid(c.0 + off[#a] as u32)
+                            } else {
+                                c
+                            }).collect();
+                        }),
+                    }
+                });
+                m.unwrap_or_else(|| quote!(let _ = (node, base, off);))
+            })
+            .collect();
+        let span_arms: Vec<TokenStream> = self
+            .hiers
+            .iter()
+            .zip(&arena_lits)
+            .zip(&visit_children)
+            .map(|((h, a), children)| {
+                let (arena, v) = (&h.arena, &self.variant[h.root.index()]);
+                let children = match children {
+                    Some(m) => quote!(
+                        let mut visit = |a: usize, c: usize| pending.push((a, c));
+                        #m
+                    ),
+                    None => quote!(let _ = node;),
+                };
+                quote!(NodeRef::#v(id) => {
+                    let i = id.0 as usize;
+                    let node = t.#arena.get(i)?;
+                    seen += 1;
+                    if seen > limit {
+                        return None;
+                    }
+                    span[#a].add(i);
+                    #children
+                })
+            })
+            .collect();
+        // A child id found while walking a subtree: back to a `NodeRef`.
+        let refer_arms: Vec<TokenStream> = self
+            .hiers
+            .iter()
+            .zip(&arena_lits)
+            .map(|(h, a)| {
+                let (id, v) = (&h.id, &self.variant[h.root.index()]);
+                quote!(#a => NodeRef::#v(#id(c as u32)),)
+            })
+            .collect();
+        let outside_scans: Vec<TokenStream> = self
+            .hiers
+            .iter()
+            .zip(&arena_lits)
+            .zip(&visit_children)
+            .filter_map(|((h, a), children)| {
+                let arena = &h.arena;
+                let children = children.as_ref()?;
+                Some(quote!(
+                    for (i, node) in t.#arena.iter().enumerate() {
+                        if i >= lo[#a] && i < hi[#a] {
+                            continue;
+                        }
+                        let mut visit = |a: usize, c: usize| {
+                            if c >= lo[a] && c < hi[a] {
+                                refs += 1;
+                            }
+                        };
+                        #children
+                    }
+                ))
+            })
+            .collect();
+        let shift_fns: Vec<_> = arenas
+            .iter()
+            .map(|a| format_ident!("shift_{}", a.to_string().trim_start_matches("r#")))
+            .collect();
+        let parts: Vec<_> = arenas
+            .iter()
+            .map(|a| format_ident!("{}_parts", a.to_string().trim_start_matches("r#")))
+            .collect();
+        let stack_bound = if matches!(self.stack, crate::stack_plan::StackScheme::Created(_)) {
+            quote!(cx.set_stack_bound(nodes);)
+        } else {
+            quote!()
+        };
+        let split = quote!(
+            /// What the worker of one chunk of a parallel loop sees: per
+            /// arena, its chunk's nodes to change, the nodes outside the
+            /// list to read and the nodes it creates (`ArenaView`); per
+            /// cold table, the tree's entries and those of its new nodes.
+            pub struct SubtreeView<'a> {
+                #(#arenas: ArenaView<'a, #nodes>,)*
+                #(#tables: ColdView<'a, #cold_names>,)*
+            }
+
+            impl<'a> SubtreeView<'a> {
+                /// All of `tree`, to change (a loop that does not split).
+                fn whole(tree: &'a mut Tree) -> SubtreeView<'a> {
+                    let base = [#(tree.#arenas.len()),*];
+                    let _ = base;
+                    SubtreeView {
+                        #(#arenas: ArenaView::whole(&mut tree.#arenas),)*
+                        #(#tables: ColdView::new(&tree.#tables, base[#cold_arena]),)*
+                    }
+                }
+
+                /// The nodes of the subtree at `root`, per arena; `None` if
+                /// it reaches an id that is not in the tree, or more nodes
+                /// than the tree has (a cycle). A node reached twice is
+                /// counted twice, which `split_plan` then refuses unless
+                /// its range is full all the same: a node shared inside one
+                /// element's subtree is harmless, since one worker runs the
+                /// whole element as the sequential run does.
+                #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
+                fn span(
+                    t: &Tree,
+                    root: NodeRef,
+                    pending: &mut Vec<(usize, usize)>,
+                ) -> Option<[IdRange; #n_arenas]> {
+                    let limit = t.node_count();
+                    let mut seen = 0usize;
+                    let mut span = [IdRange::default(); #n_arenas];
+                    pending.clear();
+                    let mut next = Some(root);
+                    while let Some(n) = next {
+                        match n {
+                            #(#span_arms)*
+                        }
+                        next = pending.pop().map(|(a, c)| match a {
+                            #(#refer_arms)*
+                            _ => unreachable!("an arena index of this module"),
+                        });
+                    }
+                    Some(span)
+                }
+
+                /// How many child references of nodes outside the ids
+                /// `lo[a]..hi[a]` of each arena point into them.
+                #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
+                fn refs_into(t: &Tree, lo: &[usize; #n_arenas], hi: &[usize; #n_arenas]) -> usize {
+                    let mut refs = 0usize;
+                    #(#outside_scans)*
+                    refs
+                }
+
+                /// Renumbers the references of the worker's nodes to the
+                /// nodes it created: those from `base[a]` on move up by
+                /// `off[a]`, where they land when appended.
+                fn shift_ids(&mut self, base: &[usize; #n_arenas], off: &[usize; #n_arenas]) {
+                    #(
+                        for node in self.#arenas.own_and_grown_mut() {
+                            Self::#shift_fns(node, base, off);
+                        }
+                    )*
+                }
+
+                #(
+                    #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
+                    fn #shift_fns(node: &mut #nodes, base: &[usize; #n_arenas], off: &[usize; #n_arenas]) {
+                        #shift_children
+                    }
+                )*
+
+                /// The nodes the worker created and their cold fields.
+                fn into_growth(self) -> SubtreeGrowth {
+                    SubtreeGrowth {
+                        #(#arenas: self.#arenas.into_grown(),)*
+                        #(#tables: self.#tables.into_grown(),)*
+                    }
+                }
+            }
+
+            /// The nodes a worker of a parallel loop created, with their
+            /// cold fields, to append to the tree after the loop.
+            struct SubtreeGrowth {
+                #(#arenas: Vec<#nodes>,)*
+                #(#tables: ColdTable<#cold_names>,)*
+            }
+
+            impl SubtreeGrowth {
+                /// Appends the nodes to `tree`, `off[a]` after the arena's
+                /// length at the split (their references renumbered so
+                /// already: `SubtreeView::shift_ids`).
+                fn append_to(self, tree: &mut Tree, off: &[usize; #n_arenas]) {
+                    let _ = off;
+                    #(tree.#arenas.extend(self.#arenas);)*
+                    #(tree.#tables.append_shifted(self.#tables, off[#cold_arena] as u32);)*
+                }
+            }
+
+            #(
+                impl std::ops::Index<#ids> for SubtreeView<'_> {
+                    type Output = #nodes;
+                    #[inline]
+                    fn index(&self, id: #ids) -> &#nodes {
+                        self.#arenas.get(id.0 as usize)
+                    }
+                }
+
+                impl std::ops::IndexMut<#ids> for SubtreeView<'_> {
+                    #[inline]
+                    fn index_mut(&mut self, id: #ids) -> &mut #nodes {
+                        self.#arenas.get_mut(id.0 as usize)
+                    }
+                }
+            )*
+
+            impl TreeAccess for SubtreeView<'_> {
+                #(
+                    #[inline]
+                    fn #pushes(&mut self, node: #nodes) -> #ids {
+                        #ids(self.#arenas.push(node) as u32)
+                    }
+                )*
+                #(
+                    #[inline]
+                    fn #cold_gets(&self, id: u32) -> &#cold_names {
+                        self.#tables.get(id)
+                    }
+                    #[inline]
+                    fn #cold_inserts(&mut self, id: u32, cold: #cold_names) {
+                        self.#tables.insert(id, cold);
+                    }
+                )*
+            }
+
+            /// Runs `body` on each of `items`, the elements of a loop that
+            /// the fuser found independent, on the threads of the current
+            /// rayon pool: in chunks of at least the grain's nodes when the
+            /// elements' subtrees are contiguous id ranges one after the
+            /// other and nothing outside the list points into them, else
+            /// sequentially. `reduce(globals, before, copy)` combines a
+            /// chunk's copy of the globals into the run's, chunk by chunk
+            /// in list order; the first chunk that failed returns its error
+            /// (the sequential run's first). The nodes the chunks created
+            /// join the arenas in list order.
+            #[allow(clippy::too_many_arguments)]
+            fn par_loop<I: Copy + Sync, const C: bool>(
+                tree: &mut Tree,
+                par: &Parallel,
+                cx: &mut Cx<C>,
+                items: &[I],
+                node: impl Fn(I) -> NodeRef + Sync,
+                reduce: impl Fn(&mut Globals, &Globals, &Globals),
+                body: impl Fn(&mut SubtreeView<'_>, &mut Cx<C>, I) -> Result<(), Fail> + Sync,
+            ) -> Result<(), Fail> {
+                use treefuse_runtime::rayon::prelude::*;
+                let base: [usize; #n_arenas] = [#(tree.#arenas.len()),*];
+                let plan = if items.len() < 2 {
+                    None
+                } else {
+                    // The elements' subtrees, measured on the pool's
+                    // threads (reading only).
+                    let whole: &Tree = tree;
+                    let spans: Option<Vec<[IdRange; #n_arenas]>> = items
+                        .par_iter()
+                        .map_init(Vec::new, |pending, &i| SubtreeView::span(whole, node(i), pending))
+                        .collect();
+                    spans
+                        .and_then(|s| split_plan(&s, par.grain()))
+                        .filter(|plan| {
+                            // Only the list itself may point into its
+                            // elements' nodes: else a node of one chunk is
+                            // reachable from outside it.
+                            let (Some(lo), Some(hi)) = (plan.starts.first(), plan.starts.last()) else {
+                                return false;
+                            };
+                            SubtreeView::refs_into(tree, lo, hi) == items.len()
+                        })
+                };
+                let Some(plan) = plan else {
+                    let mut view = SubtreeView::whole(tree);
+                    let mut r = Ok(());
+                    for &item in items {
+                        r = body(&mut view, cx, item);
+                        if r.is_err() {
+                            break;
+                        }
+                    }
+                    view.into_growth().append_to(tree, &[0; #n_arenas]);
+                    return r;
+                };
+                par.note_split(plan.ends.len());
+                let start = cx.globals.clone();
+                let done: Vec<_> = {
+                    let Tree { #(#arenas,)* #(#tables,)* .. } = &mut *tree;
+                    #(
+                        let starts: Vec<usize> = plan.starts.iter().map(|s| s[#arena_lits]).collect();
+                        let mut #parts = split_arena(#arenas, &starts).into_iter();
+                    )*
+                    let mut chunks = Vec::with_capacity(plan.ends.len());
+                    let mut begin = 0;
+                    for (&end, &nodes) in plan.ends.iter().zip(&plan.nodes) {
+                        #(let Some(#arenas) = #parts.next() else { break };)*
+                        let view = SubtreeView {
+                            #(#arenas,)*
+                            #(#tables: ColdView::new(#tables, base[#cold_arena]),)*
+                        };
+                        chunks.push((view, &items[begin..end], nodes));
+                        begin = end;
+                    }
+                    let ran: Vec<_> = chunks
+                        .into_par_iter()
+                        .map(|(mut view, items, nodes)| {
+                            let mut cx = Cx::<C>::new(start.clone());
+                            let r = run_deep(nodes, || -> Result<(), Fail> {
+                                #stack_bound
+                                for &item in items {
+                                    body(&mut view, &mut cx, item)?;
+                                }
+                                Ok(())
+                            });
+                            (r, cx, view)
+                        })
+                        .collect();
+                    // Where each chunk's new nodes land: after the earlier
+                    // chunks' (the sequential run's order).
+                    let mut at = [0usize; #n_arenas];
+                    let mut offsets = Vec::with_capacity(ran.len());
+                    for (_, _, view) in &ran {
+                        offsets.push(at);
+                        #(at[#arena_lits] += view.#arenas.grown_len();)*
+                    }
+                    ran.into_par_iter()
+                        .zip(offsets)
+                        .map(|((r, cx, mut view), off)| {
+                            if off.iter().any(|&o| o > 0) {
+                                view.shift_ids(&base, &off);
+                            }
+                            (r, cx, view.into_growth(), off)
+                        })
+                        .collect()
+                };
+                let mut result = Ok(());
+                let mut grown = Vec::with_capacity(done.len());
+                for (r, done_cx, view, off) in done {
+                    grown.push((view, off));
+                    if result.is_ok() {
+                        reduce(&mut cx.globals, &start, &done_cx.globals);
+                        if C {
+                            cx.visits += done_cx.visits;
+                        }
+                        result = r;
+                    }
+                }
+                for (growth, off) in grown {
+                    growth.append_to(tree, &off);
+                }
+                result
+            }
+        );
+        quote!(#base #split)
+    }
+
+    /// `par_loop`'s `reduce` for a loop whose workers update `reduced`.
+    fn reduce_fn(&self, reduced: &[GlobalId]) -> TokenStream {
+        if reduced.is_empty() {
+            return quote!(|_, _, _| {});
+        }
+        let classes = treefuse_fusion::reductions(self.p);
+        let updates = reduced.iter().map(|g| {
+            let n = &self.global[g.index()];
+            match classes.get(g.index()) {
+                Some(treefuse_fusion::Reduction::Sum) => {
+                    quote!(g.#n = g.#n.wrapping_add(w.#n.wrapping_sub(before.#n));)
+                }
+                Some(treefuse_fusion::Reduction::Or) => quote!(g.#n = g.#n || w.#n;),
+                Some(treefuse_fusion::Reduction::And) => quote!(g.#n = g.#n && w.#n;),
+                Some(treefuse_fusion::Reduction::Min) => quote!(g.#n = g.#n.min(w.#n);),
+                Some(treefuse_fusion::Reduction::Max) => quote!(g.#n = g.#n.max(w.#n);),
+                Some(treefuse_fusion::Reduction::Last) | None => quote!(
+                    if w.#n != before.#n {
+                        g.#n.clone_from(&w.#n);
+                    }
+                ),
+            }
+        });
+        quote!(|g: &mut Globals, before: &Globals, w: &Globals| { #(#updates)* })
+    }
+
+    /// A merged loop over `field` of `this` whose iterations the fuser
+    /// found independent, in a module with parallel entry points: split
+    /// by `par_loop` where the tree is a `ParallelRun`, else the plain
+    /// loop. `binds` and `inner` are one iteration on `item`.
+    pub(crate) fn parallel_loop(
+        &self,
+        field: treefuse_sema::FieldId,
+        reduced: &[GlobalId],
+        item: &TokenStream,
+        binds: &TokenStream,
+        inner: &TokenStream,
+    ) -> TokenStream {
+        let name = &self.field[field.index()];
+        let FieldKind::List(el) = self.p.fields[field.index()].kind else {
+            return quote!();
+        };
+        let h = self.hier(el);
+        let (id, v) = (&h.id, &self.variant[h.root.index()]);
+        let count = &self.count_param;
+        let reduce = self.reduce_fn(reduced);
+        let tv = if uses_var(binds, "t") || uses_var(inner, "t") {
+            quote!(t)
+        } else {
+            quote!(_t)
+        };
+        let cxv = if uses_var(binds, "cx") || uses_var(inner, "cx") {
+            quote!(cx)
+        } else {
+            quote!(_cx)
+        };
+        // `continue` ends an iteration early: one iteration of a loop of
+        // its own inside the closure.
+        let once = if mentions(inner, "continue") {
+            quote!(for &#item in std::slice::from_ref(&#item) { #binds #inner })
+        } else {
+            quote!(#binds #inner)
+        };
+        quote!({
+            let items = t[this].#name.clone();
+            if let Some((tree, par)) = t.split() {
+                par_loop(
+                    tree,
+                    par,
+                    cx,
+                    &items,
+                    NodeRef::#v,
+                    #reduce,
+                    |#tv: &mut SubtreeView<'_>, #cxv: &mut Cx<#count>, #item: #id| -> Result<(), Fail> {
+                        #once
+                        Ok(())
+                    },
+                )?;
+            } else {
+                for &#item in items.iter() {
+                    #binds
+                    #inner
+                }
+            }
+        })
+    }
+}

@@ -1,0 +1,487 @@
+//! The options of the parallel entry points (`run_<fuse>_parallel`) of a
+//! module generated with `treefuse_codegen::Config::parallel`, and the
+//! chunking of a parallel loop's elements.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::ColdTable;
+
+/// How a parallel run splits its loops, and what it did.
+///
+/// A merged loop that the fuser found independent (`treefuse fuse` says
+/// "may run in parallel") and that is the outermost such loop running
+/// splits its list into chunks of consecutive elements whose subtrees
+/// hold at least [`grain`](Parallel::grain) nodes together, and runs the
+/// chunks on the threads of the current rayon pool (the global one, or
+/// the one a caller entered with `ThreadPool::install`). A list whose
+/// elements hold fewer nodes runs sequentially, as every loop inside a
+/// chunk does.
+#[derive(Debug)]
+pub struct Parallel {
+    grain: usize,
+    chunks: AtomicU64,
+    split_loops: AtomicU64,
+}
+
+impl Parallel {
+    /// 2^13 nodes: a chunk's work then dwarfs the cost of a rayon task
+    /// (`crates/bench/results/parallel.md` has the measurements).
+    pub const DEFAULT_GRAIN: usize = 1 << 13;
+
+    /// Options with chunks of at least `grain` nodes (at least 1).
+    pub fn new(grain: usize) -> Parallel {
+        Parallel {
+            grain: grain.max(1),
+            chunks: AtomicU64::new(0),
+            split_loops: AtomicU64::new(0),
+        }
+    }
+
+    /// The least number of nodes a chunk holds (the last chunk of a list
+    /// aside).
+    pub fn grain(&self) -> usize {
+        self.grain
+    }
+
+    /// How many loops ran split into chunks so far.
+    pub fn split_loops(&self) -> u64 {
+        self.split_loops.load(Ordering::Relaxed)
+    }
+
+    /// How many chunks those loops ran (on the pool's threads).
+    pub fn chunks(&self) -> u64 {
+        self.chunks.load(Ordering::Relaxed)
+    }
+
+    /// Records a loop split into `chunks` chunks.
+    #[doc(hidden)]
+    pub fn note_split(&self, chunks: usize) {
+        self.split_loops.fetch_add(1, Ordering::Relaxed);
+        self.chunks.fetch_add(chunks as u64, Ordering::Relaxed);
+    }
+}
+
+impl Default for Parallel {
+    /// [`Parallel::DEFAULT_GRAIN`].
+    fn default() -> Parallel {
+        Parallel::new(Parallel::DEFAULT_GRAIN)
+    }
+}
+
+/// The chunks of a list whose elements' subtrees hold `sizes[i]` nodes:
+/// the end (exclusive) of each run of consecutive elements holding at
+/// least `grain` nodes together; the last run takes what is left, and is
+/// merged into the one before when it holds less than half a grain.
+pub fn chunk_bounds(sizes: &[usize], grain: usize) -> Vec<usize> {
+    let mut ends = Vec::new();
+    let mut held = 0usize;
+    for (i, &s) in sizes.iter().enumerate() {
+        held = held.saturating_add(s);
+        if held >= grain {
+            ends.push(i + 1);
+            held = 0;
+        }
+    }
+    if held > 0 || ends.is_empty() {
+        if held < grain / 2 && !ends.is_empty() {
+            ends.pop();
+        }
+        ends.push(sizes.len());
+    }
+    ends
+}
+
+/// The ids one element's subtree holds in one arena: how many, the least
+/// and the greatest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IdRange {
+    /// Nodes counted (a node reached twice counts twice).
+    pub count: usize,
+    /// The least id (when `count > 0`).
+    pub lo: usize,
+    /// The greatest id (when `count > 0`).
+    pub hi: usize,
+}
+
+impl IdRange {
+    /// Counts node `id`.
+    #[inline]
+    pub fn add(&mut self, id: usize) {
+        if self.count == 0 {
+            self.lo = id;
+            self.hi = id;
+        } else {
+            self.lo = self.lo.min(id);
+            self.hi = self.hi.max(id);
+        }
+        self.count += 1;
+    }
+}
+
+/// Where a parallel loop's list splits, per arena (`A` of them): the
+/// elements' subtrees checked to be contiguous, disjoint and adjacent id
+/// ranges in list order (see [`split_plan`]).
+#[derive(Clone, Debug)]
+pub struct SplitPlan<const A: usize> {
+    /// The end (exclusive) of each chunk's run of elements.
+    pub ends: Vec<usize>,
+    /// Per chunk, the first id of its nodes in each arena; then one more
+    /// entry, the end (exclusive) of the list's nodes.
+    pub starts: Vec<[usize; A]>,
+    /// Nodes per chunk.
+    pub nodes: Vec<usize>,
+}
+
+/// Plans the split of a list whose element `i` holds `spans[i]`: `None`
+/// unless, in every arena, each element's nodes are exactly the ids from
+/// its least to its greatest (as many nodes counted as ids in between)
+/// and each element's ids follow the previous element's without a gap.
+/// A subtree built children before parents in depth-first order (the
+/// JSON reader, `Tree::add`) has this shape; it also proves that no node
+/// is reached from two elements (its id would lie in both ranges), so
+/// the chunks' nodes are disjoint. Chunks hold at least `grain` nodes
+/// ([`chunk_bounds`]); `None` as well when there would be only one.
+pub fn split_plan<const A: usize>(spans: &[[IdRange; A]], grain: usize) -> Option<SplitPlan<A>> {
+    let sizes: Vec<usize> = spans
+        .iter()
+        .map(|s| s.iter().map(|r| r.count).sum())
+        .collect();
+    let ends = chunk_bounds(&sizes, grain);
+    if ends.len() < 2 {
+        return None;
+    }
+    // Per arena, the next id expected (the first element with nodes there
+    // sets where the list starts).
+    let mut next: [Option<usize>; A] = [None; A];
+    let mut first_of: Vec<[Option<usize>; A]> = Vec::with_capacity(spans.len());
+    for s in spans {
+        let mut firsts = [None; A];
+        for (a, r) in s.iter().enumerate() {
+            if r.count == 0 {
+                continue;
+            }
+            if r.hi - r.lo + 1 != r.count || next[a].is_some_and(|n| n != r.lo) {
+                return None;
+            }
+            firsts[a] = Some(r.lo);
+            next[a] = Some(r.hi + 1);
+        }
+        first_of.push(firsts);
+    }
+    // The start of element `i` in arena `a`: its first id, or where the
+    // next element with nodes there starts (the end for none).
+    let end: [usize; A] = std::array::from_fn(|a| next[a].unwrap_or(0));
+    let mut start_at = vec![end; spans.len() + 1];
+    for i in (0..spans.len()).rev() {
+        for a in 0..A {
+            start_at[i][a] = first_of[i][a].unwrap_or(start_at[i + 1][a]);
+        }
+    }
+    let mut starts = Vec::with_capacity(ends.len() + 1);
+    let mut nodes = Vec::with_capacity(ends.len());
+    let mut begin = 0;
+    for &e in &ends {
+        starts.push(start_at[begin]);
+        nodes.push(sizes[begin..e].iter().sum());
+        begin = e;
+    }
+    starts.push(end);
+    Some(SplitPlan {
+        ends,
+        starts,
+        nodes,
+    })
+}
+
+/// One arena as a worker of a parallel loop sees it: its chunk's nodes,
+/// mutable, the nodes before and after the whole list's, shared with
+/// every worker and read-only, and the nodes the worker created, which
+/// take ids from the arena's length at the split on (every worker
+/// numbers its own from there; after the loop they are appended in list
+/// order and the references renumbered, so the ids are the ones the
+/// sequential run gives). Ids of other chunks are not there.
+#[derive(Debug)]
+pub struct ArenaView<'a, N> {
+    own: &'a mut [N],
+    own_lo: usize,
+    before: &'a [N],
+    after: &'a [N],
+    after_lo: usize,
+    grown: Vec<N>,
+    grown_lo: usize,
+}
+
+impl<'a, N> ArenaView<'a, N> {
+    /// The whole arena, all of it mutable (a loop that did not split).
+    pub fn whole(arena: &'a mut [N]) -> ArenaView<'a, N> {
+        let len = arena.len();
+        ArenaView {
+            own: arena,
+            own_lo: 0,
+            before: &[],
+            after: &[],
+            after_lo: len,
+            grown: Vec::new(),
+            grown_lo: len,
+        }
+    }
+
+    /// The node at `id`.
+    ///
+    /// # Panics
+    ///
+    /// If `id` is in another worker's chunk or not in the arena. The
+    /// fuser lets a loop run in parallel only when no iteration reaches
+    /// into the list's other elements (`treefuse_fusion`'s `parallel.rs`)
+    /// and the parallel entry points split only trees in which no node is
+    /// reached twice ([`split_plan`], and the tree test of the generated
+    /// `ParallelRun`), so a run never gets here.
+    #[inline]
+    pub fn get(&self, id: usize) -> &N {
+        let found = if id < self.own_lo {
+            self.before.get(id)
+        } else if id - self.own_lo < self.own.len() {
+            self.own.get(id - self.own_lo)
+        } else if id < self.grown_lo {
+            id.checked_sub(self.after_lo)
+                .and_then(|k| self.after.get(k))
+        } else {
+            self.grown.get(id - self.grown_lo)
+        };
+        match found {
+            Some(n) => n,
+            None => outside_view(id),
+        }
+    }
+
+    /// The node at `id`, to change.
+    ///
+    /// # Panics
+    ///
+    /// If `id` is neither in the worker's chunk nor created by it: the
+    /// fuser lets a loop run in parallel only when its iterations write
+    /// nothing outside their own elements' subtrees (see
+    /// [`ArenaView::get`]).
+    #[inline]
+    pub fn get_mut(&mut self, id: usize) -> &mut N {
+        let found = if id >= self.grown_lo {
+            self.grown.get_mut(id - self.grown_lo)
+        } else {
+            id.checked_sub(self.own_lo)
+                .and_then(|k| self.own.get_mut(k))
+        };
+        match found {
+            Some(n) => n,
+            None => outside_view(id),
+        }
+    }
+
+    /// Adds a node the worker created; its id (counted from the arena's
+    /// length at the split).
+    #[inline]
+    pub fn push(&mut self, node: N) -> usize {
+        self.grown.push(node);
+        self.grown_lo + self.grown.len() - 1
+    }
+
+    /// How many nodes the worker created.
+    pub fn grown_len(&self) -> usize {
+        self.grown.len()
+    }
+
+    /// The worker's own nodes and those it created, to renumber their
+    /// references to created nodes.
+    pub fn own_and_grown_mut(&mut self) -> impl Iterator<Item = &mut N> {
+        self.own.iter_mut().chain(self.grown.iter_mut())
+    }
+
+    /// The nodes the worker created, in order, to append to the arena.
+    pub fn into_grown(self) -> Vec<N> {
+        self.grown
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn outside_view(id: usize) -> ! {
+    panic!(
+        "internal error: node {id} is not in this worker's part of the tree (a parallel loop reached a node of another chunk; see treefuse_runtime::generated::ArenaView)"
+    )
+}
+
+/// Splits `arena` for the chunks of a [`SplitPlan`]: `starts[k]` is where
+/// chunk `k`'s ids begin (one more entry: where the list's end), every id
+/// below `starts[0]` and from the end on shared.
+pub fn split_arena<'a, N>(arena: &'a mut [N], starts: &[usize]) -> Vec<ArenaView<'a, N>> {
+    let (Some(&lo), Some(&end)) = (starts.first(), starts.last()) else {
+        return Vec::new();
+    };
+    let len = arena.len();
+    let (before, rest) = arena.split_at_mut(lo.min(len));
+    let (mut list, after) = rest.split_at_mut(end.saturating_sub(lo).min(rest.len()));
+    let (before, after): (&'a [N], &'a [N]) = (before, after);
+    let mut views = Vec::with_capacity(starts.len().saturating_sub(1));
+    for w in starts.windows(2) {
+        let n = w[1].saturating_sub(w[0]).min(list.len());
+        let (own, rest) = std::mem::take(&mut list).split_at_mut(n);
+        list = rest;
+        views.push(ArenaView {
+            own,
+            own_lo: w[0],
+            before,
+            after,
+            after_lo: end,
+            grown: Vec::new(),
+            grown_lo: len,
+        });
+    }
+    views
+}
+
+/// One cold table ([`ColdTable`]) as a worker of a parallel loop sees it:
+/// the tree's entries, shared, and those of the nodes the worker created
+/// (ids from `grown_lo` on, the arena's length at the split).
+#[derive(Debug)]
+pub struct ColdView<'a, T> {
+    shared: &'a ColdTable<T>,
+    grown: ColdTable<T>,
+    grown_lo: u32,
+}
+
+impl<'a, T: Default> ColdView<'a, T> {
+    /// A view of `shared` for a worker whose created nodes start at
+    /// `grown_lo`.
+    pub fn new(shared: &'a ColdTable<T>, grown_lo: usize) -> ColdView<'a, T> {
+        ColdView {
+            shared,
+            grown: ColdTable::default(),
+            grown_lo: u32::try_from(grown_lo).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// The cold fields of node `id`.
+    #[inline]
+    pub fn get(&self, id: u32) -> &T {
+        if id >= self.grown_lo {
+            self.grown.get(id)
+        } else {
+            self.shared.get(id)
+        }
+    }
+
+    /// Sets the cold fields of node `id`, a node the worker created (cold
+    /// fields are written only when a node is made).
+    #[inline]
+    pub fn insert(&mut self, id: u32, fields: T) {
+        self.grown.insert(id, fields);
+    }
+
+    /// The entries of the created nodes, to append to the tree's table.
+    pub fn into_grown(self) -> ColdTable<T> {
+        self.grown
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_hold_a_grain() {
+        assert_eq!(chunk_bounds(&[1, 1, 1, 1, 1], 2), vec![2, 4, 5]);
+        assert_eq!(chunk_bounds(&[3, 3, 3], 2), vec![1, 2, 3]);
+        assert_eq!(chunk_bounds(&[1, 1, 1], 10), vec![3]);
+        assert_eq!(chunk_bounds(&[], 10), vec![0]);
+        assert_eq!(chunk_bounds(&[4, 4, 1], 4), vec![1, 3]);
+    }
+
+    fn span(count: usize, lo: usize) -> IdRange {
+        IdRange {
+            count,
+            lo,
+            hi: lo + count.max(1) - 1,
+        }
+    }
+
+    #[test]
+    fn plans_adjacent_ranges_only() {
+        // Two arenas; element 1 has no nodes in the second.
+        let spans = [
+            [span(2, 10), span(1, 0)],
+            [span(3, 12), IdRange::default()],
+            [span(2, 15), span(2, 1)],
+        ];
+        let plan = split_plan(&spans, 3).unwrap();
+        assert_eq!(plan.ends, vec![1, 2, 3]);
+        assert_eq!(plan.starts, vec![[10, 0], [12, 1], [15, 1], [17, 3]]);
+        assert_eq!(plan.nodes, vec![3, 3, 4]);
+        // A gap, an overlap, a node counted twice.
+        let gap = [[span(2, 10)], [span(2, 13)]];
+        assert!(split_plan(&gap, 1).is_none());
+        let overlap = [[span(2, 10)], [span(2, 11)]];
+        assert!(split_plan(&overlap, 1).is_none());
+        let twice = [
+            [IdRange {
+                count: 3,
+                lo: 0,
+                hi: 1,
+            }],
+            [span(1, 2)],
+        ];
+        assert!(split_plan(&twice, 1).is_none());
+    }
+
+    #[test]
+    fn views_see_their_chunk_and_the_shared_rest() {
+        let mut arena: Vec<u32> = (0..10).collect();
+        let mut views = split_arena(&mut arena, &[2, 5, 8]);
+        assert_eq!(views.len(), 2);
+        *views[0].get_mut(3) += 100;
+        *views[1].get_mut(7) += 100;
+        assert_eq!(*views[0].get(1), 1);
+        assert_eq!(*views[1].get(9), 9);
+        assert_eq!(*views[0].get(3), 103);
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| *views[0].get(6)));
+        assert!(r.is_err());
+        drop(views);
+        assert_eq!(arena[3], 103);
+        assert_eq!(arena[7], 107);
+    }
+
+    #[test]
+    fn workers_number_created_nodes_from_the_arena_end() {
+        let mut arena: Vec<u32> = (0..6).collect();
+        let mut views = split_arena(&mut arena, &[0, 3, 6]);
+        // Both workers' first new node is id 6; appended in list order,
+        // the second worker's land after the first worker's.
+        assert_eq!(views[0].push(60), 6);
+        assert_eq!(views[0].push(61), 7);
+        assert_eq!(views[1].push(70), 6);
+        assert_eq!(*views[0].get(7), 61);
+        *views[1].get_mut(6) += 1;
+        assert_eq!(views[1].grown_len(), 1);
+        let own: Vec<u32> = views[1].own_and_grown_mut().map(|n| *n).collect();
+        assert_eq!(own, vec![3, 4, 5, 71]);
+        let grown: Vec<Vec<u32>> = views.into_iter().map(ArenaView::into_grown).collect();
+        for g in grown {
+            arena.extend(g);
+        }
+        assert_eq!(arena, vec![0, 1, 2, 3, 4, 5, 60, 61, 71]);
+    }
+
+    #[test]
+    fn cold_entries_of_created_nodes_shift_into_place() {
+        let mut table: ColdTable<u32> = ColdTable::default();
+        table.insert(1, 10);
+        let mut view = ColdView::new(&table, 4);
+        view.insert(4, 40);
+        view.insert(5, 50);
+        assert_eq!(*view.get(1), 10);
+        assert_eq!(*view.get(5), 50);
+        let grown = view.into_grown();
+        table.append_shifted(grown, 3);
+        assert_eq!(*table.get(7), 40);
+        assert_eq!(*table.get(8), 50);
+        assert_eq!(*table.get(4), 0);
+    }
+}
