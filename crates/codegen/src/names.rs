@@ -226,6 +226,7 @@ pub(crate) const RUNTIME_HELPERS: &[&str] = &[
     "ColdView",
     "IdRange",
     "split_plan",
+    "plan_from_firsts",
     "split_arena",
     "OpenList",
     "thicket_error",

@@ -372,6 +372,68 @@ impl Gen<'_> {
                 ))
             })
             .collect();
+        let first_arms: Vec<TokenStream> = self
+            .hiers
+            .iter()
+            .zip(&arena_lits)
+            .zip(&visit_children)
+            .map(|((h, a), children)| {
+                let (arena, v) = (&h.arena, &self.variant[h.root.index()]);
+                let children = match children {
+                    Some(m) => quote!(
+                        let mut visit = |a: usize, c: usize| pending.push((a, c));
+                        #m
+                    ),
+                    None => quote!(let _ = node;),
+                };
+                quote!(NodeRef::#v(id) => {
+                    let i = id.0 as usize;
+                    let node = t.#arena.get(i)?;
+                    seen += 1;
+                    if seen > limit {
+                        return None;
+                    }
+                    if found[#a].is_none() {
+                        found[#a] = Some(i);
+                        missing -= 1;
+                    }
+                    #children
+                })
+            })
+            .collect();
+        let closed_scans: Vec<TokenStream> = self
+            .hiers
+            .iter()
+            .zip(&arena_lits)
+            .zip(&visit_children)
+            .filter_map(|((h, a), children)| {
+                let arena = &h.arena;
+                let children = children.as_ref()?;
+                Some(quote!(
+                    let Some(nodes) = t.#arena.get(lo[#a]..hi[#a]) else {
+                        return false;
+                    };
+                    for node in nodes {
+                        let mut visit = |a: usize, c: usize| {
+                            inside &= c >= lo[a] && c < hi[a];
+                        };
+                        #children
+                        if !inside {
+                            return false;
+                        }
+                    }
+                ))
+            })
+            .collect();
+        let place_arms: Vec<TokenStream> = self
+            .hiers
+            .iter()
+            .zip(&arena_lits)
+            .map(|(h, a)| {
+                let v = &self.variant[h.root.index()];
+                quote!(NodeRef::#v(id) => (#a, id.0 as usize),)
+            })
+            .collect();
         let shift_fns: Vec<_> = arenas
             .iter()
             .map(|a| format_ident!("shift_{}", a.to_string().trim_start_matches("r#")))
@@ -434,6 +496,57 @@ impl Gen<'_> {
                         });
                     }
                     Some(span)
+                }
+
+                /// The first node of each arena that a pre-order walk of the
+                /// subtree at `root` meets (see `plan_from_firsts`); the walk
+                /// stops once it has one of every arena. `None` if it
+                /// reaches an id not in the tree or more nodes than the tree
+                /// has (a cycle).
+                #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
+                fn firsts(
+                    t: &Tree,
+                    root: NodeRef,
+                    pending: &mut Vec<(usize, usize)>,
+                ) -> Option<[Option<usize>; #n_arenas]> {
+                    let limit = t.node_count();
+                    let mut seen = 0usize;
+                    let mut found = [None; #n_arenas];
+                    let mut missing = #n_arenas;
+                    pending.clear();
+                    let mut next = Some(root);
+                    while let Some(n) = next {
+                        let mark = pending.len();
+                        match n {
+                            #(#first_arms)*
+                        }
+                        if missing == 0 {
+                            break;
+                        }
+                        // Children in order: the walk is a pre-order.
+                        pending[mark..].reverse();
+                        next = pending.pop().map(|(a, c)| match a {
+                            #(#refer_arms)*
+                            _ => unreachable!("an arena index of this module"),
+                        });
+                    }
+                    Some(found)
+                }
+
+                /// Whether every node with an id in `lo[a]..hi[a]` has its
+                /// children in those ranges too.
+                #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
+                fn closed(t: &Tree, lo: &[usize; #n_arenas], hi: &[usize; #n_arenas]) -> bool {
+                    let mut inside = true;
+                    #(#closed_scans)*
+                    inside
+                }
+
+                /// The arena index and id of a node.
+                fn place(n: NodeRef) -> (usize, usize) {
+                    match n {
+                        #(#place_arms)*
+                    }
                 }
 
                 /// How many child references of nodes outside the ids
@@ -551,23 +664,59 @@ impl Gen<'_> {
                 let plan = if items.len() < 2 {
                     None
                 } else {
-                    // The elements' subtrees, measured on the pool's
-                    // threads (reading only).
+                    // Where each element's nodes start (a short pre-order
+                    // walk each, on the pool's threads), where the list
+                    // ends (the last elements' subtrees measured), then
+                    // the proof that the guess holds: every chunk closed,
+                    // every element's root in its chunk, and nothing
+                    // outside the list pointing into it but the list.
                     let whole: &Tree = tree;
-                    let spans: Option<Vec<[IdRange; #n_arenas]>> = items
+                    let firsts: Option<Vec<[Option<usize>; #n_arenas]>> = items
                         .par_iter()
-                        .map_init(Vec::new, |pending, &i| SubtreeView::span(whole, node(i), pending))
+                        .map_init(Vec::new, |pending, &i| SubtreeView::firsts(whole, node(i), pending))
                         .collect();
-                    spans
-                        .and_then(|s| split_plan(&s, par.grain()))
+                    firsts
+                        .and_then(|firsts| {
+                            // Per arena, the last element with nodes there
+                            // ends the list's block: measure that element.
+                            let last_with: [Option<usize>; #n_arenas] =
+                                std::array::from_fn(|a| firsts.iter().rposition(|f| f[a].is_some()));
+                            let mut end = [None; #n_arenas];
+                            let mut pending = Vec::new();
+                            for k in last_with.iter().flatten() {
+                                if (0..#n_arenas).all(|a| last_with[a] != Some(*k) || end[a].is_some()) {
+                                    continue;
+                                }
+                                let span = SubtreeView::span(whole, node(items[*k]), &mut pending)?;
+                                for (a, r) in span.iter().enumerate() {
+                                    if last_with[a] == Some(*k) && r.count > 0 {
+                                        end[a] = Some(r.hi + 1);
+                                    }
+                                }
+                            }
+                            plan_from_firsts(&firsts, end, par.grain())
+                        })
                         .filter(|plan| {
-                            // Only the list itself may point into its
-                            // elements' nodes: else a node of one chunk is
-                            // reachable from outside it.
+                            let mut begin = 0;
+                            for (c, &e) in plan.ends.iter().enumerate() {
+                                let (lo, hi) = (&plan.starts[c], &plan.starts[c + 1]);
+                                for &i in &items[begin..e] {
+                                    let (a, id) = SubtreeView::place(node(i));
+                                    if id < lo[a] || id >= hi[a] {
+                                        return false;
+                                    }
+                                }
+                                begin = e;
+                            }
+                            plan.starts
+                                .par_windows(2)
+                                .all(|w| SubtreeView::closed(whole, &w[0], &w[1]))
+                        })
+                        .filter(|plan| {
                             let (Some(lo), Some(hi)) = (plan.starts.first(), plan.starts.last()) else {
                                 return false;
                             };
-                            SubtreeView::refs_into(tree, lo, hi) == items.len()
+                            SubtreeView::refs_into(whole, lo, hi) == items.len()
                         })
                 };
                 let Some(plan) = plan else {

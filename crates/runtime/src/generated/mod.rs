@@ -35,7 +35,8 @@ pub use cold::ColdTable;
 pub use map::ValueMap;
 pub use mask::WideMask;
 pub use parallel::{
-    chunk_bounds, split_arena, split_plan, ArenaView, ColdView, IdRange, Parallel, SplitPlan,
+    chunk_bounds, plan_from_firsts, split_arena, split_plan, ArenaView, ColdView, IdRange,
+    Parallel, SplitPlan,
 };
 pub use rewrite::{thicket_error, OpenList, Replaced, Site};
 

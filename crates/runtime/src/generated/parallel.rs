@@ -193,6 +193,65 @@ pub fn split_plan<const A: usize>(spans: &[[IdRange; A]], grain: usize) -> Optio
     })
 }
 
+/// Plans the split of a list from where each element's nodes start,
+/// without measuring the subtrees: `firsts[i][a]` is the first node of
+/// arena `a` that a pre-order walk of element `i` meets (`None` if it has
+/// none there) and `end[a]` one past the greatest id of arena `a` in the
+/// list's last element that has nodes there. In a tree laid out in pre-order
+/// (JSON reading, `Tree::from_runtime`) element `i`'s nodes of arena `a`
+/// are then the ids from its first up to the next element's, and the plan
+/// gives those ranges; `None` if the starts are not in list order (another
+/// layout, or an element listed twice) or there would be only one chunk.
+///
+/// The plan is a guess: the caller must check that every chunk is closed
+/// (each node in a chunk's ranges has its children in them, each element's
+/// root in its chunk's) and that nothing outside the list points into it
+/// but the list itself, which together prove that each element's subtree
+/// lies in its chunk's ranges and is reachable only through the list.
+pub fn plan_from_firsts<const A: usize>(
+    firsts: &[[Option<usize>; A]],
+    end: [Option<usize>; A],
+    grain: usize,
+) -> Option<SplitPlan<A>> {
+    let n = firsts.len();
+    // Where each element's block starts per arena; an element without
+    // nodes in an arena has an empty block where the next one starts.
+    let mut start_at = vec![[0usize; A]; n + 1];
+    start_at[n] = std::array::from_fn(|a| end[a].unwrap_or(0));
+    for i in (0..n).rev() {
+        for a in 0..A {
+            let next = start_at[i + 1][a];
+            start_at[i][a] = match firsts[i][a] {
+                // A block holds at least its first node.
+                Some(f) if f < next => f,
+                Some(_) => return None,
+                None => next,
+            };
+        }
+    }
+    let sizes: Vec<usize> = (0..n)
+        .map(|i| (0..A).map(|a| start_at[i + 1][a] - start_at[i][a]).sum())
+        .collect();
+    let ends = chunk_bounds(&sizes, grain);
+    if ends.len() < 2 {
+        return None;
+    }
+    let mut starts = Vec::with_capacity(ends.len() + 1);
+    let mut nodes = Vec::with_capacity(ends.len());
+    let mut begin = 0;
+    for &e in &ends {
+        starts.push(start_at[begin]);
+        nodes.push(sizes[begin..e].iter().sum());
+        begin = e;
+    }
+    starts.push(start_at[n]);
+    Some(SplitPlan {
+        ends,
+        starts,
+        nodes,
+    })
+}
+
 /// One arena as a worker of a parallel loop sees it: its chunk's nodes,
 /// mutable, the nodes before and after the whole list's, shared with
 /// every worker and read-only, and the nodes the worker created, which
@@ -429,6 +488,24 @@ mod tests {
             [span(1, 2)],
         ];
         assert!(split_plan(&twice, 1).is_none());
+    }
+
+    #[test]
+    fn plans_from_pre_order_starts() {
+        // Three elements over two arenas; element 1 has nothing in the
+        // second; the list ends at 17 and 3.
+        let firsts = [[Some(10), Some(0)], [Some(12), None], [Some(15), Some(1)]];
+        let plan = plan_from_firsts(&firsts, [Some(17), Some(3)], 3).unwrap();
+        assert_eq!(plan.ends, vec![1, 2, 3]);
+        assert_eq!(plan.starts, vec![[10, 0], [12, 1], [15, 1], [17, 3]]);
+        assert_eq!(plan.nodes, vec![3, 3, 4]);
+        // Starts out of order, or an element listed twice.
+        let swapped = [[Some(12)], [Some(10)]];
+        assert!(plan_from_firsts(&swapped, [Some(14)], 1).is_none());
+        let twice = [[Some(10)], [Some(10)]];
+        assert!(plan_from_firsts(&twice, [Some(14)], 1).is_none());
+        // Everything in one chunk: no plan.
+        assert!(plan_from_firsts(&firsts, [Some(17), Some(3)], 100).is_none());
     }
 
     #[test]
