@@ -21,13 +21,20 @@
 //!   no `unsafe`. Everything inside a worker runs sequentially on it
 //!   (`split` is `None`), nested parallel loops included.
 //!
-//! `par_loop` first measures each element's subtree per arena
-//! (`subtree_span`: count, least and greatest id) and asks
-//! `treefuse_runtime::generated::split_plan` for chunks of at least the
-//! grain: it splits only when every element's nodes are exactly a
-//! contiguous id range, one after the other in list order (trees read
-//! from JSON or built with `Tree::add`, children before parents, are laid
-//! out so), which also proves that no node is reached from two elements.
+//! `par_loop` plans without visiting every node: a short pre-order walk
+//! per element (`SubtreeView::firsts`, on the pool's threads) finds where
+//! its nodes start in each arena, the last elements are measured
+//! (`SubtreeView::span`) for where the list ends, and
+//! `treefuse_runtime::generated::plan_from_firsts` turns that into chunks
+//! of at least the grain, guessing that each element's nodes are the ids
+//! from its first to the next element's (true of the pre-order layout that
+//! JSON reading and `Tree::from_runtime` produce). The guess is then
+//! proven, not trusted: every chunk is *closed* (a linear scan of its id
+//! ranges, one chunk per thread: every child of a node in them is in
+//! them), every element's root lies in its chunk, and no node outside the
+//! list's ranges points into them but the list itself (`refs_into`). So
+//! each element's subtree lies in its chunk and is reached only through
+//! the list: no node is shared between workers.
 //! Otherwise, and for lists under the grain, the loop runs sequentially on
 //! a view of the whole tree. Each worker runs on a context of its own
 //! holding a copy of the globals; afterwards the chunks are taken in list
