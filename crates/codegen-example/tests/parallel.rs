@@ -11,7 +11,14 @@
 //!
 //! `TREEFUSE_PARALLEL_TREES=N` runs N random trees per random program and
 //! `fuse` item (default 6); with the seeds of `TREEFUSE_CODEGEN_SEEDS`
-//! (`scripts/codegen-batch`) this is the long run.
+//! (`scripts/codegen-batch`) this is the long run:
+//!
+//! ```text
+//! TREEFUSE_CODEGEN_NAMES=plain TREEFUSE_CODEGEN_SEEDS=47000..47060 TREEFUSE_PARALLEL_TREES=300 \
+//!     cargo test --release -p treefuse-codegen-example --test parallel random_programs -- --nocapture
+//! ```
+//!
+//! (2026-12-04: 179,100 pairs, 13,288 loops split, no difference.)
 
 use treefuse_codegen_example as g;
 use treefuse_runtime::generated::Parallel;

@@ -833,7 +833,14 @@ impl Gen<'_> {
                 ),
             }
         });
-        quote!(|g: &mut Globals, before: &Globals, w: &Globals| { #(#updates)* })
+        let updates: TokenStream = updates.collect();
+        // `||`, `&&`, `min` and `max` do not need the value before the loop.
+        let before = if uses_var(&updates, "before") {
+            quote!(before)
+        } else {
+            quote!(_before)
+        };
+        quote!(|g: &mut Globals, #before: &Globals, w: &Globals| { #updates })
     }
 
     /// A merged loop over `field` of `this` whose iterations the fuser
