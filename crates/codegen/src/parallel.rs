@@ -320,32 +320,47 @@ impl Gen<'_> {
                 m.unwrap_or_else(|| quote!(let _ = (node, base, off);))
             })
             .collect();
-        let span_arms: Vec<TokenStream> = self
-            .hiers
-            .iter()
-            .zip(&arena_lits)
-            .zip(&visit_children)
-            .map(|((h, a), children)| {
-                let (arena, v) = (&h.arena, &self.variant[h.root.index()]);
-                let children = match children {
-                    Some(m) => quote!(
-                        let mut visit = |a: usize, c: usize| pending.push((a, c));
-                        #m
-                    ),
-                    None => quote!(let _ = node;),
-                };
-                quote!(NodeRef::#v(id) => {
-                    let i = id.0 as usize;
-                    let node = t.#arena.get(i)?;
-                    seen += 1;
-                    if seen > limit {
-                        return None;
-                    }
-                    span[#a].add(i);
-                    #children
-                })
-            })
-            .collect();
+        // Per hierarchy, the arm of a walk over a subtree (`span`,
+        // `firsts`) for a node of it: bounds and cycle checks, `record`
+        // (given the arena index) and the children onto `pending`.
+        let walk_arms =
+            |record: &dyn Fn(&proc_macro2::Literal) -> TokenStream| -> Vec<TokenStream> {
+                self.hiers
+                    .iter()
+                    .zip(&arena_lits)
+                    .zip(&visit_children)
+                    .map(|((h, a), children)| {
+                        let (arena, v) = (&h.arena, &self.variant[h.root.index()]);
+                        let children = match children {
+                            Some(m) => quote!(
+                                let mut visit = |a: usize, c: usize| pending.push((a, c));
+                                #m
+                            ),
+                            None => quote!(let _ = node;),
+                        };
+                        let record = record(a);
+                        quote!(NodeRef::#v(id) => {
+                            let i = id.0 as usize;
+                            let node = t.#arena.get(i)?;
+                            seen += 1;
+                            if seen > limit {
+                                return None;
+                            }
+                            #record
+                            #children
+                        })
+                    })
+                    .collect()
+            };
+        let span_arms = walk_arms(&|a| quote!(span[#a].add(i);));
+        let first_arms = walk_arms(&|a| {
+            quote!(
+                if found[#a].is_none() {
+                    found[#a] = Some(i);
+                    missing -= 1;
+                }
+            )
+        });
         // A child id found while walking a subtree: back to a `NodeRef`.
         let refer_arms: Vec<TokenStream> = self
             .hiers
@@ -377,35 +392,6 @@ impl Gen<'_> {
                         #children
                     }
                 ))
-            })
-            .collect();
-        let first_arms: Vec<TokenStream> = self
-            .hiers
-            .iter()
-            .zip(&arena_lits)
-            .zip(&visit_children)
-            .map(|((h, a), children)| {
-                let (arena, v) = (&h.arena, &self.variant[h.root.index()]);
-                let children = match children {
-                    Some(m) => quote!(
-                        let mut visit = |a: usize, c: usize| pending.push((a, c));
-                        #m
-                    ),
-                    None => quote!(let _ = node;),
-                };
-                quote!(NodeRef::#v(id) => {
-                    let i = id.0 as usize;
-                    let node = t.#arena.get(i)?;
-                    seen += 1;
-                    if seen > limit {
-                        return None;
-                    }
-                    if found[#a].is_none() {
-                        found[#a] = Some(i);
-                        missing -= 1;
-                    }
-                    #children
-                })
             })
             .collect();
         let closed_scans: Vec<TokenStream> = self

@@ -177,6 +177,17 @@ pub fn split_plan<const A: usize>(spans: &[[IdRange; A]], grain: usize) -> Optio
             start_at[i][a] = first_of[i][a].unwrap_or(start_at[i + 1][a]);
         }
     }
+    Some(chunked(ends, &start_at, &sizes))
+}
+
+/// The plan of chunks ending at `ends`, element `i` starting at
+/// `start_at[i]` in each arena (one more entry: the list's end) and
+/// holding `sizes[i]` nodes.
+fn chunked<const A: usize>(
+    ends: Vec<usize>,
+    start_at: &[[usize; A]],
+    sizes: &[usize],
+) -> SplitPlan<A> {
     let mut starts = Vec::with_capacity(ends.len() + 1);
     let mut nodes = Vec::with_capacity(ends.len());
     let mut begin = 0;
@@ -185,12 +196,12 @@ pub fn split_plan<const A: usize>(spans: &[[IdRange; A]], grain: usize) -> Optio
         nodes.push(sizes[begin..e].iter().sum());
         begin = e;
     }
-    starts.push(end);
-    Some(SplitPlan {
+    starts.push(start_at[sizes.len()]);
+    SplitPlan {
         ends,
         starts,
         nodes,
-    })
+    }
 }
 
 /// Plans the split of a list from where each element's nodes start,
@@ -236,20 +247,7 @@ pub fn plan_from_firsts<const A: usize>(
     if ends.len() < 2 {
         return None;
     }
-    let mut starts = Vec::with_capacity(ends.len() + 1);
-    let mut nodes = Vec::with_capacity(ends.len());
-    let mut begin = 0;
-    for &e in &ends {
-        starts.push(start_at[begin]);
-        nodes.push(sizes[begin..e].iter().sum());
-        begin = e;
-    }
-    starts.push(start_at[n]);
-    Some(SplitPlan {
-        ends,
-        starts,
-        nodes,
-    })
+    Some(chunked(ends, &start_at, &sizes))
 }
 
 /// One arena as a worker of a parallel loop sees it: its chunk's nodes,
