@@ -143,10 +143,11 @@ fn main() {
     // in a directory of their own (the module names are the same).
     let par_dir = format!("{out}/parallel");
     std::fs::create_dir_all(&par_dir).expect("create OUT_DIR/parallel");
-    let par_files: Vec<String> = ["ast/ast_lists.tf", "render/render_lists.tf", "minic"]
+    let mut par_files: Vec<String> = ["ast/ast_lists.tf", "render/render_lists.tf", "minic"]
         .iter()
         .map(|f| format!("{root}/{f}"))
         .collect();
+    par_files.push(concat!(env!("CARGO_MANIFEST_DIR"), "/programs/write_first.tf").to_string());
     if let Err(e) = treefuse_codegen::Config::new()
         .parallel(true)
         .compile(&par_files, &par_dir)

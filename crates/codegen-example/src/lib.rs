@@ -111,6 +111,8 @@ pub mod parallel {
         render_lists,
         /// `examples/minic/`.
         minic,
+        /// `programs/write_first.tf`: a global private to each worker.
+        write_first,
     }
 }
 

@@ -146,6 +146,57 @@ fn minic() {
     assert!(split > 0, "no loop of minic ran in parallel");
 }
 
+/// A write-first global (`programs/write_first.tf`): items that do not
+/// write it, items that fail before writing it, at every position in the
+/// chunks; the global after the loop (or at the error) is the sequential
+/// run's.
+#[test]
+fn write_first_global() {
+    let program = treefuse::compile_file(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/programs/write_first.tf"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (seq, par) = case_study!(write_first, "run");
+    let item = |v: i64, d: i64, kids: &str| {
+        format!(r#"{{"type": "Item", "v": {v}, "d": {d}, "out": 0, "kids": [{kids}]}}"#)
+    };
+    let mut split = 0;
+    for n in [2, 5, 9] {
+        for fail_at in [None, Some(0), Some(1), Some(n / 2), Some(n - 1)] {
+            for writers in [0, 1, 2] {
+                let items: Vec<String> = (0..n)
+                    .map(|i| {
+                        // `v % 4 == 0` returns before writing: none, the
+                        // even items or all but the first write.
+                        let v = match writers {
+                            0 => 4 * i as i64,
+                            1 => 4 * i as i64 + (i % 2) as i64,
+                            _ => 4 * i as i64 + if i == 0 { 0 } else { 1 + (i % 3) as i64 },
+                        };
+                        let d = if Some(i) == fail_at {
+                            0
+                        } else {
+                            1 + (i % 5) as i64
+                        };
+                        let kid = item(v + 1, 3, "");
+                        item(v, d, &kid)
+                    })
+                    .collect();
+                let json = format!(r#"{{"type": "Root", "items": [{}]}}"#, items.join(", "));
+                let tree = program.read_tree("run", &json).unwrap();
+                split += agree(
+                    &format!("write_first {n} items, failing at {fail_at:?}, writers {writers}"),
+                    &tree,
+                    &seq,
+                    &par,
+                );
+            }
+        }
+    }
+    assert!(split > 0, "the loop over items never ran in parallel");
+}
+
 /// The random programs with parallel entry points (plain names; see
 /// `build.rs`), each `fuse` item on random trees.
 #[test]

@@ -1692,6 +1692,24 @@ impl Gen<'_> {
     }
 
     fn assign(&self, place: &Place, value: &Expr, s: &Stmt, fr: &Frame) -> TokenStream {
+        let code = self.assign_value(place, value, s, fr);
+        // A global that a parallel loop keeps private records that this
+        // run (a worker's) assigned it: see `Gen::written_flag`.
+        match (&place.root, place.projections.is_empty()) {
+            (PlaceRoot::Global(g), true) => {
+                match self.written_flag.get(g.index()).copied().flatten() {
+                    Some(flag) => {
+                        let flag = proc_macro2::Literal::usize_unsuffixed(flag);
+                        quote!(#code cx.written[#flag] = true;)
+                    }
+                    None => code,
+                }
+            }
+            _ => code,
+        }
+    }
+
+    fn assign_value(&self, place: &Place, value: &Expr, s: &Stmt, fr: &Frame) -> TokenStream {
         if let Some(update) = self.update_array(place, value, fr) {
             return update;
         }

@@ -328,7 +328,10 @@ impl Gen<'_> {
 /// `treefuse_runtime::generated` (errors, checked operations, rewriting
 /// machinery) and of the crates `treefuse-runtime` re-exports, and the run
 /// context with its stack handling (`stack.rs`).
-pub fn prelude(code: &TokenStream, count: &proc_macro2::Ident) -> TokenStream {
+///
+/// `written`: the number of globals parallel loops keep private
+/// (`Gen::written_flag`).
+pub fn prelude(code: &TokenStream, count: &proc_macro2::Ident, written: usize) -> TokenStream {
     // Every identifier of the module, collected once: the module of a big
     // program has hundreds of thousands of tokens, and a search of all of
     // them per name asked about cost seconds in an unoptimized build.rs.
@@ -346,6 +349,7 @@ pub fn prelude(code: &TokenStream, count: &proc_macro2::Ident) -> TokenStream {
         mentioned("with_more_stack"),
         mentioned("set_stack_bound"),
         count,
+        written,
     );
     // Re-exported by treefuse-runtime, so that a client crate needs no
     // other dependency.

@@ -6,7 +6,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashSet};
-use treefuse_fusion::{FusedFnId, FusedProgram, ParticipantMask, WideMask};
+use treefuse_fusion::{FusedFnId, FusedProgram, ParticipantMask, Step, WideMask};
 use treefuse_sema::*;
 use treefuse_syntax::Span;
 
@@ -465,6 +465,12 @@ pub(crate) struct Gen<'p> {
     /// The tree-access type parameter of the traversals (`TA`), when the
     /// module has parallel entry points (`CodegenOptions::parallel`).
     pub tree_param: Option<Ident>,
+    /// Per global, its flag in `Cx::written` when some parallel loop
+    /// keeps it private to each worker (write-first globals,
+    /// `Parallelism::Parallel::private`): every whole assignment of it
+    /// sets the flag, so that after the loop the last worker that wrote
+    /// it gives its value. Empty without `CodegenOptions::parallel`.
+    pub written_flag: Vec<Option<usize>>,
     pub body_fn: Vec<Ident>,
     pub fused_fn: Vec<Ident>,
     pub cast_fn: Vec<Ident>,
@@ -913,6 +919,11 @@ impl<'p> Gen<'p> {
             method_fn,
             count_param: count_param(p),
             tree_param: opts.parallel.then(|| tree_param(p)),
+            written_flag: if opts.parallel {
+                written_flags(p, fused)
+            } else {
+                Vec::new()
+            },
             body_fn,
             fused_fn,
             cast_fn,
@@ -2008,6 +2019,33 @@ pub(crate) fn count_param(p: &Program) -> Ident {
 
 /// The name of the tree-access type parameter: `TA`, else `TA_`, ...
 /// whichever no type, record or enum of the program is called.
+/// [`Gen::written_flag`]: the globals some parallel loop of `fused`
+/// keeps private, numbered in id order.
+fn written_flags(p: &Program, fused: &FusedProgram) -> Vec<Option<usize>> {
+    let mut private = vec![false; p.globals.len()];
+    for f in &fused.functions {
+        for step in &f.steps {
+            if let Step::Loop(l) = step {
+                if let treefuse_fusion::Parallelism::Parallel { private: gs, .. } = &l.parallel {
+                    for g in gs {
+                        private[g.index()] = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut next = 0;
+    private
+        .into_iter()
+        .map(|is| {
+            is.then(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect()
+}
+
 pub(crate) fn tree_param(p: &Program) -> Ident {
     let taken = |n: &str| {
         p.types.iter().any(|t| t.name == n)

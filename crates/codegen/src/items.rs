@@ -2254,8 +2254,10 @@ impl Gen<'_> {
                             }
                             #open.close(&mut t[this].#field);
                         }));
-                    } else if let (Some(_), treefuse_fusion::Parallelism::Parallel { reduced }) =
-                        (&self.tree_param, &l.parallel)
+                    } else if let (
+                        Some(_),
+                        treefuse_fusion::Parallelism::Parallel { reduced, private },
+                    ) = (&self.tree_param, &l.parallel)
                     {
                         // A loop that may run in parallel: unless a member
                         // returns in it (its flag is shared by the
@@ -2270,7 +2272,9 @@ impl Gen<'_> {
                             }));
                         } else {
                             code.extend(
-                                self.parallel_loop(l.field, reduced, &item, &binds, &inner),
+                                self.parallel_loop(
+                                    l.field, reduced, private, &item, &binds, &inner,
+                                ),
                             );
                         }
                     } else {

@@ -382,7 +382,8 @@ pub fn generate(
         .iter()
         .any(|f| matches!(f.body, treefuse_sema::PureBody::Host))
         && options.host_module.is_none();
-    let mut all = entry::prelude(&body, &gen::count_param(program));
+    let written = g.written_flag.iter().flatten().count();
+    let mut all = entry::prelude(&body, &gen::count_param(program), written);
     all.extend(body);
     let text = all.to_string();
     let header = format!(

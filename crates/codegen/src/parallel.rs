@@ -637,7 +637,7 @@ impl Gen<'_> {
             /// rayon pool: in chunks of at least the grain's nodes when the
             /// elements' subtrees are contiguous id ranges one after the
             /// other and nothing outside the list points into them, else
-            /// sequentially. `reduce(globals, before, copy)` combines a
+            /// sequentially. `reduce(globals, before, worker)` combines a
             /// chunk's copy of the globals into the run's, chunk by chunk
             /// in list order; the first chunk that failed returns its error
             /// (the sequential run's first). The nodes the chunks created
@@ -649,7 +649,7 @@ impl Gen<'_> {
                 cx: &mut Cx<C>,
                 items: &[I],
                 node: impl Fn(I) -> NodeRef + Sync,
-                reduce: impl Fn(&mut Globals, &Globals, &Globals),
+                reduce: impl Fn(&mut Globals, &Globals, &Cx<C>),
                 body: impl Fn(&mut SubtreeView<'_>, &mut Cx<C>, I) -> Result<(), Fail> + Sync,
             ) -> Result<(), Fail> {
                 use treefuse_runtime::rayon::prelude::*;
@@ -780,7 +780,7 @@ impl Gen<'_> {
                 for (r, done_cx, view, off) in done {
                     grown.push((view, off));
                     if result.is_ok() {
-                        reduce(&mut cx.globals, &start, &done_cx.globals);
+                        reduce(&mut cx.globals, &start, &done_cx);
                         if C {
                             cx.visits += done_cx.visits;
                         }
@@ -796,9 +796,11 @@ impl Gen<'_> {
         quote!(#base #split)
     }
 
-    /// `par_loop`'s `reduce` for a loop whose workers update `reduced`.
-    fn reduce_fn(&self, reduced: &[GlobalId]) -> TokenStream {
-        if reduced.is_empty() {
+    /// `par_loop`'s `reduce` for a loop whose workers update `reduced`
+    /// and keep `private` to themselves (the last worker that assigned
+    /// one gives its value).
+    fn reduce_fn(&self, reduced: &[GlobalId], private: &[GlobalId]) -> TokenStream {
+        if reduced.is_empty() && private.is_empty() {
             return quote!(|_, _, _| {});
         }
         let classes = treefuse_fusion::reductions(self.p);
@@ -819,14 +821,32 @@ impl Gen<'_> {
                 ),
             }
         });
-        let updates: TokenStream = updates.collect();
+        let mut updates: TokenStream = updates.collect();
+        for g in private {
+            let n = &self.global[g.index()];
+            let Some(flag) = self.written_flag.get(g.index()).copied().flatten() else {
+                continue;
+            };
+            let flag = proc_macro2::Literal::usize_unsuffixed(flag);
+            updates.extend(quote!(
+                if worker.written[#flag] {
+                    g.#n.clone_from(&w.#n);
+                }
+            ));
+        }
         // `||`, `&&`, `min` and `max` do not need the value before the loop.
         let before = if uses_var(&updates, "before") {
             quote!(before)
         } else {
             quote!(_before)
         };
-        quote!(|g: &mut Globals, #before: &Globals, w: &Globals| { #updates })
+        let count = &self.count_param;
+        let w = if uses_var(&updates, "w") {
+            quote!(let w = &worker.globals;)
+        } else {
+            TokenStream::new()
+        };
+        quote!(|g: &mut Globals, #before: &Globals, worker: &Cx<#count>| { #w #updates })
     }
 
     /// A merged loop over `field` of `this` whose iterations the fuser
@@ -837,6 +857,7 @@ impl Gen<'_> {
         &self,
         field: treefuse_sema::FieldId,
         reduced: &[GlobalId],
+        private: &[GlobalId],
         item: &TokenStream,
         binds: &TokenStream,
         inner: &TokenStream,
@@ -848,7 +869,7 @@ impl Gen<'_> {
         let h = self.hier(el);
         let (id, v) = (&h.id, &self.variant[h.root.index()]);
         let count = &self.count_param;
-        let reduce = self.reduce_fn(reduced);
+        let reduce = self.reduce_fn(reduced, private);
         let tv = if uses_var(binds, "t") || uses_var(inner, "t") {
             quote!(t)
         } else {

@@ -126,12 +126,33 @@ fn stmts_call(stmts: &[Stmt]) -> bool {
 /// The run context and the stack support code: with checks in the
 /// visits of created nodes (`bounded`, [`StackScheme::Created`]), with
 /// per-visit guards (`guarded`) or with one reservation per run.
-pub(crate) fn support(guarded: bool, bounded: bool, count: &proc_macro2::Ident) -> TokenStream {
+/// `written` is the number of globals that parallel loops keep private
+/// (`Gen::written_flag`): the context then has one flag for each.
+pub(crate) fn support(
+    guarded: bool,
+    bounded: bool,
+    count: &proc_macro2::Ident,
+    written: usize,
+) -> TokenStream {
     let cx = quote!(
         /// The state of one run: the globals and the node-visit counter
         /// (kept only when `COUNT` is true; otherwise every update
         /// compiles away).
     );
+    let (written_field, written_init) = if written == 0 {
+        (TokenStream::new(), TokenStream::new())
+    } else {
+        let n_written = proc_macro2::Literal::usize_unsuffixed(written);
+        (
+            quote!(
+                /// Per global that a parallel loop's workers keep to
+                /// themselves, whether this run has assigned it (read
+                /// after a worker's chunk: the last writer's copy stays).
+                pub written: [bool; #n_written],
+            ),
+            quote!(written: [false; #n_written],),
+        )
+    };
     let reserve = quote!(
         /// Stack a run keeps beyond what its tree levels take: the
         /// entry point's own frames, pure functions, host code.
@@ -193,6 +214,7 @@ pub(crate) fn support(guarded: bool, bounded: bool, count: &proc_macro2::Ident) 
                 pub globals: Globals,
                 /// Node visits so far (always 0 unless `COUNT`).
                 pub visits: u64,
+                #written_field
                 /// The address below which the visit of a created node
                 /// moves to a new stack segment (0: no checks).
                 stack_low: usize,
@@ -204,7 +226,7 @@ pub(crate) fn support(guarded: bool, bounded: bool, count: &proc_macro2::Ident) 
             impl<const #count: bool> Cx<#count> {
                 /// A context with these globals and no visits.
                 pub fn new(globals: Globals) -> Self {
-                    Cx { globals, visits: 0, stack_low: 0, stack_need: 0 }
+                    Cx { globals, visits: 0, #written_init stack_low: 0, stack_need: 0 }
                 }
 
                 /// Sets the bound for a run on a tree of `levels` nodes,
@@ -250,6 +272,7 @@ pub(crate) fn support(guarded: bool, bounded: bool, count: &proc_macro2::Ident) 
                 pub globals: Globals,
                 /// Node visits so far (always 0 unless `COUNT`).
                 pub visits: u64,
+                #written_field
                 /// The address below which a visit moves to a new stack
                 /// segment.
                 stack_low: usize,
@@ -259,7 +282,7 @@ pub(crate) fn support(guarded: bool, bounded: bool, count: &proc_macro2::Ident) 
                 /// A context with these globals and no visits, for a run on
                 /// this thread.
                 pub fn new(globals: Globals) -> Self {
-                    Cx { globals, visits: 0, stack_low: stack_low(STACK_RED_ZONE) }
+                    Cx { globals, visits: 0, #written_init stack_low: stack_low(STACK_RED_ZONE) }
                 }
             }
 
@@ -301,12 +324,13 @@ pub(crate) fn support(guarded: bool, bounded: bool, count: &proc_macro2::Ident) 
                 pub globals: Globals,
                 /// Node visits so far (always 0 unless `COUNT`).
                 pub visits: u64,
+                #written_field
             }
 
             impl<const #count: bool> Cx<#count> {
                 /// A context with these globals and no visits.
                 pub fn new(globals: Globals) -> Self {
-                    Cx { globals, visits: 0 }
+                    Cx { globals, visits: 0, #written_init }
                 }
             }
 

@@ -2409,6 +2409,7 @@ impl Builder<'_, '_> {
                         rebound,
                         parallel: Parallelism::Parallel {
                             reduced: Vec::new(),
+                            private: Vec::new(),
                         },
                     };
                     group.parallel = crate::parallel::group_parallelism(

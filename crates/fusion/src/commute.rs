@@ -383,7 +383,7 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
         if let Some(known) = self.memo.borrow().get(&key) {
             return known.clone();
         }
-        let answer = self.conflict_by(first, second, same_frame, |a, b| self.witness_of(a, b));
+        let answer = self.conflict_by(first, second, same_frame, &[], |a, b| self.witness_of(a, b));
         self.memo.borrow_mut().insert(key, answer.clone());
         answer
     }
@@ -494,7 +494,30 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
         second: &AccessSet,
         same_frame: bool,
     ) -> Option<Conflict> {
-        self.conflict_by(first, second, same_frame, intersection_witness)
+        self.conflict_by(first, second, same_frame, &[], intersection_witness)
+    }
+
+    /// [`Self::conflict`] with the accesses of the globals in `exempt`
+    /// left out (globals a parallel loop's workers keep to themselves).
+    pub(crate) fn conflict_except(
+        &self,
+        first: &AccessSet,
+        second: &AccessSet,
+        same_frame: bool,
+        exempt: &[GlobalId],
+    ) -> Option<Conflict> {
+        self.conflict_by(first, second, same_frame, exempt, intersection_witness)
+    }
+
+    /// The global a conflict's word begins with, if it is on a global.
+    pub(crate) fn conflict_global(&self, c: &Conflict) -> Option<GlobalId> {
+        if c.location != Location::Global {
+            return None;
+        }
+        match c.word.first() {
+            Some(Symbol::Label(l)) => self.analysis.labels().global_of(*l),
+            _ => None,
+        }
     }
 
     /// The globals (in id order) that accesses in both `a` and `b` may
@@ -535,16 +558,23 @@ impl<'a, 'p> ConflictTest<'a, 'p> {
         first: &'s AccessSet,
         second: &'s AccessSet,
         same_frame: bool,
+        exempt: &[GlobalId],
         witness: impl FnMut(&'s Nfa, &'s Nfa) -> Option<Vec<Symbol>>,
     ) -> Option<Conflict> {
         let c = conflict_with(first, second, self.analysis.labels(), same_frame, witness)?;
-        if c.location != Location::Global || !self.commutes(c.kind, &c.word) {
+        let exempted = self
+            .conflict_global(&c)
+            .is_some_and(|g| exempt.contains(&g));
+        if c.location != Location::Global || !(exempted || self.commutes(c.kind, &c.word)) {
             return Some(c);
         }
         // The analysis checks tree accesses first, so there is no tree
         // conflict. Check the globals one by one, leaving out what commutes.
         for (kind, a, b) in global_access_pairs(first, second) {
             for (g, prefix, commutes) in self.globals_in_both(a, b) {
+                if exempt.contains(g) {
+                    continue;
+                }
                 match commutes {
                     Commutes::Everything => continue,
                     Commutes::Writes if kind == ConflictKind::WriteWrite => continue,

@@ -344,6 +344,13 @@ pub enum Parallelism {
         /// idempotent flag): each worker updates its own copy and the
         /// copies are combined after the loop.
         reduced: Vec<GlobalId>,
+        /// Globals every iteration writes whole before it reads them
+        /// (write-first, see `privatize.rs`): each worker keeps its own
+        /// copy, and after the loop the global takes the copy of the last
+        /// worker (in list order) that wrote it. Empty for calls on
+        /// distinct children.
+        #[serde(default)]
+        private: Vec<GlobalId>,
     },
     /// Iterations must run in list order.
     Sequential {

@@ -15,6 +15,7 @@ mod fits;
 pub mod ir;
 pub mod mask;
 mod parallel;
+mod privatize;
 pub mod report;
 mod verify;
 

@@ -130,10 +130,24 @@ fn loop_parallelism(
             )
         })
         .collect();
-    for (x, (x_iteration, _)) in shared.iter().enumerate() {
-        for (y, (_, y_set)) in shared.iter().enumerate() {
-            let same = members[x].participant == members[y].participant;
-            if let Some(c) = conflicts.conflict(x_iteration, y_set, same) {
+    // Globals found write-first in every member that touches them: their
+    // conflicts are left out (each worker keeps its own copy).
+    let mut private: Vec<GlobalId> = Vec::new();
+    'retry: loop {
+        for (x, (x_iteration, _)) in shared.iter().enumerate() {
+            for (y, (_, y_set)) in shared.iter().enumerate() {
+                let same = members[x].participant == members[y].participant;
+                let Some(c) = conflicts.conflict_except(x_iteration, y_set, same, &private) else {
+                    continue;
+                };
+                if let Some(g) = conflicts.conflict_global(&c) {
+                    if !private.contains(&g)
+                        && write_first_everywhere(program, analysis, members, &shared, g)
+                    {
+                        private.push(g);
+                        continue 'retry;
+                    }
+                }
                 let whose = if x == y {
                     format!("two iterations of {}", describe(x))
                 } else {
@@ -147,13 +161,34 @@ fn loop_parallelism(
                 };
             }
         }
+        break;
     }
+    private.sort();
     // The globals the iterations write: each commutes (no conflict was
-    // found), so each worker updates its own copy.
+    // found) or is private, so each worker updates its own copy.
     let iterations: Vec<&AccessSet> = shared.iter().map(|(iteration, _)| iteration).collect();
-    Parallelism::Parallel {
-        reduced: globals_written(program, analysis, &iterations),
-    }
+    let mut reduced = globals_written(program, analysis, &iterations);
+    reduced.retain(|g| !private.contains(g));
+    Parallelism::Parallel { reduced, private }
+}
+
+/// Whether every member whose iterations may touch `global` writes it
+/// whole before reading it, on every path of an iteration
+/// ([`crate::privatize::write_first`]).
+fn write_first_everywhere(
+    program: &Program,
+    analysis: &Analysis<'_>,
+    members: &[MemberLoop<'_>],
+    shared: &[(AccessSet, AccessSet)],
+    global: GlobalId,
+) -> bool {
+    let prefix = treefuse_automata::Nfa::label(analysis.labels().global(global)).with_any_suffix();
+    members.iter().zip(shared).all(|(m, (iteration, _))| {
+        let touches = treefuse_automata::intersection_witness(&iteration.global_reads, &prefix)
+            .is_some()
+            || treefuse_automata::intersection_witness(&iteration.global_writes, &prefix).is_some();
+        !touches || crate::privatize::write_first(program, analysis, global, m.body)
+    })
 }
 
 /// The frame variables each iteration of `m` binds afresh: its loop
@@ -310,6 +345,7 @@ pub(crate) fn independent_calls(
                         .collect();
                     Parallelism::Parallel {
                         reduced: globals_written(program, analysis, &sets),
+                        private: Vec::new(),
                     }
                 }
             };

@@ -11,7 +11,7 @@
 //! analysis by [`crate::unconfirmed_explanations`].
 
 use crate::ir::*;
-use treefuse_sema::{FieldId, Program, StmtKind, TypeId};
+use treefuse_sema::{FieldId, GlobalId, Program, StmtKind, TypeId};
 use treefuse_syntax::{AsSourceMap, SourceMap, Span};
 
 struct Source<'s> {
@@ -974,17 +974,29 @@ fn parallelism_text(program: &Program, l: &LoopGroup) -> String {
 /// Whether some work may run in parallel, in words.
 fn parallelism_words(program: &Program, p: &Parallelism) -> String {
     match p {
-        Parallelism::Parallel { reduced } if reduced.is_empty() => {
-            "may run in parallel".to_string()
+        Parallelism::Parallel { reduced, private } => {
+            let names = |gs: &[GlobalId]| {
+                gs.iter()
+                    .map(|g| format!("`{}`", program.globals[g.index()].name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let mut words = "may run in parallel".to_string();
+            if !reduced.is_empty() {
+                words += &format!(
+                    ", each worker updating its own copy of {} (commutative updates)",
+                    names(reduced)
+                );
+            }
+            if !private.is_empty() {
+                words += &format!(
+                    "{} {} private to each worker (every iteration writes it before reading it; the last value written stays)",
+                    if reduced.is_empty() { "," } else { ";" },
+                    names(private)
+                );
+            }
+            words
         }
-        Parallelism::Parallel { reduced } => format!(
-            "may run in parallel, each worker updating its own copy of {} (commutative updates)",
-            reduced
-                .iter()
-                .map(|g| format!("`{}`", program.globals[g.index()].name))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
         Parallelism::Sequential { reason } => format!("in order: {reason}"),
     }
 }
@@ -1025,9 +1037,10 @@ fn type_names(program: &Program, types: &[TypeId]) -> String {
 /// "why": reason}`.
 fn parallelism_json(program: &Program, parallel: &Parallelism) -> serde_json::Value {
     match parallel {
-        Parallelism::Parallel { reduced } => serde_json::json!({
+        Parallelism::Parallel { reduced, private } => serde_json::json!({
             "runs": "parallel",
             "reduced": reduced.iter().map(|g| program.globals[g.index()].name.clone()).collect::<Vec<_>>(),
+            "private": private.iter().map(|g| program.globals[g.index()].name.clone()).collect::<Vec<_>>(),
         }),
         Parallelism::Sequential { reason } => serde_json::json!({
             "runs": "sequential",

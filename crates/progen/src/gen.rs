@@ -285,6 +285,9 @@ struct Ctx {
     /// Inside a `while` body: calls go to lower-order traversals only
     /// (see `loops.rs`).
     in_while: bool,
+    /// `scr` (see [`Gen::scratch`]) may be read here: the traversal wrote
+    /// it first (or, in a loose program, anywhere).
+    scratch_readable: bool,
 }
 
 /// The generator state.
@@ -299,6 +302,15 @@ pub struct Gen {
     /// A commutative counter global `cnt` (or `cflag`) updated by one class of
     /// commutative update, if the program has one.
     counter: Option<CounterKind>,
+    /// With [`GenConfig::private_globals`], sometimes a global `scr: i64`
+    /// that a traversal reads only after writing it whole (its first
+    /// statement, `scr = e;`): a write-first global, which parallel loops
+    /// keep private to each worker. Other traversals may write it but not
+    /// read it, unless the program is `scratch_loose`.
+    scratch: bool,
+    /// `scr` is readable everywhere: the fuser must keep the loops whose
+    /// iterations read it before writing it in list order.
+    scratch_loose: bool,
     fresh: usize,
     /// Risky constructs (unguarded casts, divisions, indexing) still
     /// allowed in this program.
@@ -334,6 +346,8 @@ pub fn generate_with(seed: u64, cfg: &GenConfig) -> String {
         methods: Vec::new(),
         fuel: false,
         counter: None,
+        scratch: false,
+        scratch_loose: false,
         fresh: 0,
         risk_left: 0,
         guarded_slots: Default::default(),
@@ -602,6 +616,10 @@ impl Gen {
             self.globals.push((format!("g{i}"), t, init));
         }
         self.fuel = self.chance(2) && !self.cfg.private_globals;
+        if self.cfg.private_globals {
+            self.scratch = self.chance(2);
+            self.scratch_loose = self.scratch && self.chance(6);
+        }
         self.counter = match self.below(6) {
             0 => Some(CounterKind::Sum),
             1 => Some(CounterKind::Max),
@@ -840,6 +858,9 @@ impl Gen {
         if self.fuel {
             let f = 1 + self.below(3);
             out.push_str(&format!("global fuel: i64 = {f};\n"));
+        }
+        if self.scratch {
+            out.push_str("global scr: i64 = 0;\n");
         }
         match self.counter {
             Some(CounterKind::Or) => out.push_str("global cflag: bool = false;\n"),
@@ -1448,6 +1469,14 @@ impl Gen {
                 rec.push(vec![format!("self.{c}.{name}({args});")]);
             }
         }
+        // A traversal that owns `scr` writes it first, then may read it.
+        let scratch_first = if self.scratch && self.chance(2) {
+            let first = format!("scr = {};", self.expr(&cx, DTy::Int, 2));
+            cx.scratch_readable = true;
+            Some(first)
+        } else {
+            None
+        };
         let n = 1 + self.below(self.cfg.max_stmts);
         let mut stmts: Vec<Vec<String>> = Vec::new();
         let (nl, na) = (cx.locals.len(), cx.aliases.len());
@@ -1478,6 +1507,9 @@ impl Gen {
             stmts.insert(at, r);
         }
         let mut out: Vec<String> = stmts.into_iter().flatten().collect();
+        if let Some(first) = scratch_first {
+            out.insert(0, first);
+        }
         if self.chance(12) {
             out.push("return;".into());
         }
@@ -1567,6 +1599,9 @@ impl Gen {
                     }
                 }
             }
+        }
+        if want == DTy::Int && (cx.scratch_readable || self.scratch_loose) {
+            cands.push("scr".into());
         }
         let globals: &[(String, DTy, String)] = if self.cfg.private_globals {
             &[]
@@ -1978,6 +2013,9 @@ impl Gen {
 
     fn stmt(&mut self, cx: &mut Ctx, nest: u32) -> Vec<String> {
         let in_for = cx.loopvar.is_some();
+        if self.scratch && self.chance(8) {
+            return vec![format!("scr = {};", self.expr(cx, DTy::Int, 2))];
+        }
         if let Some(kind) = self.counter {
             if self.chance(6) {
                 return vec![self.counter_update(cx, kind)];

@@ -13,6 +13,7 @@ fn fused(body: &str) -> (treefuse::Program, FusedProgram) {
     let src = format!(
         "global COUNT: i64 = 0;
 global SEEN: bool = false;
+global SCRATCH: i64 = 0;
 global LOG: [i64] = [];
 tree N {{
     v: i64;
@@ -55,15 +56,27 @@ fn report(program: &treefuse::Program, fused: &FusedProgram) -> String {
     treefuse_fusion::report::text_report(&program.model, fused, &program.sources)
 }
 
-fn reduced(program_body: &str) -> Vec<String> {
+/// The globals the root loop's workers reduce and those they keep private
+/// (write-first), by name.
+fn worker_globals(program_body: &str) -> (Vec<String>, Vec<String>) {
     let (program, _) = fused(program_body);
-    match root_loop(program_body) {
-        Parallelism::Parallel { reduced } => reduced
-            .iter()
+    let names = |gs: &[treefuse_sema::GlobalId]| -> Vec<String> {
+        gs.iter()
             .map(|g| program.model.globals[g.index()].name.clone())
-            .collect(),
+            .collect()
+    };
+    match root_loop(program_body) {
+        Parallelism::Parallel { reduced, private } => (names(&reduced), names(&private)),
         Parallelism::Sequential { reason } => panic!("sequential: {reason}"),
     }
+}
+
+fn reduced(program_body: &str) -> Vec<String> {
+    worker_globals(program_body).0
+}
+
+fn private(program_body: &str) -> Vec<String> {
+    worker_globals(program_body).1
 }
 
 fn sequential_because(body: &str) -> String {
@@ -89,6 +102,67 @@ fn counters_and_flags_are_reduced() {
     traversal a() { for c in self.kids { COUNT = COUNT + c.v; c.a(); } }
     traversal b() { for c in self.kids { if c.v < 0 { SEEN = true; } c.b(); } }";
     assert_eq!(reduced(body), vec!["COUNT".to_string(), "SEEN".to_string()]);
+}
+
+#[test]
+fn a_global_each_iteration_writes_before_reading_is_private() {
+    // The element's traversal writes SCRATCH first, then reads it: an
+    // iteration never sees another's value.
+    let body = "
+    traversal a() { for c in self.kids { c.a(); } SCRATCH = 0; while SCRATCH < self.v limit 3 { SCRATCH = SCRATCH + 1; } }
+    traversal b() { for c in self.kids { c.b(); } }";
+    assert_eq!(
+        private(body),
+        vec!["SCRATCH".to_string()],
+        "after the recursion"
+    );
+    let body = "
+    traversal a() { SCRATCH = self.v; if SCRATCH > 2 { self.total = SCRATCH; } for c in self.kids { c.a(); } }
+    traversal b() { for c in self.kids { c.b(); } }";
+    assert_eq!(private(body), vec!["SCRATCH".to_string()]);
+    // Written on both branches of an `if` before the read.
+    let body = "
+    traversal a() { if self.v > 0 { SCRATCH = 1; } else { SCRATCH = 2; } self.total = SCRATCH; for c in self.kids { c.a(); } }
+    traversal b() { for c in self.kids { c.b(); } }";
+    assert_eq!(private(body), vec!["SCRATCH".to_string()]);
+}
+
+#[test]
+fn a_global_read_before_it_is_written_keeps_the_loop_in_order() {
+    for (body, what) in [
+        (
+            "traversal a() { self.total = SCRATCH; SCRATCH = self.v; for c in self.kids { c.a(); } }",
+            "read first",
+        ),
+        (
+            "traversal a() { if self.v > 0 { SCRATCH = 1; } self.total = SCRATCH; for c in self.kids { c.a(); } }",
+            "written on one branch only",
+        ),
+        (
+            "traversal a() { for c in self.kids { c.w(); } }
+    traversal w() { for k in self.kids { SCRATCH = k.v; } self.total = SCRATCH; }",
+            "written in a loop that may not run",
+        ),
+        (
+            "traversal a() { for c in self.kids { c.a(); } self.total = SCRATCH; SCRATCH = 1; }",
+            "read after the recursion, before the write",
+        ),
+        (
+            "traversal a() { if self.v > 0 { return; } SCRATCH = 1; for c in self.kids { c.a(); } }
+    traversal c() { self.a(); self.total = SCRATCH; }",
+            "a callee that may return before writing",
+        ),
+    ] {
+        let body = format!("{body}\n    traversal b() {{ for c in self.kids {{ c.b(); }} }}");
+        let reason = match root_loop(&body) {
+            Parallelism::Sequential { reason } => reason,
+            Parallelism::Parallel { private, .. } => {
+                assert!(private.is_empty(), "{what}: {private:?}");
+                continue;
+            }
+        };
+        assert!(reason.contains("SCRATCH"), "{what}: {reason}");
+    }
 }
 
 #[test]
@@ -218,7 +292,7 @@ impl Node {
     let (fields, parallel) = &runs[0];
     assert_eq!(fields, &["l", "r"]);
     assert!(
-        matches!(parallel, Parallelism::Parallel { reduced } if reduced.len() == 1),
+        matches!(parallel, Parallelism::Parallel { reduced, .. } if reduced.len() == 1),
         "{parallel:?}"
     );
 }
