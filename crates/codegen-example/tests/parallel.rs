@@ -304,3 +304,174 @@ fn second_runs_on_rewritten_trees() {
         run_optimize_parallel
     );
 }
+
+/// Runs `optimize` of `ast_lists` on clones of `tree` sequentially and in
+/// parallel (two threads, each grain of `grains`) and checks that the
+/// parallel runs leave the very same `Tree` (arenas compared node for
+/// node: same ids, same garbage) and globals and return the same result.
+/// Returns the loops split per grain.
+fn ast_lists_agree(what: &str, tree: &g::parallel::ast_lists::Tree, grains: &[usize]) -> Vec<u64> {
+    use g::parallel::ast_lists as m;
+    let mut seq = tree.clone();
+    let mut seq_globals = m::Globals::default();
+    let expected = m::run_optimize_fused(&mut seq, &mut seq_globals).map_err(|e| e.to_string());
+    grains
+        .iter()
+        .map(|&grain| {
+            let mut par = tree.clone();
+            let mut par_globals = m::Globals::default();
+            let options = Parallel::new(grain);
+            let got = pool(2).install(|| {
+                m::run_optimize_parallel(&mut par, &mut par_globals, &options)
+                    .map_err(|e| e.to_string())
+            });
+            assert_eq!(expected, got, "{what} (grain {grain}): results differ");
+            assert!(seq == par, "{what} (grain {grain}): the trees differ");
+            assert!(
+                seq_globals == par_globals,
+                "{what} (grain {grain}): the globals differ"
+            );
+            options.split_loops()
+        })
+        .collect()
+}
+
+/// A tree read from JSON (pre-order) splits; the same tree with one node
+/// made reachable from two functions (through the arenas, which the typed
+/// API leaves public), or with a deep reference pointing into another
+/// function, or with the functions listed out of order, does not, and
+/// every variant gives the sequential run's tree, node ids included. The
+/// check is made afresh by every run: a tree changed after a parallel run
+/// split it is checked again (nothing of the first run's proof is kept).
+#[test]
+fn trees_changed_after_reading_are_checked_again() {
+    use g::parallel::ast_lists as m;
+    let schema = m::schema();
+    let json = treefuse_casegen::generate_string("ast-lists", 1, 12, 3).unwrap();
+    let read = m::read_json(&schema, "Program", &json).unwrap();
+    let root = read.root.ast_node().unwrap();
+    let functions: Vec<m::ASTNodeId> = read.get::<m::Program>(root).unwrap().functions.to_vec();
+    assert!(functions.len() >= 4);
+    let body = |t: &m::Tree, f: m::ASTNodeId| t.get::<m::Function>(f).unwrap().body;
+    let stmts = |t: &m::Tree, b: m::ASTNodeId| t.get::<m::Block>(b).unwrap().stmts.to_vec();
+
+    // As read: it splits.
+    let split = ast_lists_agree("as read", &read, &[1, 64]);
+    assert!(split[0] > 0, "the tree as read did not split: {split:?}");
+
+    // A statement of the first function also listed in the third one's
+    // body: reachable from two elements.
+    let mut shared = read.clone();
+    let (b0, b2) = (body(&shared, functions[0]), body(&shared, functions[2]));
+    let mut list = stmts(&shared, b2);
+    list.push(stmts(&shared, b0)[0]);
+    shared.ast_node[b2.0 as usize].functions_or_stmts = list.into();
+    let split = ast_lists_agree("a statement shared by two functions", &shared, &[1, 64]);
+    assert_eq!(split[0], 0, "a tree with a shared statement split");
+
+    // The last function's body replaced by the second one's: the last
+    // element's own block is garbage, its root points back.
+    let mut back = read.clone();
+    let last = *functions.last().unwrap();
+    let b1 = body(&back, functions[1]);
+    back.ast_node[last.0 as usize].body_or_stmt_etc = b1;
+    let split = ast_lists_agree("a function pointing back", &back, &[1, 64]);
+    assert_eq!(
+        split[0], 0,
+        "a tree with a body shared by two functions split"
+    );
+
+    // Two functions swapped in the list, or one listed twice.
+    for (what, order) in [
+        ("swapped", {
+            let mut o = functions.clone();
+            o.swap(1, 2);
+            o
+        }),
+        ("listed twice", {
+            let mut o = functions.clone();
+            o[2] = o[1];
+            o
+        }),
+    ] {
+        let mut t = read.clone();
+        t.ast_node[root.0 as usize].functions_or_stmts = order.into();
+        let split = ast_lists_agree(what, &t, &[1, 64]);
+        assert_eq!(split[0], 0, "{what}: split");
+    }
+
+    // A first parallel run splits and rewrites the tree (nodes created at
+    // the arena's end); then a statement is shared as above. The second
+    // parallel run must find it again.
+    let mut first = read.clone();
+    let mut globals = m::Globals::default();
+    let options = Parallel::new(1);
+    pool(2)
+        .install(|| m::run_optimize_parallel(&mut first, &mut globals, &options))
+        .unwrap();
+    assert!(options.split_loops() > 0);
+    let (b0, b3) = (body(&first, functions[0]), body(&first, functions[3]));
+    let mut list = stmts(&first, b3);
+    list.insert(0, stmts(&first, b0)[0]);
+    first.ast_node[b3.0 as usize].functions_or_stmts = list.into();
+    let split = ast_lists_agree("shared after a parallel run", &first, &[1]);
+    assert_eq!(
+        split[0], 0,
+        "the rewritten tree with a shared statement split"
+    );
+}
+
+/// Trees built bottom-up with `Tree::add` (children before parents, so an
+/// element's root comes after its nodes) run sequentially and agree.
+#[test]
+fn trees_built_bottom_up_run_sequentially() {
+    use g::parallel::ast_lists as m;
+    let mut t = m::Tree::default();
+    let mut functions = Vec::new();
+    for f in 0..6i64 {
+        let mut stmts = Vec::new();
+        for s in 0..4i64 {
+            let var = t.add(m::VarRefExpr { var_id: s }).unwrap();
+            let l = t.add(m::ConstantExpr { value: f }).unwrap();
+            let r = t.add(m::ConstantExpr { value: s }).unwrap();
+            let sum = t
+                .add(m::BinaryExpr {
+                    lhs: l,
+                    rhs: r,
+                    operator: 0,
+                })
+                .unwrap();
+            let assign = t
+                .add(m::AssignStmt {
+                    id: var,
+                    is_mutable: false,
+                    assigned_expr: sum,
+                })
+                .unwrap();
+            stmts.push(t.add(m::Stmt { stmt: assign }).unwrap());
+            let inc_var = t.add(m::VarRefExpr { var_id: s }).unwrap();
+            let inc = t.add(m::IncrStmt { id: inc_var }).unwrap();
+            stmts.push(t.add(m::Stmt { stmt: inc }).unwrap());
+        }
+        let body = t
+            .add(m::Block {
+                stmts: stmts.into(),
+            })
+            .unwrap();
+        functions.push(
+            t.add(m::Function {
+                function_name: format!("f{f}").into(),
+                body,
+            })
+            .unwrap(),
+        );
+    }
+    let root = t
+        .add(m::Program {
+            functions: functions.into(),
+        })
+        .unwrap();
+    t.root = m::NodeRef::ASTNode(root);
+    let split = ast_lists_agree("built bottom-up", &t, &[1, 8]);
+    assert_eq!(split, vec![0, 0], "a tree built bottom-up split");
+}

@@ -34,7 +34,9 @@
 //! them), every element's root lies in its chunk, and no node outside the
 //! list's ranges points into them but the list itself (`refs_into`). So
 //! each element's subtree lies in its chunk and is reached only through
-//! the list: no node is shared between workers.
+//! the list: no node is shared between workers. (`refs_into` reads only
+//! the nodes outside the ranges: in a tree read from JSON, the list's
+//! ancestors.)
 //! Otherwise, and for lists under the grain, the loop runs sequentially on
 //! a view of the whole tree. Each worker runs on a context of its own
 //! holding a copy of the globals; afterwards the chunks are taken in list
@@ -45,6 +47,15 @@
 //! error the sequential run raises first. The chunks after it may have run
 //! by then: after an error, the tree holds their changes as well (the
 //! globals and the error are the sequential run's).
+//!
+//! Nodes a worker creates are numbered from the arena's end; after the
+//! loop each chunk's land after the earlier chunks' and the references to
+//! them move up (`SubtreeView::shift_ids`). Only nodes the worker created
+//! or changed can hold such references, so only those are visited: a
+//! chunk's `ArenaView` sets a bit per node it hands out mutably
+//! (`ArenaView::get_mut`, the only way to change a chunk node), and the
+//! others still hold the references the check proved to lie inside the
+//! chunk, below the arena's length at the split.
 
 use crate::gen::*;
 use proc_macro2::TokenStream;
@@ -101,9 +112,28 @@ impl Gen<'_> {
         if arms.is_empty() {
             return None;
         }
+        // The types without child fields by name rather than `_`: the match
+        // then covers the enum, and a jump table needs no range check (a
+        // linear scan such as `SubtreeView::closed` runs it per node).
+        let childless: Vec<_> = h
+            .concrete
+            .iter()
+            .filter(|&&t| {
+                !h.fields.iter().any(|f| {
+                    self.p.is_subtype(t, self.p.fields[f.index()].owner)
+                        && !matches!(self.p.fields[f.index()].kind, FieldKind::Data(_))
+                })
+            })
+            .map(|t| &self.variant[t.index()])
+            .collect();
+        let rest = if childless.is_empty() {
+            quote!()
+        } else {
+            quote!(#(#kind::#childless)|* => {})
+        };
         Some(quote!(match node.kind {
             #(#arms)*
-            _ => {}
+            #rest
         }))
     }
 
@@ -379,17 +409,21 @@ impl Gen<'_> {
             .filter_map(|((h, a), children)| {
                 let arena = &h.arena;
                 let children = children.as_ref()?;
+                // Only the nodes before and after the ranges: the ones in
+                // them are not looked at (a tree read in pre-order has
+                // few others, the list's ancestors).
                 Some(quote!(
-                    for (i, node) in t.#arena.iter().enumerate() {
-                        if i >= lo[#a] && i < hi[#a] {
-                            continue;
+                    let len = t.#arena.len();
+                    let (l, h) = (lo[#a].min(len), hi[#a].min(len).max(lo[#a].min(len)));
+                    for part in [&t.#arena[..l], &t.#arena[h..]] {
+                        for node in part {
+                            let mut visit = |a: usize, c: usize| {
+                                if c >= lo[a] && c < hi[a] {
+                                    refs += 1;
+                                }
+                            };
+                            #children
                         }
-                        let mut visit = |a: usize, c: usize| {
-                            if c >= lo[a] && c < hi[a] {
-                                refs += 1;
-                            }
-                        };
-                        #children
                     }
                 ))
             })
@@ -402,16 +436,22 @@ impl Gen<'_> {
             .filter_map(|((h, a), children)| {
                 let arena = &h.arena;
                 let children = children.as_ref()?;
+                // One comparison per child (`c - lo` wraps around below
+                // `lo`), no branch per node: the verdict of a block of
+                // nodes is looked at once.
                 Some(quote!(
                     let Some(nodes) = t.#arena.get(lo[#a]..hi[#a]) else {
                         return false;
                     };
-                    for node in nodes {
-                        let mut visit = |a: usize, c: usize| {
-                            inside &= c >= lo[a] && c < hi[a];
-                        };
-                        #children
-                        if !inside {
+                    for block in nodes.chunks(256) {
+                        let mut outside = false;
+                        for node in block {
+                            let mut visit = |a: usize, c: usize| {
+                                outside |= c.wrapping_sub(lo[a]) >= width[a];
+                            };
+                            #children
+                        }
+                        if outside {
                             return false;
                         }
                     }
@@ -530,9 +570,10 @@ impl Gen<'_> {
                 /// children in those ranges too.
                 #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
                 fn closed(t: &Tree, lo: &[usize; #n_arenas], hi: &[usize; #n_arenas]) -> bool {
-                    let mut inside = true;
+                    let width: [usize; #n_arenas] = std::array::from_fn(|a| hi[a].saturating_sub(lo[a]));
+                    let _ = width;
                     #(#closed_scans)*
-                    inside
+                    true
                 }
 
                 /// The arena index and id of a node.
@@ -555,10 +596,13 @@ impl Gen<'_> {
                 /// nodes it created: those from `base[a]` on move up by
                 /// `off[a]`, where they land when appended.
                 fn shift_ids(&mut self, base: &[usize; #n_arenas], off: &[usize; #n_arenas]) {
+                    // Only the nodes the worker changed or created can
+                    // refer to created nodes (`ArenaView::for_each_changed`):
+                    // a chunk node it never got mutably (`get_mut` is the
+                    // only way) holds the references it had at the split,
+                    // which `closed` proved inside the chunk, below `base`.
                     #(
-                        for node in self.#arenas.own_and_grown_mut() {
-                            Self::#shift_fns(node, base, off);
-                        }
+                        self.#arenas.for_each_changed(|node| Self::#shift_fns(node, base, off));
                     )*
                 }
 

@@ -257,6 +257,11 @@ pub fn plan_from_firsts<const A: usize>(
 /// numbers its own from there; after the loop they are appended in list
 /// order and the references renumbered, so the ids are the ones the
 /// sequential run gives). Ids of other chunks are not there.
+///
+/// A chunk's view also remembers which of its nodes it handed out
+/// mutably ([`ArenaView::get_mut`]), one bit per node: after the loop only
+/// those nodes and the created ones can hold references to created nodes,
+/// so only they are renumbered ([`ArenaView::for_each_changed`]).
 #[derive(Debug)]
 pub struct ArenaView<'a, N> {
     own: &'a mut [N],
@@ -266,6 +271,9 @@ pub struct ArenaView<'a, N> {
     after_lo: usize,
     grown: Vec<N>,
     grown_lo: usize,
+    /// Bit `k` set: `own[k]` was handed out mutably. Empty for a view of
+    /// the whole arena, which is never renumbered.
+    touched: Vec<u64>,
 }
 
 impl<'a, N> ArenaView<'a, N> {
@@ -280,6 +288,7 @@ impl<'a, N> ArenaView<'a, N> {
             after_lo: len,
             grown: Vec::new(),
             grown_lo: len,
+            touched: Vec::new(),
         }
     }
 
@@ -295,10 +304,22 @@ impl<'a, N> ArenaView<'a, N> {
     /// `ParallelRun`), so a run never gets here.
     #[inline]
     pub fn get(&self, id: usize) -> &N {
+        // The worker's own chunk first, with one comparison: below
+        // `own_lo` the difference wraps around to a huge number.
+        match self.own.get(id.wrapping_sub(self.own_lo)) {
+            Some(n) => n,
+            None => self.get_outside_own(id),
+        }
+    }
+
+    /// [`ArenaView::get`] of a node not in the worker's chunk: one the
+    /// worker created (rare next to its own), else a panic. Cold, so that
+    /// the own chunk's path falls through.
+    #[cold]
+    #[inline(never)]
+    fn get_outside_own(&self, id: usize) -> &N {
         let found = if id < self.own_lo {
             self.before.get(id)
-        } else if id - self.own_lo < self.own.len() {
-            self.own.get(id - self.own_lo)
         } else if id < self.grown_lo {
             id.checked_sub(self.after_lo)
                 .and_then(|k| self.after.get(k))
@@ -321,13 +342,27 @@ impl<'a, N> ArenaView<'a, N> {
     /// [`ArenaView::get`]).
     #[inline]
     pub fn get_mut(&mut self, id: usize) -> &mut N {
-        let found = if id >= self.grown_lo {
-            self.grown.get_mut(id - self.grown_lo)
-        } else {
-            id.checked_sub(self.own_lo)
-                .and_then(|k| self.own.get_mut(k))
-        };
-        match found {
+        let k = id.wrapping_sub(self.own_lo);
+        if k < self.own.len() {
+            // Remembered for the renumbering after the loop (nothing for
+            // a view of the whole arena, whose `touched` is empty).
+            if let Some(w) = self.touched.get_mut(k / 64) {
+                *w |= 1 << (k % 64);
+            }
+            return &mut self.own[k];
+        }
+        self.get_mut_outside_own(id)
+    }
+
+    /// [`ArenaView::get_mut`] of a node not in the worker's chunk (see
+    /// `get_outside_own`).
+    #[cold]
+    #[inline(never)]
+    fn get_mut_outside_own(&mut self, id: usize) -> &mut N {
+        match id
+            .checked_sub(self.grown_lo)
+            .and_then(|k| self.grown.get_mut(k))
+        {
             Some(n) => n,
             None => outside_view(id),
         }
@@ -346,10 +381,32 @@ impl<'a, N> ArenaView<'a, N> {
         self.grown.len()
     }
 
-    /// The worker's own nodes and those it created, to renumber their
-    /// references to created nodes.
-    pub fn own_and_grown_mut(&mut self) -> impl Iterator<Item = &mut N> {
-        self.own.iter_mut().chain(self.grown.iter_mut())
+    /// Runs `f` on each node of the worker's chunk that it handed out
+    /// mutably ([`ArenaView::get_mut`]), once each, and on every node it
+    /// created: the only nodes of a split view that can hold a reference
+    /// to a created node. The others kept the references they had at the
+    /// split, which the split's check found inside the chunk (below the
+    /// arena's length then, where created nodes start); only `get_mut`
+    /// hands out an own node mutably (the slice is private to this type,
+    /// and this method is the only other way to its nodes). A view of the
+    /// whole arena (no split) remembers nothing: there `f` sees every
+    /// node.
+    pub fn for_each_changed(&mut self, mut f: impl FnMut(&mut N)) {
+        if self.touched.is_empty() {
+            self.own.iter_mut().for_each(&mut f);
+        } else {
+            for (w, &bits) in self.touched.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let k = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if let Some(n) = self.own.get_mut(k) {
+                        f(n);
+                    }
+                }
+            }
+        }
+        self.grown.iter_mut().for_each(f);
     }
 
     /// The nodes the worker created, in order, to append to the arena.
@@ -390,6 +447,7 @@ pub fn split_arena<'a, N>(arena: &'a mut [N], starts: &[usize]) -> Vec<ArenaView
             after_lo: end,
             grown: Vec::new(),
             grown_lo: len,
+            touched: vec![0; n.div_ceil(64)],
         });
     }
     views
@@ -535,13 +593,70 @@ mod tests {
         assert_eq!(*views[0].get(7), 61);
         *views[1].get_mut(6) += 1;
         assert_eq!(views[1].grown_len(), 1);
-        let own: Vec<u32> = views[1].own_and_grown_mut().map(|n| *n).collect();
-        assert_eq!(own, vec![3, 4, 5, 71]);
+        let mut changed = Vec::new();
+        views[1].for_each_changed(|n| changed.push(*n));
+        assert_eq!(changed, vec![71]);
         let grown: Vec<Vec<u32>> = views.into_iter().map(ArenaView::into_grown).collect();
         for g in grown {
             arena.extend(g);
         }
         assert_eq!(arena, vec![0, 1, 2, 3, 4, 5, 60, 61, 71]);
+    }
+
+    #[test]
+    fn a_split_view_renumbers_the_nodes_it_changed_and_created() {
+        let mut arena: Vec<u32> = (0..200).collect();
+        let mut views = split_arena(&mut arena, &[0, 70, 200]);
+        // Read, but never handed out mutably: not visited.
+        assert_eq!(*views[1].get(150), 150);
+        // Handed out mutably (twice: visited once), at both ends of the
+        // chunk and across a 64-node word.
+        *views[1].get_mut(70) += 0;
+        *views[1].get_mut(133) += 1000;
+        *views[1].get_mut(133) += 1000;
+        *views[1].get_mut(134) += 0;
+        *views[1].get_mut(199) += 0;
+        let created = views[1].push(7);
+        assert_eq!(created, 200);
+        *views[1].get_mut(created) += 1;
+        let mut seen = Vec::new();
+        views[1].for_each_changed(|n| seen.push(*n));
+        assert_eq!(seen, vec![70, 2133, 134, 199, 8]);
+        // The first chunk changed nothing and created nothing.
+        let mut none = Vec::new();
+        views[0].for_each_changed(|n| none.push(*n));
+        assert!(none.is_empty());
+        // A view of the whole arena (a loop that did not split) remembers
+        // nothing and shows every node.
+        drop(views);
+        let mut small: Vec<u32> = (0..3).collect();
+        let mut whole = ArenaView::whole(&mut small);
+        *whole.get_mut(1) += 10;
+        let mut all = Vec::new();
+        whole.for_each_changed(|n| all.push(*n));
+        assert_eq!(all, vec![0, 11, 2]);
+    }
+
+    #[test]
+    fn views_read_created_and_shared_nodes_off_the_fast_path() {
+        let mut arena: Vec<u32> = (0..10).collect();
+        let mut views = split_arena(&mut arena, &[2, 5, 8]);
+        let id = views[1].push(42);
+        assert_eq!(id, 10);
+        // Before the list, after it, created: all readable.
+        assert_eq!(*views[1].get(0), 0);
+        assert_eq!(*views[1].get(9), 9);
+        assert_eq!(*views[1].get(10), 42);
+        // Another chunk's node, an id past the created ones: a panic.
+        for bad in [2usize, 11, usize::MAX] {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| *views[1].get(bad)));
+            assert!(r.is_err(), "{bad}");
+        }
+        // Writing a shared node: a panic.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            *views[1].get_mut(0) += 1;
+        }));
+        assert!(r.is_err());
     }
 
     #[test]
