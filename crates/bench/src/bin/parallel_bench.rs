@@ -18,6 +18,11 @@
 //! ratios, how many loops split into how many chunks, and whether every
 //! run left the same tree and globals. GRAIN is the least number of nodes
 //! of a chunk (default `Parallel::DEFAULT_GRAIN`).
+//!
+//! For profiling (callgrind, `--toggle-collect='*run_optimize*'`), the
+//! environment variable `PARALLEL_BENCH_ONLY=sequential` or `=parallel`
+//! runs only the sequential fused run, or only the parallel entry point on
+//! a pool of one thread, ROUNDS times, and prints nothing else.
 
 use std::time::Instant;
 
@@ -165,6 +170,24 @@ fn main() {
             (n, pool)
         })
         .collect();
+    match std::env::var("PARALLEL_BENCH_ONLY").as_deref() {
+        Ok("sequential") => {
+            for _ in 0..rounds {
+                (engines.sequential)();
+            }
+            return;
+        }
+        Ok("parallel") => {
+            for _ in 0..rounds {
+                pools[0].1.install(|| (engines.parallel)(&Parallel::new(grain)));
+            }
+            return;
+        }
+        Ok(other) => fail(&format!(
+            "PARALLEL_BENCH_ONLY must be `sequential` or `parallel`, not {other:?}"
+        )),
+        Err(_) => {}
+    }
     let (mut seq, mut seq_par, mut par1, mut par2) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut outputs = Vec::new();
