@@ -311,6 +311,11 @@ pub struct Gen {
     /// `scr` is readable everywhere: the fuser must keep the loops whose
     /// iterations read it before writing it in list order.
     scratch_loose: bool,
+    /// With [`GenConfig::private_globals`], in one program in two: no
+    /// statement replaces its receiver (`self = ..`, thickets), since
+    /// a loop whose element may be replaced stays in order, so that
+    /// more of these programs' loops run in parallel.
+    keep_elements: bool,
     fresh: usize,
     /// Risky constructs (unguarded casts, divisions, indexing) still
     /// allowed in this program.
@@ -348,6 +353,7 @@ pub fn generate_with(seed: u64, cfg: &GenConfig) -> String {
         counter: None,
         scratch: false,
         scratch_loose: false,
+        keep_elements: false,
         fresh: 0,
         risk_left: 0,
         guarded_slots: Default::default(),
@@ -619,6 +625,7 @@ impl Gen {
         if self.cfg.private_globals {
             self.scratch = self.chance(2);
             self.scratch_loose = self.scratch && self.chance(6);
+            self.keep_elements = self.chance(2);
         }
         self.counter = match self.below(6) {
             0 => Some(CounterKind::Sum),
@@ -2072,6 +2079,22 @@ impl Gen {
         }
     }
 
+    /// A statement adding the integer `e` to a global: `g0 = g0 + (e);`,
+    /// or with [`GenConfig::private_globals`] an update of the program's
+    /// commutative counter instead (those programs' traversals touch no
+    /// other global), so that extensions' statements keep loops
+    /// independent there too.
+    fn global_add(&self, e: &str) -> String {
+        match self.counter {
+            Some(CounterKind::Sum) if self.cfg.private_globals => format!("cnt = cnt + ({e});"),
+            Some(CounterKind::Max) if self.cfg.private_globals => format!("cnt = max(cnt, {e});"),
+            Some(CounterKind::Or) if self.cfg.private_globals => {
+                format!("cflag = cflag || ({e}) > 0;")
+            }
+            _ => format!("g0 = g0 + {e};"),
+        }
+    }
+
     fn try_stmt(&mut self, cx: &mut Ctx, nest: u32, in_for: bool, k: u32) -> Option<Vec<String>> {
         match k {
             // Tree data writes.
@@ -2410,6 +2433,7 @@ impl Gen {
             // Growth, paid with fuel.
             28 => self.grow_stmt(cx, in_for),
             // Rewriting in place (§7.1–7.3).
+            30..=33 if self.keep_elements => None,
             30 | 31 => self.replace_self_stmt(cx),
             32 | 33 => self.thicket_stmt(cx),
             34 => self.copy_stmt(cx, in_for),

@@ -3,7 +3,7 @@
 //! ```text
 //! fuzz-fusion --pairs N [--seed S] [--threads T] [--trees K] [--nodes M]
 //!             [--out DIR] [--keep-going] [--no-loop-returns]
-//!             [--print SEED] [--stats SEED]
+//!             [--private-globals] [--print SEED] [--stats SEED]
 //! ```
 //! Program `i` is generated from seed `S + i` and run on `K` random trees
 //! (about `M` nodes) per `fuse` item, unfused and fused (default and small
@@ -36,7 +36,7 @@ struct Args {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: fuzz-fusion --pairs N [--seed S] [--threads T] [--trees K] [--nodes M] [--out DIR] [--print SEED] [--stats SEED]"
+        "usage: fuzz-fusion --pairs N [--seed S] [--threads T] [--trees K] [--nodes M] [--out DIR] [--keep-going] [--no-loop-returns] [--private-globals] [--print SEED] [--stats SEED]"
     );
     std::process::exit(2)
 }
@@ -65,6 +65,10 @@ fn parse() -> Args {
             "--out" => a.out = val(),
             "--keep-going" => a.keep_going = true,
             "--no-loop-returns" => a.gen.loop_returns = false,
+            // Programs whose traversals keep to a commutative counter and
+            // a write-first scratch global (`GenConfig::private_globals`),
+            // as the parallel differential tests use.
+            "--private-globals" => a.gen.private_globals = true,
             "--stats" => {
                 let seed = num(val());
                 let src = generate_with(seed, &a.gen);

@@ -64,7 +64,9 @@ impl Gen {
             risk: 0,
         });
         self.with_ext(|g| {
-            let garr = !g.chance(4);
+            // No `garr` (an ordered append) where traversals keep to the
+            // commutative counter.
+            let garr = !g.chance(4) && !g.cfg.private_globals;
             let mut fns = Vec::new();
             let bases: Vec<usize> = (0..g.types.len())
                 .filter(|&t| g.types[t].parent.is_none())
@@ -385,7 +387,7 @@ impl Gen {
             }
             (true, _) => vec![
                 format!("if {call} {{"),
-                "    g0 = g0 + 1;".into(),
+                format!("    {}", self.global_add("1")),
                 "}".into(),
             ],
             (false, 0) if !own_ints.is_empty() => {
@@ -397,7 +399,7 @@ impl Gen {
                 format!("    garr = append(garr, {call});"),
                 "}".into(),
             ],
-            (false, _) => vec![format!("g0 = g0 + {call};")],
+            (false, _) => vec![self.global_add(&call)],
         })
     }
 
@@ -463,9 +465,9 @@ impl Gen {
             // A built-in's value used where it is (a copy of the array).
             _ => {
                 let b = format!("[{}, {}]", self.below(5), self.below(5));
-                vec![format!(
-                    "g0 = g0 + len(concat(append({a}, {e}), {b})) + len(slice({b}, 0, len({b})));"
-                )]
+                vec![self.global_add(&format!(
+                    "len(concat(append({a}, {e}), {b})) + len(slice({b}, 0, len({b})))"
+                ))]
             }
         })
     }

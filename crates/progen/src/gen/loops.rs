@@ -139,7 +139,9 @@ impl Gen {
                 let (f, _) = fields[self.loop_below(fields.len() as u32) as usize].clone();
                 format!("self.{f} % 4")
             }
-            2 => "g0 % 3".to_string(),
+            // (Not where traversals keep to the commutative counter: a
+            // read of `g0` would order their loops.)
+            2 if !self.cfg.private_globals => "g0 % 3".to_string(),
             3 => format!("{w} + {}", self.loop_below(4) as i64 - 1),
             _ => (self.loop_below(5) as i64 - 1).to_string(),
         }
