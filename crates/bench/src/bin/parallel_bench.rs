@@ -179,7 +179,9 @@ fn main() {
         }
         Ok("parallel") => {
             for _ in 0..rounds {
-                pools[0].1.install(|| (engines.parallel)(&Parallel::new(grain)));
+                pools[0]
+                    .1
+                    .install(|| (engines.parallel)(&Parallel::new(grain)));
             }
             return;
         }
