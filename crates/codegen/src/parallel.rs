@@ -81,6 +81,11 @@ impl Gen<'_> {
         each: &dyn Fn(&proc_macro2::Ident, usize, Holds) -> TokenStream,
     ) -> Option<TokenStream> {
         let kind = &h.kind;
+        // The types without child fields, named rather than matched by
+        // `_`: the match then covers the enum, and a jump table needs no
+        // range check (a linear scan such as `SubtreeView::closed` runs
+        // it per node).
+        let mut childless = Vec::new();
         let arms: Vec<TokenStream> = h
             .concrete
             .iter()
@@ -102,30 +107,17 @@ impl Gen<'_> {
                         Some(each(name, self.hier_of[ct.index()], holds))
                     })
                     .collect();
+                let tv = &self.variant[t.index()];
                 if code.is_empty() {
+                    childless.push(tv);
                     return None;
                 }
-                let tv = &self.variant[t.index()];
                 Some(quote!(#kind::#tv => { #(#code)* }))
             })
             .collect();
         if arms.is_empty() {
             return None;
         }
-        // The types without child fields by name rather than `_`: the match
-        // then covers the enum, and a jump table needs no range check (a
-        // linear scan such as `SubtreeView::closed` runs it per node).
-        let childless: Vec<_> = h
-            .concrete
-            .iter()
-            .filter(|&&t| {
-                !h.fields.iter().any(|f| {
-                    self.p.is_subtype(t, self.p.fields[f.index()].owner)
-                        && !matches!(self.p.fields[f.index()].kind, FieldKind::Data(_))
-                })
-            })
-            .map(|t| &self.variant[t.index()])
-            .collect();
         let rest = if childless.is_empty() {
             quote!()
         } else {
