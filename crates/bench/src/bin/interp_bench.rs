@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! cargo run --release -p treefuse-bench --bin interp-bench -- [CASE] [SIZE] [ROUNDS]
-//! cargo run --release -p treefuse-bench --bin interp-bench -- --only read CASE SIZE
+//! cargo run --release -p treefuse-bench --bin interp-bench -- --only PHASE CASE SIZE [ROUNDS]
 //! ```
 //!
 //! CASE is `render` (document 1 of examples/render, SIZE pages) or
@@ -15,10 +15,12 @@
 //! twice (one copy per engine), runs the unfused and then the fused
 //! engine, and writes both results; the end prints medians, MB/s of
 //! reading and writing, and the speedup of the fused run, and checks that
-//! both engines left the same output. `--only read|write|run` repeats one
-//! phase (for `valgrind --tool=cachegrind`, which counts the
-//! instructions of just that phase). The CLI allocates with mimalloc; run
-//! with `--features mimalloc` to measure what it does.
+//! both engines left the same output. `--only read|write|run|run-unfused`
+//! repeats one phase, `run` with the fused engine and `run-unfused` with
+//! the unfused one (for `valgrind --tool=cachegrind` or `callgrind`, which
+//! then count the instructions and cache misses of just that phase).
+//! The CLI allocates with mimalloc; run with `--features mimalloc` to
+//! measure what it does.
 //!
 //! Memory is the whole process's peak, so it is measured on the CLI
 //! itself (README: "The interpreter's memory").
@@ -72,7 +74,7 @@ fn main() {
     let mut only = None;
     if let Some(i) = args.iter().position(|a| a == "--only") {
         if i + 1 >= args.len() {
-            fail("--only needs read, write or run");
+            fail("--only needs read, write, run or run-unfused");
         }
         only = Some(args.remove(i + 1));
         args.remove(i);
@@ -131,13 +133,20 @@ fn main() {
                     )
                     .unwrap_or_else(|e| fail(e));
                 }
-                "run" => {
+                "run" | "run-unfused" => {
                     let mut t = read();
+                    let engine = if phase == "run" {
+                        Engine::Fused(&fused)
+                    } else {
+                        Engine::Unfused
+                    };
                     program
-                        .run_tree_with(fuse, &mut t, Vec::new(), &host, Engine::Fused(&fused))
+                        .run_tree_with(fuse, &mut t, Vec::new(), &host, engine)
                         .unwrap_or_else(|e| fail(e));
                 }
-                other => fail(format!("--only {other}: expected read, write or run")),
+                other => fail(format!(
+                    "--only {other}: expected read, write, run or run-unfused"
+                )),
             }
         }
         let _ = std::fs::remove_file(&path);
