@@ -1,7 +1,8 @@
 //! Execution of the fused IR.
 //!
-//! A fused function runs on one node with one frame per participant and a
-//! bit mask of active participants; each [`Step::Stmt`] runs a participant
+//! A fused function runs on one node with one frame for all its
+//! participants ([`Parts`]: each participant's locals and node variables
+//! a segment of it) and a bit mask of active participants; each [`Step::Stmt`] runs a participant
 //! statement with the ordinary statement executor, and each
 //! [`Step::Group`] evaluates the arguments of its live calls and invokes
 //! the callee fused function on the child: one node visit per fused
@@ -14,18 +15,21 @@
 //! arguments), participants' frame sizes, child slots, dispatch tables by
 //! concrete type. A fused visit then does no lookups an unfused call does
 //! not, and the caller evaluates each live call's arguments straight into
-//! the callee's participant frame (the lists of participant frames come
+//! the callee participant's segment of the callee's frame (frames come
 //! from a pool and are reused in place), so a fused visit costs no more
-//! bookkeeping than an unfused call.
+//! bookkeeping than an unfused call, however many participants it runs.
+//! (One frame per participant, as before, made the frame work of a fused
+//! run about that of the unfused run; one frame per call made the fused
+//! interpreter about 2% faster on minic.)
 //!
 //! A fused call that is its function's last step, with every participant
 //! still running (nothing postponed), is a tail call: nothing of the
 //! caller is needed once the callee's arguments are evaluated, so the
-//! caller's frames go back to the pool and [`Interpreter::call_fused`]
+//! caller's frame goes back to the pool and [`Interpreter::call_fused`]
 //! runs the callee as the next round of its own loop instead of one host
 //! frame deeper. A linked list (render's 10^5 pages, each `next` call
-//! last) then costs one host frame and one set of participant frames,
-//! not one per element; other calls recurse as before.
+//! last) then costs one host frame and one fused frame, not one per
+//! element; other calls recurse as before.
 //!
 //! The mask's type is a parameter ([`Mask`]): a `u128`, copied and tested
 //! like any integer, unless the widest fused function has more than 128
@@ -33,6 +37,7 @@
 //! ([`Interpreter::run_fused`]).
 
 use crate::rewrite::Site;
+use crate::ParticipantFrames;
 use crate::{
     Flow, Frame, Interpreter, Owner, RunStats, RuntimeError, VisitProfile, POOL_LIMIT, RED_ZONE,
     STACK_SEGMENT,
@@ -56,6 +61,10 @@ struct FnPlan<'p, M> {
     steps: Vec<PlanStep<'p, M>>,
     /// The frame layout of each participant, by participant.
     parts: Vec<PartLayout>,
+    /// Data locals and node variables of all participants together: the
+    /// size of the fused call's one frame.
+    locals: usize,
+    node_vars: usize,
     /// Slot of [`FusedFunction::typed_child`]: the child whose type, read
     /// when the function starts, decides the groups' type guards.
     typed_child: Option<u32>,
@@ -80,10 +89,11 @@ enum PlanStep<'p, M> {
 #[derive(Clone, Copy)]
 struct PartLayout {
     body: BodyId,
-    /// Data locals (parameters first).
-    locals: usize,
-    /// Node variables.
-    node_vars: usize,
+    /// Where the participant's data locals (parameters first) start in the
+    /// fused call's frame.
+    data_offset: u32,
+    /// Where its node variables start.
+    node_offset: u32,
 }
 
 /// A call of a [`GroupPlan`] (or of a merged loop's step): the caller's
@@ -335,21 +345,27 @@ impl<'p, M: Mask> Plan<'p, M> {
                         }
                     })
                     .collect();
+                let (mut locals, mut node_vars) = (0, 0);
                 let parts = function
                     .participants
                     .iter()
                     .map(|part| {
                         let layout = &program.bodies[part.body.index()].frame;
-                        PartLayout {
+                        let part = PartLayout {
                             body: part.body,
-                            locals: layout.locals.len(),
-                            node_vars: layout.node_vars.len(),
-                        }
+                            data_offset: locals as u32,
+                            node_offset: node_vars as u32,
+                        };
+                        locals += layout.locals.len();
+                        node_vars += layout.node_vars.len();
+                        part
                     })
                     .collect();
                 FnPlan {
                     steps,
                     parts,
+                    locals,
+                    node_vars,
                     typed_child: function.typed_child.map(|f| program.fields[f.index()].slot),
                 }
             })
@@ -436,8 +452,8 @@ impl<'p> Interpreter<'p> {
                     return Err(this.error(frame, span, "no fused function for the root's type"));
                 };
                 let mask = M::first(chunk.calls.len());
-                let parts = &plan.functions[target.index()].parts;
-                let frames = this.callee_frames(parts, root, Site::Root, &mut call_args, true);
+                let function = &plan.functions[target.index()];
+                let frames = this.callee_frames(function, root, Site::Root, &mut call_args, true);
                 this.call_fused(tree, fused, &plan, target, root, mask, frames, Site::Root)
             },
         )?;
@@ -448,20 +464,20 @@ impl<'p> Interpreter<'p> {
     }
 
     /// Runs fused function `id` on `node`, which stands at `site`, with
-    /// `frames`, one per participant, which the caller prepared
-    /// ([`Self::callee_frames`], or directly for calls on a child): the
-    /// arguments go straight from the caller's evaluation into the
-    /// participants' frames.
+    /// `frames`, the one frame of all its participants, which the caller
+    /// prepared ([`Self::callee_frames`], or [`Self::live_frames`] for
+    /// calls on a child): the arguments go straight from the caller's
+    /// evaluation into the participants' segments.
     #[allow(clippy::too_many_arguments)]
-    fn call_fused<M: Mask>(
+    fn call_fused<'a, M: Mask>(
         &mut self,
         tree: &mut Tree,
         fused: &FusedProgram,
-        plan: &Plan<'p, M>,
+        plan: &'a Plan<'p, M>,
         mut id: FusedFnId,
         mut node: NodeId,
         mut mask: M,
-        mut frames: Vec<Frame>,
+        mut frames: Parts<'a>,
         mut site: Site,
     ) -> Result<(), RuntimeError> {
         // A fused call in tail position (the function's last step, with
@@ -498,8 +514,8 @@ impl<'p> Interpreter<'p> {
                     PlanStep::Stmt { participant, stmt } => {
                         let p = *participant;
                         if run.has(p) {
-                            if let Flow::Return = self.exec(tree, &mut frames[p], stmt)? {
-                                run.leave(&frames[p], p);
+                            if let Flow::Return = self.exec(tree, frames.at(p), stmt)? {
+                                run.leave(frames.frame.replaced, p);
                             }
                         }
                     }
@@ -512,21 +528,19 @@ impl<'p> Interpreter<'p> {
                             if let Flow::Return =
                                 self.fused_while(tree, fused, plan, w, node, &mut frames)?
                             {
-                                run.leave(&frames[p], p);
+                                run.leave(frames.frame.replaced, p);
                             }
                         }
                     }
                     PlanStep::Group(group) => {
                         let admitted = group.admit.get(typed).cloned().unwrap_or(M::ALL);
                         if i == last_step && run.postponed.is_none() {
-                            let used = function.parts.len();
                             match self.fused_group_last(
                                 tree,
                                 plan,
                                 group,
                                 node,
                                 frames,
-                                used,
                                 (run.mask, admitted),
                             )? {
                                 Some(next) => {
@@ -549,9 +563,9 @@ impl<'p> Interpreter<'p> {
                 }
             }
             if let Some((p, later)) = run.postponed {
-                self.resume(tree, fused, plan, id, &frames, p, later, site)?;
+                self.resume(tree, fused, plan, id, &mut frames, p, later, site)?;
             }
-            self.recycle_frames(frames, function.parts.len());
+            self.recycle_frame(frames.frame);
             return Ok(());
         }
     }
@@ -560,15 +574,15 @@ impl<'p> Interpreter<'p> {
     #[cold]
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    fn call_fused_on_new_stack<M: Mask>(
+    fn call_fused_on_new_stack<'a, M: Mask>(
         &mut self,
         tree: &mut Tree,
         fused: &FusedProgram,
-        plan: &Plan<'p, M>,
+        plan: &'a Plan<'p, M>,
         id: FusedFnId,
         node: NodeId,
         mask: M,
-        frames: Vec<Frame>,
+        frames: Parts<'a>,
         site: Site,
     ) -> Result<(), RuntimeError> {
         stacker::grow(STACK_SEGMENT, || {
@@ -586,7 +600,7 @@ impl<'p> Interpreter<'p> {
         plan: &Plan<'p, M>,
         group: &LoopPlan<'p, M>,
         node: NodeId,
-        frames: &mut [Frame],
+        frames: &mut Parts<'_>,
         run: &mut Active<M>,
     ) -> Result<(), RuntimeError> {
         // One open list for all member loops: a call on the element runs
@@ -595,12 +609,12 @@ impl<'p> Interpreter<'p> {
         // its one-node region; the fuser sees to that).
         let index = self.open_list(tree, node, group.slot);
         for (p, var, _) in &group.members {
-            self.enter_loop(&mut frames[*p], *var, index);
+            self.enter_loop(frames.at(*p), *var, index);
         }
         let listed = Site::Listed(index);
         while let Some(item) = self.advance(index) {
             for (p, var, _) in &group.members {
-                frames[*p].nodes[var.index()] = item;
+                *frames.node_var(*p, *var) = item;
             }
             for step in &group.steps {
                 if !group.rebound.is_empty() {
@@ -608,15 +622,15 @@ impl<'p> Interpreter<'p> {
                     // condition): the node those loops visit in its place.
                     let standing = self.standing(index).unwrap_or(item);
                     for &(p, var) in &group.rebound {
-                        frames[p].nodes[var.index()] = standing;
+                        *frames.node_var(p, var) = standing;
                     }
                 }
                 match step {
                     LoopPlanStep::Stmt { participant, stmt } => {
                         let p = *participant;
                         if run.has(p) {
-                            if let Flow::Return = self.exec(tree, &mut frames[p], stmt)? {
-                                run.leave(&frames[p], p);
+                            if let Flow::Return = self.exec(tree, frames.at(p), stmt)? {
+                                run.leave(frames.frame.replaced, p);
                             }
                         }
                     }
@@ -667,8 +681,8 @@ impl<'p> Interpreter<'p> {
                 }
             }
         }
-        for (p, _, _) in &group.members {
-            frames[*p].loops.pop();
+        for _ in &group.members {
+            frames.frame.loops.pop();
         }
         self.close_list(tree);
         Ok(())
@@ -678,7 +692,7 @@ impl<'p> Interpreter<'p> {
     /// member replaced (its region may be several nodes, or none): the
     /// arguments are evaluated once, then each region node gets a fused
     /// call of its own. Out of line: the common case, an element still
-    /// standing alone, goes straight into the callee's frames
+    /// standing alone, goes straight into the callee's frame
     /// ([`Self::fused_loop`]), and keeping this rarer path out of that
     /// loop halves the loop's code (the fused engine runs with about 2.7
     /// times the unfused engine's instruction-cache misses, README).
@@ -691,7 +705,7 @@ impl<'p> Interpreter<'p> {
         plan: &Plan<'p, M>,
         (calls, targets): (&[CallPlan<'p>], &Dispatch),
         index: usize,
-        frames: &mut [Frame],
+        frames: &mut Parts<'_>,
         (active, admitted): (M, M),
     ) -> Result<(), RuntimeError> {
         let listed = Site::Listed(index);
@@ -702,7 +716,7 @@ impl<'p> Interpreter<'p> {
             let p = c.participant;
             let mut args = self.take_values();
             if let Some(call) = c.call.as_ref().filter(|_| active.has(p) && admitted.has(k)) {
-                if let Some(at) = self.live_call(tree, &mut frames[p], call, &mut args)? {
+                if let Some(at) = self.live_call(tree, frames.at(p), call, &mut args)? {
                     span = at;
                     callee_mask.insert(k);
                 }
@@ -713,13 +727,13 @@ impl<'p> Interpreter<'p> {
             self.recycle_args(callee_args);
             return Ok(());
         }
-        let frame0 = &frames[0];
+        let frame0: &Frame = frames.at(0);
         self.on_region(index, |this, n, last| {
             let Some(target) = targets.get(tree.type_of(n)) else {
                 return Err(this.error(frame0, span, "no fused function for the element's type"));
             };
-            let parts = &plan.functions[target.index()].parts;
-            let each = this.callee_frames(parts, n, listed, &mut callee_args, last);
+            let function = &plan.functions[target.index()];
+            let each = this.callee_frames(function, n, listed, &mut callee_args, last);
             this.call_fused(
                 tree,
                 fused,
@@ -750,7 +764,7 @@ impl<'p> Interpreter<'p> {
         plan: &Plan<'p, M>,
         group: &GroupPlan<'p, M>,
         node: NodeId,
-        frames: &mut [Frame],
+        frames: &mut Parts<'_>,
         (active, admitted): (M, M),
     ) -> Result<(), RuntimeError> {
         let Some(child) = tree.child_opt(node, group.slot) else {
@@ -781,23 +795,22 @@ impl<'p> Interpreter<'p> {
     /// participants all ran to this point (nothing postponed): prepares
     /// the call and returns it (callee, node, frames, mask and site) for
     /// [`Self::call_fused`] to run in place of its own, `None` if no call
-    /// takes part. The caller's `frames` (of which the first `used` hold
-    /// anything) are recycled as soon as the callee's are prepared.
+    /// takes part. The caller's frame is recycled as soon as the callee's
+    /// is prepared.
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     #[inline(always)]
-    fn fused_group_last<M: Mask>(
+    fn fused_group_last<'a, M: Mask>(
         &mut self,
         tree: &mut Tree,
-        plan: &Plan<'p, M>,
+        plan: &'a Plan<'p, M>,
         group: &GroupPlan<'p, M>,
         node: NodeId,
-        mut frames: Vec<Frame>,
-        used: usize,
+        mut frames: Parts<'_>,
         (active, admitted): (M, M),
-    ) -> Result<Option<(FusedFnId, NodeId, M, Vec<Frame>, Site)>, RuntimeError> {
+    ) -> Result<Option<(FusedFnId, NodeId, M, Parts<'a>, Site)>, RuntimeError> {
         let Some(child) = tree.child_opt(node, group.slot) else {
             let result = self.empty_group(tree, &group.calls, &mut frames, (active, admitted));
-            self.recycle_frames(frames, used);
+            self.recycle_frame(frames.frame);
             return result.map(|()| None);
         };
         let site = Site::Child(node, group.slot);
@@ -812,7 +825,7 @@ impl<'p> Interpreter<'p> {
             site,
             "no fused function for the child's type",
         );
-        self.recycle_frames(frames, used);
+        self.recycle_frame(frames.frame);
         Ok(live?.map(|(target, callee, mask)| (target, child, mask, callee, site)))
     }
 
@@ -828,7 +841,7 @@ impl<'p> Interpreter<'p> {
         plan: &Plan<'p, M>,
         w: &WhilePlan<'p, M>,
         node: NodeId,
-        frames: &mut [Frame],
+        frames: &mut Parts<'_>,
     ) -> Result<Flow, RuntimeError> {
         let p = w.participant;
         let active = M::bit(p);
@@ -842,7 +855,7 @@ impl<'p> Interpreter<'p> {
             |this, tree, frames| {
                 for step in &w.steps {
                     match step {
-                        WhilePlanStep::Stmt(s) => match this.exec(tree, &mut frames[p], s)? {
+                        WhilePlanStep::Stmt(s) => match this.exec(tree, frames.at(p), s)? {
                             Flow::Normal => {}
                             flow => return Ok(flow),
                         },
@@ -869,7 +882,7 @@ impl<'p> Interpreter<'p> {
         &mut self,
         tree: &mut Tree,
         calls: &[CallPlan<'p>],
-        frames: &mut [Frame],
+        frames: &mut Parts<'_>,
         (active, admitted): (M, M),
     ) -> Result<(), RuntimeError> {
         for (k, c) in calls.iter().enumerate() {
@@ -878,7 +891,7 @@ impl<'p> Interpreter<'p> {
                 continue;
             };
             if let Some(guard) = call.guard {
-                self.eval(tree, &mut frames[p], guard)?;
+                self.eval(tree, frames.at(p), guard)?;
             }
         }
         Ok(())
@@ -888,67 +901,67 @@ impl<'p> Interpreter<'p> {
     /// by `node`'s type first (evaluating guards and arguments cannot
     /// change the tree's shape), then the guards and arguments of the
     /// `calls` whose participants are `active`, in order, each evaluated
-    /// straight into its callee participant's frame. `None` if no call
-    /// takes part; an error (`missing`) if calls take part but no fused
-    /// function serves the node's type.
-    ///
-    /// Only the frames of the calls that take part get their data locals:
-    /// the statements of the others never run, so their frames need just
-    /// the node variables (which merged loops set for every member).
+    /// straight into its callee participant's segment of the callee's
+    /// frame. `None` if no call takes part; an error (`missing`) if calls
+    /// take part but no fused function serves the node's type.
     #[allow(clippy::too_many_arguments)]
-    fn live_frames<M: Mask>(
+    fn live_frames<'a, M: Mask>(
         &mut self,
         tree: &mut Tree,
-        plan: &Plan<'p, M>,
+        plan: &'a Plan<'p, M>,
         calls: &[CallPlan<'p>],
         targets: &Dispatch,
-        frames: &mut [Frame],
+        frames: &mut Parts<'_>,
         (active, admitted): (M, M),
         node: NodeId,
         site: Site,
         missing: &str,
-    ) -> Result<Option<(FusedFnId, Vec<Frame>, M)>, RuntimeError> {
+    ) -> Result<Option<(FusedFnId, Parts<'a>, M)>, RuntimeError> {
         let target = targets.get(tree.type_of(node));
-        let callee_parts = target.map_or(&[][..], |t| &plan.functions[t.index()].parts[..]);
-        let mut callee = self.frame_pool.pop().unwrap_or_default();
+        let function = target.map(|t| &plan.functions[t.index()]);
+        let callee_parts = function.map_or(&[][..], |f| &f.parts[..]);
+        let mut callee = self.fused_frame(node, site);
         let mut callee_mask = M::NONE;
         let mut span = Span::default();
         for (k, c) in calls.iter().enumerate() {
             let p = c.participant;
-            let call = c.call.as_ref().filter(|_| active.has(p) && admitted.has(k));
+            let Some(call) = c.call.as_ref().filter(|_| active.has(p) && admitted.has(k)) else {
+                continue;
+            };
             match callee_parts.get(k) {
                 Some(part) => {
-                    let callee_frame = self.frame_slot(&mut callee, k, part, node, site);
-                    if let Some(call) = call {
-                        if let Some(at) =
-                            self.live_call(tree, &mut frames[p], call, &mut callee_frame.data)?
-                        {
-                            span = at;
-                            callee_mask.insert(k);
-                            resize_values(&mut callee_frame.data, part.locals);
-                        }
+                    resize_values(&mut callee.data, part.data_offset as usize);
+                    if let Some(at) = self.live_call(tree, frames.at(p), call, &mut callee.data)? {
+                        span = at;
+                        callee_mask.insert(k);
                     }
                 }
                 None => {
                     // No callee: the arguments are still evaluated, so a
                     // runtime error in them comes first.
-                    if let Some(call) = call {
-                        if let Some(at) = self.call_without_callee(tree, &mut frames[p], call)? {
-                            span = at;
-                            callee_mask.insert(k);
-                        }
+                    if let Some(at) = self.call_without_callee(tree, frames.at(p), call)? {
+                        span = at;
+                        callee_mask.insert(k);
                     }
                 }
             }
         }
-        match target {
-            Some(target) if !callee_mask.is_empty() => Ok(Some((target, callee, callee_mask))),
+        match (target, function) {
+            (Some(target), Some(function)) if !callee_mask.is_empty() => {
+                resize_values(&mut callee.data, function.locals);
+                callee.nodes.resize(function.node_vars, node);
+                let callee = Parts {
+                    frame: callee,
+                    layout: &function.parts,
+                };
+                Ok(Some((target, callee, callee_mask)))
+            }
             _ => {
-                self.recycle_frames(callee, calls.len());
+                self.recycle_frame(callee);
                 if callee_mask.is_empty() {
                     return Ok(None);
                 }
-                Err(self.error(&frames[0], span, missing))
+                Err(self.error(frames.at(0), span, missing))
             }
         }
     }
@@ -971,91 +984,69 @@ impl<'p> Interpreter<'p> {
         live
     }
 
-    /// The frames of a fused function's participants (`parts`) on `node`,
-    /// which stands at `site`, with the arguments in `args` (one list per
+    /// The frame of a call of fused function `function` on `node`, which
+    /// stands at `site`, with the arguments in `args` (one list per
     /// participant, empty for those that do not take part): copies while
-    /// more region nodes follow, the lists themselves for the `last`.
-    fn callee_frames(
+    /// more region nodes follow, the lists' values themselves for the
+    /// `last`.
+    fn callee_frames<'a, M>(
         &mut self,
-        parts: &[PartLayout],
+        function: &'a FnPlan<'p, M>,
         node: NodeId,
         site: Site,
         args: &mut [Vec<Value>],
         last: bool,
-    ) -> Vec<Frame> {
-        let mut frames = self.frame_pool.pop().unwrap_or_default();
-        for (k, (part, values)) in parts.iter().zip(args.iter_mut()).enumerate() {
-            let frame = self.frame_slot(&mut frames, k, part, node, site);
+    ) -> Parts<'a> {
+        let mut frame = self.fused_frame(node, site);
+        for (part, values) in function.parts.iter().zip(args.iter_mut()) {
+            resize_values(&mut frame.data, part.data_offset as usize);
             if last {
-                std::mem::swap(&mut frame.data, values);
+                frame.data.append(values);
             } else {
                 frame.data.extend(values.iter().cloned());
             }
-            resize_values(&mut frame.data, part.locals);
         }
-        frames
+        resize_values(&mut frame.data, function.locals);
+        frame.nodes.resize(function.node_vars, node);
+        Parts {
+            frame,
+            layout: &function.parts,
+        }
     }
 
-    /// Frame `k` of a fused call's frame list, made ready for participant
-    /// `part` on `node` at `site`: its node variables at `node`, no data
-    /// yet. A list from the pool keeps the frames of the call it served
-    /// last, their buffers emptied ([`Self::recycle_frames`]), so the
-    /// frames of a fused call are reused in place rather than built, moved
-    /// and taken apart. (Inlined, as [`Self::live_call`]: they run once per
-    /// call of a fused visit, and a call costs about as much as their
-    /// bodies.)
+    /// An empty frame for a fused call on `node` at `site`, recycled when
+    /// possible.
     #[inline(always)]
-    fn frame_slot<'f>(
-        &mut self,
-        frames: &'f mut Vec<Frame>,
-        k: usize,
-        part: &PartLayout,
-        node: NodeId,
-        site: Site,
-    ) -> &'f mut Frame {
-        if k >= frames.len() {
-            self.push_frame(frames, node, site);
+    fn fused_frame(&mut self, node: NodeId, site: Site) -> Frame {
+        match self.frame_pool.pop() {
+            Some(mut frame) => {
+                frame.self_node = node;
+                frame.site = site;
+                frame
+            }
+            None => Frame {
+                owner: Owner::Fuse(0),
+                self_node: node,
+                data: Vec::new(),
+                nodes: Vec::new(),
+                site,
+                replaced: false,
+                loops: Vec::new(),
+                data_base: 0,
+                node_base: 0,
+            },
         }
-        let last = frames.len() - 1;
-        let frame = &mut frames[k.min(last)];
-        frame.owner = Owner::Body(part.body);
-        frame.self_node = node;
-        frame.site = site;
-        frame.replaced = false;
-        frame.nodes.resize(part.node_vars, node);
-        frame
     }
 
-    /// Adds a frame to a fused call's frame list (which [`Self::frame_slot`]
-    /// then makes ready): only while the pools warm up, so out of line.
-    #[cold]
-    #[inline(never)]
-    fn push_frame(&mut self, frames: &mut Vec<Frame>, node: NodeId, site: Site) {
-        let frame = Frame {
-            owner: Owner::Fuse(0),
-            self_node: node,
-            data: self.take_values(),
-            nodes: self.node_pool.pop().unwrap_or_default(),
-            site,
-            replaced: false,
-            loops: Vec::new(),
-        };
-        frames.push(frame);
-    }
-
-    /// Returns the frames of a fused call to the pool, emptied but with
-    /// their buffers, to be reused in place by [`Self::frame_slot`]. Only
-    /// the first `used` frames can hold anything: a list keeps the frames
-    /// of the widest call it served, and the others were emptied when it
-    /// came back from that call.
-    fn recycle_frames(&mut self, mut frames: Vec<Frame>, used: usize) {
-        for frame in frames.iter_mut().take(used) {
-            frame.data.clear();
-            frame.nodes.clear();
-            frame.loops.clear();
-        }
+    /// Returns a fused call's frame to the pool, emptied but with its
+    /// buffers.
+    #[inline(always)]
+    fn recycle_frame(&mut self, mut frame: Frame) {
+        frame.data.clear();
+        frame.nodes.clear();
+        frame.loops.clear();
         if self.frame_pool.len() < POOL_LIMIT {
-            self.frame_pool.push(frames);
+            self.frame_pool.push(frame);
         }
     }
 
@@ -1063,7 +1054,7 @@ impl<'p> Interpreter<'p> {
     /// switched off (`later`, a mask over the function's participants) on
     /// every node now standing at `site`, as one fused call each, with
     /// the arguments they were given (their statements never ran, so their
-    /// frames still hold them).
+    /// segments still hold them).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     fn resume<M: Mask>(
@@ -1072,7 +1063,7 @@ impl<'p> Interpreter<'p> {
         fused: &FusedProgram,
         plan: &Plan<'p, M>,
         id: FusedFnId,
-        frames: &[Frame],
+        frames: &mut Parts<'_>,
         p: usize,
         later: M,
         site: Site,
@@ -1080,7 +1071,7 @@ impl<'p> Interpreter<'p> {
         let function = &fused.functions[id.index()];
         let Some(resume) = function.resume.iter().find(|r| r.participant == p) else {
             return Err(self.error(
-                &frames[p],
+                frames.at(p),
                 Span::default(),
                 "the fused program does not say where postponed traversals resume",
             ));
@@ -1094,7 +1085,8 @@ impl<'p> Interpreter<'p> {
                 let n = self.program.methods[function.participants[j].method.index()]
                     .params
                     .len();
-                frames[j].data[..n].to_vec()
+                let from = frames.layout[j].data_offset as usize;
+                frames.frame.data[from..from + n].to_vec()
             })
             .collect();
         let nodes = match site {
@@ -1108,7 +1100,7 @@ impl<'p> Interpreter<'p> {
         for (i, n) in nodes.into_iter().enumerate() {
             let Some(target) = target_for(&resume.targets, tree.type_of(n)) else {
                 return Err(self.error(
-                    &frames[p],
+                    frames.at(p),
                     Span::default(),
                     "no fused function for the replacement's type",
                 ));
@@ -1116,9 +1108,9 @@ impl<'p> Interpreter<'p> {
             if let Site::Listed(index) = site {
                 self.begin_region_visit(index, n);
             }
-            let parts = &plan.functions[target.index()].parts;
-            let frames = self.callee_frames(parts, n, site, &mut params, i == last);
-            self.call_fused(tree, fused, plan, target, n, mask.clone(), frames, site)?;
+            let function = &plan.functions[target.index()];
+            let callee = self.callee_frames(function, n, site, &mut params, i == last);
+            self.call_fused(tree, fused, plan, target, n, mask.clone(), callee, site)?;
             if let Site::Listed(index) = site {
                 self.end_region_visit(index);
             }
@@ -1168,6 +1160,41 @@ impl<'p> Interpreter<'p> {
     }
 }
 
+/// The frame of a running fused call: the locals and node variables of
+/// all its participants in one [`Frame`], each participant's in the
+/// segment its [`PartLayout`] gives, so that a fused visit sets up and
+/// recycles one frame, as an unfused visit does, however many
+/// participants it runs.
+struct Parts<'a> {
+    frame: Frame,
+    layout: &'a [PartLayout],
+}
+
+impl Parts<'_> {
+    /// Node variable `var` of participant `p`.
+    #[inline(always)]
+    fn node_var(&mut self, p: usize, var: NodeVarId) -> &mut NodeId {
+        let at = self.layout[p].node_offset as usize + var.index();
+        &mut self.frame.nodes[at]
+    }
+}
+
+impl ParticipantFrames for Parts<'_> {
+    /// The frame, set to run participant `p`: its body (for error
+    /// messages), its segments, and no replacement yet (a participant
+    /// that replaced the node has left the call, see [`Active::leave`]).
+    #[inline(always)]
+    fn at(&mut self, p: usize) -> &mut Frame {
+        let part = &self.layout[p];
+        let frame = &mut self.frame;
+        frame.owner = Owner::Body(part.body);
+        frame.data_base = part.data_offset;
+        frame.node_base = part.node_offset;
+        frame.replaced = false;
+        frame
+    }
+}
+
 /// The active participants of a running fused function.
 struct Active<M> {
     mask: M,
@@ -1182,9 +1209,10 @@ impl<M: Mask> Active<M> {
     }
 
     /// Participant `p` left the fused function (see [`postpone_after`]).
-    fn leave(&mut self, frame: &Frame, p: usize) {
+    /// `replaced`: whether it replaced the node.
+    fn leave(&mut self, replaced: bool, p: usize) {
         let active = std::mem::replace(&mut self.mask, M::NONE);
-        self.mask = postpone_after(frame, p, active, &mut self.postponed);
+        self.mask = postpone_after(replaced, p, active, &mut self.postponed);
     }
 }
 
@@ -1193,13 +1221,13 @@ impl<M: Mask> Active<M> {
 /// active participants after it switched off too and recorded in
 /// `postponed`, to run on the new node at the end ([`Interpreter::resume`]).
 fn postpone_after<M: Mask>(
-    frame: &Frame,
+    replaced: bool,
     p: usize,
     mut active: M,
     postponed: &mut Option<(usize, M)>,
 ) -> M {
     active.remove(p);
-    if frame.replaced {
+    if replaced {
         let later = active.without(&M::first(p + 1));
         if !later.is_empty() {
             active = active.intersect(&M::first(p + 1));

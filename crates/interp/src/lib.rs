@@ -213,8 +213,43 @@ struct Frame {
     /// Set when the traversal replaced its receiver (`self = ...`).
     replaced: bool,
     /// The open loop (index into `Interpreter::open_lists`) of each running
-    /// `for` over children, by loop variable.
-    loops: Vec<(NodeVarId, usize)>,
+    /// `for` over children, by loop variable (its index in `nodes`).
+    loops: Vec<(usize, usize)>,
+    /// Where the running body's locals start in `data` and its node
+    /// variables in `nodes`: 0 for a traversal or pure function of its
+    /// own; a fused call keeps all its participants in one frame, each in
+    /// a segment of its own (`fused.rs`).
+    data_base: u32,
+    node_base: u32,
+}
+
+/// The frames of the participants of a running call, by participant:
+/// one frame for a traversal or pure function (participant 0), one frame
+/// with a segment per participant for a fused call (`fused.rs`).
+pub(crate) trait ParticipantFrames {
+    /// The frame, set to run participant `p`.
+    fn at(&mut self, p: usize) -> &mut Frame;
+}
+
+impl ParticipantFrames for [Frame] {
+    #[inline(always)]
+    fn at(&mut self, p: usize) -> &mut Frame {
+        &mut self[p]
+    }
+}
+
+impl Frame {
+    /// The index in `data` of local `l` of the running body.
+    #[inline(always)]
+    fn local(&self, l: LocalId) -> usize {
+        self.data_base as usize + l.index()
+    }
+
+    /// The index in `nodes` of node variable `v` of the running body.
+    #[inline(always)]
+    fn var(&self, v: NodeVarId) -> usize {
+        self.node_base as usize + v.index()
+    }
 }
 
 // Frames move on every call (into a fused call's frame list, back to the
@@ -250,14 +285,14 @@ pub struct Interpreter<'p> {
     /// allocator each time was the largest single cost in profiles.
     value_pool: Vec<Vec<Value>>,
     node_pool: Vec<Vec<NodeId>>,
-    /// Recycled buffers of the fused engine: the frames of a fused call's
-    /// participants and the per-participant argument lists of a call it
-    /// makes (`fused.rs`); without them a fused visit asked the allocator
+    /// Recycled buffers of the fused engine: the frames of fused calls
+    /// (one per call, all participants in it) and the per-participant
+    /// argument lists of a call it makes (`fused.rs`); without them a fused visit asked the allocator
     /// several times more often than an unfused one.
-    frame_pool: Vec<Vec<Frame>>,
+    frame_pool: Vec<Frame>,
     args_pool: Vec<Vec<Vec<Value>>>,
     /// Recycled open-loop lists of frames (`Frame::loops`).
-    loops_pool: Vec<Vec<(NodeVarId, usize)>>,
+    loops_pool: Vec<Vec<(usize, usize)>>,
     /// Running `for` loops over lists of children (see `rewrite.rs`).
     open_lists: Vec<OpenList>,
     /// The value of the last `return v` of a pure function, read when its
@@ -349,6 +384,8 @@ impl<'p> Interpreter<'p> {
             site: Site::Root,
             replaced: false,
             loops: Vec::new(),
+            data_base: 0,
+            node_base: 0,
         }
     }
 
@@ -397,6 +434,8 @@ impl<'p> Interpreter<'p> {
             site,
             replaced: false,
             loops: Vec::new(),
+            data_base: 0,
+            node_base: 0,
         }
     }
 
@@ -420,7 +459,8 @@ impl<'p> Interpreter<'p> {
                 frame.loops = loops;
             }
         }
-        frame.loops.push((var, index));
+        let slot = frame.var(var);
+        frame.loops.push((slot, index));
     }
 
     /// Returns a value buffer to the pool.
@@ -560,24 +600,24 @@ impl<'p> Interpreter<'p> {
     /// written, or with its calls fused), counting it in the run's loop
     /// statistics.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn exec_while(
+    pub(crate) fn exec_while<F: ParticipantFrames + ?Sized>(
         &mut self,
         tree: &mut Tree,
-        frames: &mut [Frame],
+        frames: &mut F,
         p: usize,
         span: Span,
         cond: &Expr,
         limit: &Expr,
-        mut iteration: impl FnMut(&mut Self, &mut Tree, &mut [Frame]) -> Result<Flow, RuntimeError>,
+        mut iteration: impl FnMut(&mut Self, &mut Tree, &mut F) -> Result<Flow, RuntimeError>,
     ) -> Result<Flow, RuntimeError> {
-        let limit = self.eval(tree, &mut frames[p], limit)?.as_int();
+        let limit = self.eval(tree, frames.at(p), limit)?.as_int();
         let mut iterations: i64 = 0;
         let mut flow = Flow::Normal;
         let result = loop {
             if iterations >= limit {
                 break Ok(());
             }
-            match self.eval(tree, &mut frames[p], cond) {
+            match self.eval(tree, frames.at(p), cond) {
                 Ok(Value::Bool(true)) => {}
                 Ok(_) => break Ok(()),
                 Err(e) => break Err(e),
@@ -725,10 +765,14 @@ impl<'p> Interpreter<'p> {
             | StmtKind::EditList { .. }
             | StmtKind::CopyTo { .. } => return self.exec_rewrite(tree, frame, s),
             StmtKind::Let { local, value } => {
-                frame.data[local.index()] = self.eval(tree, frame, value)?;
+                let v = self.eval(tree, frame, value)?;
+                let i = frame.local(*local);
+                frame.data[i] = v;
             }
             StmtKind::Alias { var, path } => {
-                frame.nodes[var.index()] = self.path(tree, frame, path)?;
+                let n = self.path(tree, frame, path)?;
+                let i = frame.var(*var);
+                frame.nodes[i] = n;
             }
             StmtKind::Assign { place, value } => {
                 if !self.update_array_in_place(tree, frame, place, value)? {
@@ -769,7 +813,8 @@ impl<'p> Interpreter<'p> {
                 self.enter_loop(frame, *var, index);
                 let mut flow = Flow::Normal;
                 while let Some(item) = self.advance(index) {
-                    frame.nodes[var.index()] = item;
+                    let i = frame.var(*var);
+                    frame.nodes[i] = item;
                     if let Flow::Return = self.exec_block(tree, frame, body)? {
                         flow = Flow::Return;
                         break;
@@ -783,7 +828,8 @@ impl<'p> Interpreter<'p> {
                 let array = self.eval(tree, frame, array)?;
                 if let Value::Array(items) = array {
                     for item in items.iter() {
-                        frame.data[var.index()] = item.clone();
+                        let i = frame.local(*var);
+                        frame.data[i] = item.clone();
                         if let Flow::Return = self.exec_block(tree, frame, body)? {
                             return Ok(Flow::Return);
                         }
@@ -799,7 +845,8 @@ impl<'p> Interpreter<'p> {
                 let start = self.eval(tree, frame, start)?.as_int();
                 let end = self.eval(tree, frame, end)?.as_int();
                 for i in start..end {
-                    frame.data[var.index()] = Value::Int(i);
+                    let slot = frame.local(*var);
+                    frame.data[slot] = Value::Int(i);
                     if let Flow::Return = self.exec_block(tree, frame, body)? {
                         return Ok(Flow::Return);
                     }
@@ -819,7 +866,7 @@ impl<'p> Interpreter<'p> {
                     s.span,
                     cond,
                     limit,
-                    |this, tree, frames| this.exec_block(tree, &mut frames[0], body),
+                    |this, tree, frames| this.exec_block(tree, frames.at(0), body),
                 );
             }
             StmtKind::Break => return Ok(Flow::Break),
@@ -882,7 +929,7 @@ impl<'p> Interpreter<'p> {
     ) -> Result<NodeId, RuntimeError> {
         let mut n = match p.root {
             PathRoot::SelfNode => frame.self_node,
-            PathRoot::Var(v) => frame.nodes[v.index()],
+            PathRoot::Var(v) => frame.nodes[frame.var(v)],
         };
         for step in steps {
             match step {
@@ -953,7 +1000,10 @@ impl<'p> Interpreter<'p> {
         };
         let err_frame_owner = frame.owner;
         let target: &mut Value = match &place.root {
-            PlaceRoot::Local(l) => &mut frame.data[l.index()],
+            PlaceRoot::Local(l) => {
+                let i = frame.local(*l);
+                &mut frame.data[i]
+            }
             PlaceRoot::Global(g) => &mut self.globals[g.index()],
             PlaceRoot::Field(_, f) => {
                 let slot = self.program.fields[f.index()].slot;
@@ -1045,7 +1095,10 @@ impl<'p> Interpreter<'p> {
             }
         }
         let result = match (&place.root, node) {
-            (PlaceRoot::Local(l), _) => ops::array_update(*b, &mut frame.data[l.index()], &values),
+            (PlaceRoot::Local(l), _) => {
+                let i = frame.local(*l);
+                ops::array_update(*b, &mut frame.data[i], &values)
+            }
             (PlaceRoot::Global(g), _) => {
                 ops::array_update(*b, &mut self.globals[g.index()], &values)
             }
@@ -1145,12 +1198,12 @@ impl<'p> Interpreter<'p> {
     ) -> Result<Value, RuntimeError> {
         match &e.kind {
             ExprKind::Const(v) => Ok(v.clone()),
-            ExprKind::Local(l) => Ok(frame.data[l.index()].clone()),
+            ExprKind::Local(l) => Ok(frame.data[frame.local(*l)].clone()),
             ExprKind::Global(g) => Ok(self.globals[g.index()].clone()),
             ExprKind::Field(p, f) if p.steps.is_empty() => {
                 let n = match p.root {
                     PathRoot::SelfNode => frame.self_node,
-                    PathRoot::Var(v) => frame.nodes[v.index()],
+                    PathRoot::Var(v) => frame.nodes[frame.var(v)],
                 };
                 Ok(tree.data(n, self.slot_index(*f)))
             }
@@ -1168,7 +1221,7 @@ impl<'p> Interpreter<'p> {
     ) -> Result<Value, RuntimeError> {
         Ok(match &e.kind {
             ExprKind::Const(v) => v.clone(),
-            ExprKind::Local(l) => frame.data[l.index()].clone(),
+            ExprKind::Local(l) => frame.data[frame.local(*l)].clone(),
             ExprKind::Global(g) => self.globals[g.index()].clone(),
             ExprKind::Field(p, f) => {
                 let n = self.path(tree, frame, p)?;
@@ -1348,6 +1401,8 @@ impl<'p> Interpreter<'p> {
             site: Site::Nowhere,
             replaced: false,
             loops: Vec::new(),
+            data_base: 0,
+            node_base: 0,
         }
     }
 }

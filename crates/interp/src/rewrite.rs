@@ -251,6 +251,7 @@ impl Interpreter<'_> {
 
     /// The open loop of a `for` loop variable in this frame.
     pub(crate) fn loop_of(frame: &Frame, var: NodeVarId) -> Option<usize> {
+        let var = frame.var(var);
         frame
             .loops
             .iter()
