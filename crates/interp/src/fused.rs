@@ -453,7 +453,7 @@ impl<'p> Interpreter<'p> {
                 };
                 let mask = M::first(chunk.calls.len());
                 let function = &plan.functions[target.index()];
-                let frames = this.callee_frames(function, root, Site::Root, &mut call_args, true);
+                let frames = this.callee_frame(function, root, Site::Root, &mut call_args, true);
                 this.call_fused(tree, fused, &plan, target, root, mask, frames, Site::Root)
             },
         )?;
@@ -465,7 +465,7 @@ impl<'p> Interpreter<'p> {
 
     /// Runs fused function `id` on `node`, which stands at `site`, with
     /// `frames`, the one frame of all its participants, which the caller
-    /// prepared ([`Self::callee_frames`], or [`Self::live_frames`] for
+    /// prepared ([`Self::callee_frame`], or [`Self::live_frames`] for
     /// calls on a child): the arguments go straight from the caller's
     /// evaluation into the participants' segments.
     #[allow(clippy::too_many_arguments)]
@@ -733,7 +733,7 @@ impl<'p> Interpreter<'p> {
                 return Err(this.error(frame0, span, "no fused function for the element's type"));
             };
             let function = &plan.functions[target.index()];
-            let each = this.callee_frames(function, n, listed, &mut callee_args, last);
+            let each = this.callee_frame(function, n, listed, &mut callee_args, last);
             this.call_fused(
                 tree,
                 fused,
@@ -947,15 +947,11 @@ impl<'p> Interpreter<'p> {
             }
         }
         match (target, function) {
-            (Some(target), Some(function)) if !callee_mask.is_empty() => {
-                resize_values(&mut callee.data, function.locals);
-                callee.nodes.resize(function.node_vars, node);
-                let callee = Parts {
-                    frame: callee,
-                    layout: &function.parts,
-                };
-                Ok(Some((target, callee, callee_mask)))
-            }
+            (Some(target), Some(function)) if !callee_mask.is_empty() => Ok(Some((
+                target,
+                Parts::new(callee, function, node),
+                callee_mask,
+            ))),
             _ => {
                 self.recycle_frame(callee);
                 if callee_mask.is_empty() {
@@ -989,7 +985,7 @@ impl<'p> Interpreter<'p> {
     /// participant, empty for those that do not take part): copies while
     /// more region nodes follow, the lists' values themselves for the
     /// `last`.
-    fn callee_frames<'a, M>(
+    fn callee_frame<'a, M>(
         &mut self,
         function: &'a FnPlan<'p, M>,
         node: NodeId,
@@ -1006,12 +1002,7 @@ impl<'p> Interpreter<'p> {
                 frame.data.extend(values.iter().cloned());
             }
         }
-        resize_values(&mut frame.data, function.locals);
-        frame.nodes.resize(function.node_vars, node);
-        Parts {
-            frame,
-            layout: &function.parts,
-        }
+        Parts::new(frame, function, node)
     }
 
     /// An empty frame for a fused call on `node` at `site`, recycled when
@@ -1024,17 +1015,7 @@ impl<'p> Interpreter<'p> {
                 frame.site = site;
                 frame
             }
-            None => Frame {
-                owner: Owner::Fuse(0),
-                self_node: node,
-                data: Vec::new(),
-                nodes: Vec::new(),
-                site,
-                replaced: false,
-                loops: Vec::new(),
-                data_base: 0,
-                node_base: 0,
-            },
+            None => Frame::new(Owner::Fuse(0), node, Vec::new(), Vec::new(), site),
         }
     }
 
@@ -1109,7 +1090,7 @@ impl<'p> Interpreter<'p> {
                 self.begin_region_visit(index, n);
             }
             let function = &plan.functions[target.index()];
-            let callee = self.callee_frames(function, n, site, &mut params, i == last);
+            let callee = self.callee_frame(function, n, site, &mut params, i == last);
             self.call_fused(tree, fused, plan, target, n, mask.clone(), callee, site)?;
             if let Site::Listed(index) = site {
                 self.end_region_visit(index);
@@ -1170,7 +1151,19 @@ struct Parts<'a> {
     layout: &'a [PartLayout],
 }
 
-impl Parts<'_> {
+impl<'a> Parts<'a> {
+    /// The frame of a call of `function` on `node` whose arguments are in
+    /// `frame.data`: the rest of its locals set to their initial value and
+    /// its node variables to `node`.
+    fn new<M>(mut frame: Frame, function: &'a FnPlan<'_, M>, node: NodeId) -> Parts<'a> {
+        resize_values(&mut frame.data, function.locals);
+        frame.nodes.resize(function.node_vars, node);
+        Parts {
+            frame,
+            layout: &function.parts,
+        }
+    }
+
     /// Node variable `var` of participant `p`.
     #[inline(always)]
     fn node_var(&mut self, p: usize, var: NodeVarId) -> &mut NodeId {

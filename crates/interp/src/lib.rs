@@ -239,6 +239,28 @@ impl ParticipantFrames for [Frame] {
 }
 
 impl Frame {
+    /// A frame for `owner` on `self_node` at `site`, with `data` and
+    /// `nodes` as its locals and node variables, no open loop, and bases 0.
+    fn new(
+        owner: Owner,
+        self_node: NodeId,
+        data: Vec<Value>,
+        nodes: Vec<NodeId>,
+        site: Site,
+    ) -> Frame {
+        Frame {
+            owner,
+            self_node,
+            data,
+            nodes,
+            site,
+            replaced: false,
+            loops: Vec::new(),
+            data_base: 0,
+            node_base: 0,
+        }
+    }
+
     /// The index in `data` of local `l` of the running body.
     #[inline(always)]
     fn local(&self, l: LocalId) -> usize {
@@ -252,8 +274,8 @@ impl Frame {
     }
 }
 
-// Frames move on every call (into a fused call's frame list, back to the
-// pools): up to 128 bytes the compiler moves them inline, without a call to
+// Frames move on every call (into a callee, back to the pools): up to 128
+// bytes the compiler moves them inline, without a call to
 // `memcpy`.
 const _: () = assert!(std::mem::size_of::<Frame>() <= 128);
 
@@ -287,8 +309,9 @@ pub struct Interpreter<'p> {
     node_pool: Vec<Vec<NodeId>>,
     /// Recycled buffers of the fused engine: the frames of fused calls
     /// (one per call, all participants in it) and the per-participant
-    /// argument lists of a call it makes (`fused.rs`); without them a fused visit asked the allocator
-    /// several times more often than an unfused one.
+    /// argument lists of a call it makes (`fused.rs`); without them a
+    /// fused visit asked the allocator several times more often than an
+    /// unfused one.
     frame_pool: Vec<Frame>,
     args_pool: Vec<Vec<Vec<Value>>>,
     /// Recycled open-loop lists of frames (`Frame::loops`).
@@ -376,17 +399,13 @@ impl<'p> Interpreter<'p> {
             .iter()
             .position(|f| f.name == fuse.name)
             .unwrap_or(0);
-        Frame {
-            owner: Owner::Fuse(index as u32),
-            self_node: tree.root,
-            data: args,
-            nodes: Vec::new(),
-            site: Site::Root,
-            replaced: false,
-            loops: Vec::new(),
-            data_base: 0,
-            node_base: 0,
-        }
+        Frame::new(
+            Owner::Fuse(index as u32),
+            tree.root,
+            args,
+            Vec::new(),
+            Site::Root,
+        )
     }
 
     /// An empty value buffer, recycled when possible.
@@ -426,17 +445,7 @@ impl<'p> Interpreter<'p> {
         data.resize(layout.locals.len(), Value::Int(0));
         let mut nodes = self.node_pool.pop().unwrap_or_default();
         nodes.resize(layout.node_vars.len(), node);
-        Frame {
-            owner: Owner::Body(body_id),
-            self_node: node,
-            data,
-            nodes,
-            site,
-            replaced: false,
-            loops: Vec::new(),
-            data_base: 0,
-            node_base: 0,
-        }
+        Frame::new(Owner::Body(body_id), node, data, nodes, site)
     }
 
     /// The arguments of a call on a region node: a copy of `args` (in a
@@ -812,9 +821,9 @@ impl<'p> Interpreter<'p> {
                 let index = self.open_list(tree, parent, self.slot_index(list.field));
                 self.enter_loop(frame, *var, index);
                 let mut flow = Flow::Normal;
+                let slot = frame.var(*var);
                 while let Some(item) = self.advance(index) {
-                    let i = frame.var(*var);
-                    frame.nodes[i] = item;
+                    frame.nodes[slot] = item;
                     if let Flow::Return = self.exec_block(tree, frame, body)? {
                         flow = Flow::Return;
                         break;
@@ -827,9 +836,9 @@ impl<'p> Interpreter<'p> {
             StmtKind::ForArray { var, array, body } => {
                 let array = self.eval(tree, frame, array)?;
                 if let Value::Array(items) = array {
+                    let slot = frame.local(*var);
                     for item in items.iter() {
-                        let i = frame.local(*var);
-                        frame.data[i] = item.clone();
+                        frame.data[slot] = item.clone();
                         if let Flow::Return = self.exec_block(tree, frame, body)? {
                             return Ok(Flow::Return);
                         }
@@ -844,8 +853,8 @@ impl<'p> Interpreter<'p> {
             } => {
                 let start = self.eval(tree, frame, start)?.as_int();
                 let end = self.eval(tree, frame, end)?.as_int();
+                let slot = frame.local(*var);
                 for i in start..end {
-                    let slot = frame.local(*var);
                     frame.data[slot] = Value::Int(i);
                     if let Flow::Return = self.exec_block(tree, frame, body)? {
                         return Ok(Flow::Return);
@@ -1393,17 +1402,7 @@ impl<'p> Interpreter<'p> {
         let mut data = args;
         data.resize(pf.frame.locals.len(), Value::Int(0));
         nodes.resize(pf.frame.node_vars.len(), self_node);
-        Frame {
-            owner: Owner::Pure(f),
-            self_node,
-            data,
-            nodes,
-            site: Site::Nowhere,
-            replaced: false,
-            loops: Vec::new(),
-            data_base: 0,
-            node_base: 0,
-        }
+        Frame::new(Owner::Pure(f), self_node, data, nodes, Site::Nowhere)
     }
 }
 
