@@ -39,8 +39,8 @@
 use crate::rewrite::Site;
 use crate::ParticipantFrames;
 use crate::{
-    Flow, Frame, Interpreter, Owner, RunStats, RuntimeError, VisitProfile, POOL_LIMIT, RED_ZONE,
-    STACK_SEGMENT,
+    Failure, Flow, Frame, Interpreter, Owner, RunStats, RuntimeError, VisitProfile, POOL_LIMIT,
+    RED_ZONE, STACK_SEGMENT,
 };
 use treefuse_fusion::{
     target_for, FusedFnId, FusedProgram, LoopStep, ParticipantMask as Mask, Step, WhileStep,
@@ -391,6 +391,7 @@ impl<'p> Interpreter<'p> {
         } else {
             self.run_fused_with::<WideMask>(tree, fused, fuse, args)
         }
+        .map_err(|e| *e)
     }
 
     /// [`Self::run_fused`] with masks of any width ([`WideMask`]), as
@@ -404,6 +405,7 @@ impl<'p> Interpreter<'p> {
         args: Vec<Value>,
     ) -> Result<RunStats, RuntimeError> {
         self.run_fused_with::<WideMask>(tree, fused, fuse, args)
+            .map_err(|e| *e)
     }
 
     /// [`Self::run_fused`] with participant masks of type `M`.
@@ -413,7 +415,7 @@ impl<'p> Interpreter<'p> {
         fused: &FusedProgram,
         fuse: &Fuse,
         args: Vec<Value>,
-    ) -> Result<RunStats, RuntimeError> {
+    ) -> Result<RunStats, Failure> {
         let mut frame = self.fuse_frame(tree, fuse, args);
         let Some(entry) = fused.entry(&fuse.name) else {
             return Err(self.error(
@@ -479,7 +481,7 @@ impl<'p> Interpreter<'p> {
         mut mask: M,
         mut frames: Parts<'a>,
         mut site: Site,
-    ) -> Result<(), RuntimeError> {
+    ) -> Result<(), Failure> {
         // A fused call in tail position (the function's last step, with
         // nothing postponed) runs as the next round of this loop rather
         // than one level deeper: nothing of this call is needed after it
@@ -584,7 +586,7 @@ impl<'p> Interpreter<'p> {
         mask: M,
         frames: Parts<'a>,
         site: Site,
-    ) -> Result<(), RuntimeError> {
+    ) -> Result<(), Failure> {
         stacker::grow(STACK_SEGMENT, || {
             self.call_fused(tree, fused, plan, id, node, mask, frames, site)
         })
@@ -602,7 +604,7 @@ impl<'p> Interpreter<'p> {
         node: NodeId,
         frames: &mut Parts<'_>,
         run: &mut Active<M>,
-    ) -> Result<(), RuntimeError> {
+    ) -> Result<(), Failure> {
         // One open list for all member loops: a call on the element runs
         // on every node now standing where it stood (a loop after one that
         // may replace elements only calls the element, or is rebound to
@@ -707,7 +709,7 @@ impl<'p> Interpreter<'p> {
         index: usize,
         frames: &mut Parts<'_>,
         (active, admitted): (M, M),
-    ) -> Result<(), RuntimeError> {
+    ) -> Result<(), Failure> {
         let listed = Site::Listed(index);
         let mut callee_mask = M::NONE;
         let mut callee_args = self.take_args();
@@ -766,7 +768,7 @@ impl<'p> Interpreter<'p> {
         node: NodeId,
         frames: &mut Parts<'_>,
         (active, admitted): (M, M),
-    ) -> Result<(), RuntimeError> {
+    ) -> Result<(), Failure> {
         let Some(child) = tree.child_opt(node, group.slot) else {
             // An empty optional child (§8.7): every call on it does
             // nothing and visits nothing, but the guards of the live
@@ -807,7 +809,7 @@ impl<'p> Interpreter<'p> {
         node: NodeId,
         mut frames: Parts<'_>,
         (active, admitted): (M, M),
-    ) -> Result<Option<(FusedFnId, NodeId, M, Parts<'a>, Site)>, RuntimeError> {
+    ) -> Result<Option<(FusedFnId, NodeId, M, Parts<'a>, Site)>, Failure> {
         let Some(child) = tree.child_opt(node, group.slot) else {
             let result = self.empty_group(tree, &group.calls, &mut frames, (active, admitted));
             self.recycle_frame(frames.frame);
@@ -842,7 +844,7 @@ impl<'p> Interpreter<'p> {
         w: &WhilePlan<'p, M>,
         node: NodeId,
         frames: &mut Parts<'_>,
-    ) -> Result<Flow, RuntimeError> {
+    ) -> Result<Flow, Failure> {
         let p = w.participant;
         let active = M::bit(p);
         self.exec_while(
@@ -884,7 +886,7 @@ impl<'p> Interpreter<'p> {
         calls: &[CallPlan<'p>],
         frames: &mut Parts<'_>,
         (active, admitted): (M, M),
-    ) -> Result<(), RuntimeError> {
+    ) -> Result<(), Failure> {
         for (k, c) in calls.iter().enumerate() {
             let p = c.participant;
             let Some(call) = c.call.as_ref().filter(|_| active.has(p) && admitted.has(k)) else {
@@ -916,7 +918,7 @@ impl<'p> Interpreter<'p> {
         node: NodeId,
         site: Site,
         missing: &str,
-    ) -> Result<Option<(FusedFnId, Parts<'a>, M)>, RuntimeError> {
+    ) -> Result<Option<(FusedFnId, Parts<'a>, M)>, Failure> {
         let target = targets.get(tree.type_of(node));
         let function = target.map(|t| &plan.functions[t.index()]);
         let callee_parts = function.map_or(&[][..], |f| &f.parts[..]);
@@ -973,7 +975,7 @@ impl<'p> Interpreter<'p> {
         tree: &mut Tree,
         frame: &mut Frame,
         call: &LiveCall<'p>,
-    ) -> Result<Option<Span>, RuntimeError> {
+    ) -> Result<Option<Span>, Failure> {
         let mut scratch = self.take_values();
         let live = self.live_call(tree, frame, call, &mut scratch);
         self.give_values(scratch);
@@ -1048,7 +1050,7 @@ impl<'p> Interpreter<'p> {
         p: usize,
         later: M,
         site: Site,
-    ) -> Result<(), RuntimeError> {
+    ) -> Result<(), Failure> {
         let function = &fused.functions[id.index()];
         let Some(resume) = function.resume.iter().find(|r| r.participant == p) else {
             return Err(self.error(
@@ -1125,7 +1127,7 @@ impl<'p> Interpreter<'p> {
         frame: &mut Frame,
         call: &LiveCall<'p>,
         out: &mut Vec<Value>,
-    ) -> Result<Option<Span>, RuntimeError> {
+    ) -> Result<Option<Span>, Failure> {
         if let Some(guard) = call.guard {
             if !self.eval(tree, frame, guard)?.as_bool() {
                 return Ok(None);

@@ -23,7 +23,7 @@
 //! its loops runs it calls traversals only on the loop variable, so the
 //! loops open on the current node are always the top entries of the stack.
 
-use crate::{Built, Flow, Frame, Interpreter, RuntimeError};
+use crate::{Built, Failure, Flow, Frame, Interpreter};
 use treefuse_runtime::{NodeId, NodeList, Slot, SlotRef, Tree};
 use treefuse_sema::*;
 use treefuse_syntax::Span;
@@ -227,8 +227,8 @@ impl Interpreter<'_> {
     pub(crate) fn on_region(
         &mut self,
         index: usize,
-        mut visit: impl FnMut(&mut Self, NodeId, bool) -> Result<(), RuntimeError>,
-    ) -> Result<(), RuntimeError> {
+        mut visit: impl FnMut(&mut Self, NodeId, bool) -> Result<(), Failure>,
+    ) -> Result<(), Failure> {
         let open = &mut self.open_lists[index];
         let region = match &mut open.front {
             Some(front) => front.split_off(open.region_start),
@@ -267,7 +267,7 @@ impl Interpreter<'_> {
         tree: &mut Tree,
         frame: &mut Frame,
         s: &Stmt,
-    ) -> Result<Flow, RuntimeError> {
+    ) -> Result<Flow, Failure> {
         match &s.kind {
             StmtKind::ReplaceSelf { with } => {
                 let node = self.subtree(tree, frame, with)?;
@@ -415,7 +415,7 @@ impl Interpreter<'_> {
         tree: &mut Tree,
         frame: &mut Frame,
         t: &Subtree,
-    ) -> Result<NodeId, RuntimeError> {
+    ) -> Result<NodeId, Failure> {
         Ok(match t {
             Subtree::New(new) => {
                 let built = self.build(tree, frame, new)?;
@@ -436,7 +436,7 @@ impl Interpreter<'_> {
         tree: &mut Tree,
         frame: &mut Frame,
         items: &[ListItem],
-    ) -> Result<Vec<NodeId>, RuntimeError> {
+    ) -> Result<Vec<NodeId>, Failure> {
         enum Part {
             Built(Built),
             Node(NodeId),
@@ -476,7 +476,7 @@ impl Interpreter<'_> {
         nodes: &[NodeId],
         thicket: bool,
         span: Span,
-    ) -> Result<(), RuntimeError> {
+    ) -> Result<(), Failure> {
         match frame.site {
             Site::Listed(index) => self.replace_listed(index, nodes),
             Site::Root | Site::Child(..) if thicket => {
