@@ -1994,10 +1994,25 @@ impl Gen<'_> {
             } => {
                 receiver.root == PathRoot::Var(var)
                     && receiver.steps.is_empty()
-                    && self.rw.method_replaces[method.index()]
+                    && self.replaces_on(*method, receiver.ty)
             }
             _ => false,
         })
+    }
+
+    /// Whether a call of `method` on a node of static type `ty` may
+    /// replace it: the body the call dispatches to for some concrete
+    /// subtype of `ty` may. Narrower than the method's own flag, which
+    /// covers every type of its hierarchy: `for f in self.funcs {
+    /// f.desugar() }` keeps a plain loop when only statements replace
+    /// themselves in `desugar` (and such a loop may run in parallel).
+    pub fn replaces_on(&self, method: treefuse_sema::MethodId, ty: treefuse_sema::TypeId) -> bool {
+        self.rw.method_replaces[method.index()]
+            && (0..self.p.types.len() as u32)
+                .map(treefuse_sema::TypeId)
+                .filter(|&t| !self.p.types[t.index()].is_abstract && self.p.is_subtype(t, ty))
+                .filter_map(|t| self.p.dispatch(t, method))
+                .any(|b| self.rw.body_replaces[b.index()])
     }
 }
 

@@ -90,6 +90,7 @@ pub(crate) const MODULE_NAMES: &[&str] = &[
     "SubtreeGrowth",
     "Parallel",
     "par_loop",
+    "plan_split",
     "rayon",
     // Primitive types and crates.
     "bool",
@@ -226,6 +227,7 @@ pub(crate) const RUNTIME_HELPERS: &[&str] = &[
     "ColdView",
     "IdRange",
     "split_plan",
+    "SplitPlan",
     "plan_from_firsts",
     "split_arena",
     "OpenList",
@@ -504,6 +506,8 @@ pub(crate) fn reserved_locals(numbered: usize) -> Vec<String> {
         "while_limit",
         "while_iter",
         "par",
+        "plan",
+        "splitting",
     ]
     .iter()
     .map(|s| s.to_string())

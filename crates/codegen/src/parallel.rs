@@ -37,8 +37,10 @@
 //! the list: no node is shared between workers. (`refs_into` reads only
 //! the nodes outside the ranges: in a tree read from JSON, the list's
 //! ancestors.)
-//! Otherwise, and for lists under the grain, the loop runs sequentially on
-//! a view of the whole tree. Each worker runs on a context of its own
+//! Otherwise, and for lists under the grain, `plan_split` says no before
+//! anything ran, and the loop runs as it stands, sequentially on the
+//! `ParallelRun` itself (indexed as fast as `Tree`; a loop nested in it may
+//! still split). Each worker runs on a context of its own
 //! holding a copy of the globals; afterwards the chunks are taken in list
 //! order: the globals the fuser lists as reduced are combined
 //! (`treefuse_fusion::Reduction`: each worker starts from the value before
@@ -199,6 +201,15 @@ impl Gen<'_> {
                 fn split(&mut self) -> Option<(&mut Tree, &Parallel)> {
                     None
                 }
+
+                /// Lets loops split (`true`) or not; whether they could.
+                /// Only a `ParallelRun` splits: it stops while a parallel
+                /// loop that did not split runs, so that the loops inside
+                /// it run as they would in a chunk, without planning.
+                #[inline]
+                fn set_splitting(&mut self, _on: bool) -> bool {
+                    false
+                }
             }
 
             impl TreeAccess for Tree {
@@ -226,12 +237,13 @@ impl Gen<'_> {
             pub struct ParallelRun<'a> {
                 tree: &'a mut Tree,
                 par: &'a Parallel,
+                splitting: bool,
             }
 
             impl<'a> ParallelRun<'a> {
                 /// A run on `tree` with the options `par`.
                 pub fn new(tree: &'a mut Tree, par: &'a Parallel) -> ParallelRun<'a> {
-                    ParallelRun { tree, par }
+                    ParallelRun { tree, par, splitting: true }
                 }
             }
 
@@ -287,7 +299,16 @@ impl Gen<'_> {
 
                 #[inline]
                 fn split(&mut self) -> Option<(&mut Tree, &Parallel)> {
-                    Some((&mut *self.tree, self.par))
+                    if self.splitting {
+                        Some((&mut *self.tree, self.par))
+                    } else {
+                        None
+                    }
+                }
+
+                #[inline]
+                fn set_splitting(&mut self, on: bool) -> bool {
+                    std::mem::replace(&mut self.splitting, on)
                 }
             }
         );
@@ -483,16 +504,6 @@ impl Gen<'_> {
             }
 
             impl<'a> SubtreeView<'a> {
-                /// All of `tree`, to change (a loop that does not split).
-                fn whole(tree: &'a mut Tree) -> SubtreeView<'a> {
-                    let base = [#(tree.#arenas.len()),*];
-                    let _ = base;
-                    SubtreeView {
-                        #(#arenas: ArenaView::whole(&mut tree.#arenas),)*
-                        #(#tables: ColdView::new(&tree.#tables, base[#cold_arena]),)*
-                    }
-                }
-
                 /// The nodes of the subtree at `root`, per arena; `None` if
                 /// it reaches an id that is not in the tree, or more nodes
                 /// than the tree has (a cycle). A node reached twice is
@@ -525,9 +536,12 @@ impl Gen<'_> {
 
                 /// The first node of each arena that a pre-order walk of the
                 /// subtree at `root` meets (see `plan_from_firsts`); the walk
-                /// stops once it has one of every arena. `None` if it
-                /// reaches an id not in the tree or more nodes than the tree
-                /// has (a cycle).
+                /// stops once it has one of every arena, or after 16 nodes
+                /// (an arena not met by then counts as one the element has
+                /// no nodes in: a guess like the rest of the plan, which
+                /// `closed` checks; walking every element whole would cost
+                /// as much as a pass). `None` if it reaches an id not in the
+                /// tree or more nodes than the tree has (a cycle).
                 #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
                 fn firsts(
                     t: &Tree,
@@ -545,7 +559,7 @@ impl Gen<'_> {
                         match n {
                             #(#first_arms)*
                         }
-                        if missing == 0 {
+                        if missing == 0 || seen >= 16 {
                             break;
                         }
                         // Children in order: the walk is a pre-order.
@@ -668,32 +682,23 @@ impl Gen<'_> {
                 )*
             }
 
-            /// Runs `body` on each of `items`, the elements of a loop that
-            /// the fuser found independent, on the threads of the current
-            /// rayon pool: in chunks of at least the grain's nodes when the
-            /// elements' subtrees are contiguous id ranges one after the
-            /// other and nothing outside the list points into them, else
-            /// sequentially. `reduce(globals, before, worker)` combines a
-            /// chunk's copy of the globals into the run's, chunk by chunk
-            /// in list order; the first chunk that failed returns its error
-            /// (the sequential run's first). The nodes the chunks created
-            /// join the arenas in list order.
-            #[allow(clippy::too_many_arguments)]
-            fn par_loop<I: Copy + Sync, const C: bool>(
-                tree: &mut Tree,
+            /// Where a loop the fuser found independent splits: chunks of
+            /// at least the grain's nodes when the elements' subtrees
+            /// (`node` of each of `items`) are contiguous id ranges one
+            /// after the other and nothing outside the list points into
+            /// them; `None` otherwise, and the caller runs the loop as it
+            /// stands, on the tree itself.
+            fn plan_split<I: Copy + Sync>(
+                tree: &Tree,
                 par: &Parallel,
-                cx: &mut Cx<C>,
                 items: &[I],
                 node: impl Fn(I) -> NodeRef + Sync,
-                reduce: impl Fn(&mut Globals, &Globals, &Cx<C>),
-                body: impl Fn(&mut SubtreeView<'_>, &mut Cx<C>, I) -> Result<(), Fail> + Sync,
-            ) -> Result<(), Fail> {
+            ) -> Option<SplitPlan<#n_arenas>> {
                 use treefuse_runtime::rayon::prelude::*;
-                let base: [usize; #n_arenas] = [#(tree.#arenas.len()),*];
-                let plan = if items.len() < 2 {
-                    None
-                } else {
-                    // Where each element's nodes start (a short pre-order
+                if items.len() < 2 {
+                    return None;
+                }
+                // Where each element's nodes start (a short pre-order
                     // walk each, on the pool's threads), where the list
                     // ends (the last elements' subtrees measured), then
                     // the proof that the guess holds: every chunk closed,
@@ -747,19 +752,27 @@ impl Gen<'_> {
                             };
                             SubtreeView::refs_into(whole, lo, hi) == items.len()
                         })
-                };
-                let Some(plan) = plan else {
-                    let mut view = SubtreeView::whole(tree);
-                    let mut r = Ok(());
-                    for &item in items {
-                        r = body(&mut view, cx, item);
-                        if r.is_err() {
-                            break;
-                        }
-                    }
-                    view.into_growth().append_to(tree, &[0; #n_arenas]);
-                    return r;
-                };
+            }
+
+            /// Runs `body` on each of `items`, the elements of a loop that
+            /// the fuser found independent, split as `plan` says
+            /// (`plan_split`), the chunks on the threads of the current
+            /// rayon pool. `reduce(globals, before, worker)` combines a
+            /// chunk's copy of the globals into the run's, chunk by chunk
+            /// in list order; the first chunk that failed returns its error
+            /// (the sequential run's first). The nodes the chunks created
+            /// join the arenas in list order.
+            fn par_loop<I: Copy + Sync, const C: bool>(
+                tree: &mut Tree,
+                par: &Parallel,
+                plan: SplitPlan<#n_arenas>,
+                cx: &mut Cx<C>,
+                items: &[I],
+                reduce: impl Fn(&mut Globals, &Globals, &Cx<C>),
+                body: impl Fn(&mut SubtreeView<'_>, &mut Cx<C>, I) -> Result<(), Fail> + Sync,
+            ) -> Result<(), Fail> {
+                use treefuse_runtime::rayon::prelude::*;
+                let base: [usize; #n_arenas] = [#(tree.#arenas.len()),*];
                 par.note_split(plan.ends.len());
                 let start = cx.globals.clone();
                 let done: Vec<_> = {
@@ -925,13 +938,16 @@ impl Gen<'_> {
         };
         quote!({
             let items = t[this].#name.clone();
-            if let Some((tree, par)) = t.split() {
+            let plan = t
+                .split()
+                .and_then(|(tree, par)| plan_split(tree, par, &items, NodeRef::#v));
+            if let (Some(plan), Some((tree, par))) = (plan, t.split()) {
                 par_loop(
                     tree,
                     par,
+                    plan,
                     cx,
                     &items,
-                    NodeRef::#v,
                     #reduce,
                     |#tv: &mut SubtreeView<'_>, #cxv: &mut Cx<#count>, #item: #id| -> Result<(), Fail> {
                         #once
@@ -939,10 +955,12 @@ impl Gen<'_> {
                     },
                 )?;
             } else {
+                let splitting = t.set_splitting(false);
                 for &#item in items.iter() {
                     #binds
                     #inner
                 }
+                t.set_splitting(splitting);
             }
         })
     }

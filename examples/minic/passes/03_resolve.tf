@@ -1,6 +1,12 @@
 // Pass 3, resolve: names => declaration ids (`NEXT_ID`), calls => function
 // indices; scoped `{str: i64}` environments grown across a statement list;
 // `RESOLVE_ERRORS` counts names without a declaration.
+//
+// Declaration ids are local to their function (0, 1, ... in each, as
+// rustc's `ItemLocalId`): every later pass keys its maps by id within one
+// function only. So `NEXT_ID` is set when a function starts, before it is
+// read, and the functions do not depend on each other's numbering: the
+// fuser can run them in parallel (`treefuse fuse` says so).
 
 // The names a node sees: the functions (by index) and the variables in
 // scope (by declaration id).
@@ -21,6 +27,7 @@ impl Program {
 impl Param { traversal resolve() { self.id = NEXT_ID; NEXT_ID = NEXT_ID + 1; } }
 impl Func {
     traversal resolve(fns: {str: i64}) {
+        NEXT_ID = 0;
         let names = Names { funcs: fns, vars: {} };
         for p in self.params {
             p.resolve();
