@@ -563,6 +563,16 @@ impl Names {
                 .map(|s| s.to_string()),
         );
         all.extend(reserved_locals(numbered));
+        // Locals are underscore-blind (an unused parameter `x` becomes
+        // `_x`): a local must not take a module name without its leading
+        // underscores either, or `_x` would shadow the function `_x`.
+        let trimmed: Vec<String> = all
+            .iter()
+            .map(|n| n.trim_start_matches('_'))
+            .filter(|k| !k.is_empty())
+            .map(str::to_string)
+            .collect();
+        all.extend(trimmed);
         Rc::new(all)
     }
 
@@ -702,5 +712,23 @@ mod tests {
         assert_eq!(locals.fresh_value("active_200").to_string(), "active_200");
         assert_eq!(locals.fresh_value("active").to_string(), "active");
         assert_eq!(locals.fresh_value("active").to_string(), "active_201");
+    }
+
+    /// A local never takes a module name, leading underscores aside: an
+    /// unused parameter `become_cold_2` is written `_become_cold_2`,
+    /// which would shadow a traversal's dispatcher of that name where it
+    /// is called (hostile program 62005).
+    #[test]
+    fn locals_avoid_module_names_without_their_underscores() {
+        let mut module = Names::for_module(0);
+        assert_eq!(
+            module.fresh_value("_become_cold_2").to_string(),
+            "_become_cold_2"
+        );
+        let reserved = Names::locals_reserved(&module, &[], 0);
+        let mut locals = Names::for_locals(&reserved);
+        let local = locals.fresh_value("become_cold_2").to_string();
+        assert_ne!(local, "become_cold_2");
+        assert_ne!(local.trim_start_matches('_'), "become_cold_2");
     }
 }

@@ -305,26 +305,30 @@ impl<'a, N> ArenaView<'a, N> {
     #[inline]
     pub fn get(&self, id: usize) -> &N {
         // The worker's own chunk first, with one comparison: below
-        // `own_lo` the difference wraps around to a huge number.
-        match self.own.get(id.wrapping_sub(self.own_lo)) {
+        // `own_lo` the difference wraps around to a huge number. Then the
+        // nodes it created, as cheaply: a pass that creates nodes (a
+        // desugaring) often has the passes fused with it visit them.
+        if let Some(n) = self.own.get(id.wrapping_sub(self.own_lo)) {
+            return n;
+        }
+        match self.grown.get(id.wrapping_sub(self.grown_lo)) {
             Some(n) => n,
-            None => self.get_outside_own(id),
+            None => self.get_shared(id),
         }
     }
 
-    /// [`ArenaView::get`] of a node not in the worker's chunk: one the
-    /// worker created (rare next to its own), else a panic. Cold, so that
-    /// the own chunk's path falls through.
+    /// [`ArenaView::get`] of a node neither in the worker's chunk nor
+    /// created by it: one outside the list, else a panic. Cold, so that
+    /// the worker's own nodes' path falls through.
     #[cold]
     #[inline(never)]
-    fn get_outside_own(&self, id: usize) -> &N {
+    fn get_shared(&self, id: usize) -> &N {
         let found = if id < self.own_lo {
             self.before.get(id)
-        } else if id < self.grown_lo {
-            id.checked_sub(self.after_lo)
-                .and_then(|k| self.after.get(k))
         } else {
-            self.grown.get(id - self.grown_lo)
+            id.checked_sub(self.after_lo)
+                .filter(|_| id < self.grown_lo)
+                .and_then(|k| self.after.get(k))
         };
         match found {
             Some(n) => n,
@@ -351,18 +355,7 @@ impl<'a, N> ArenaView<'a, N> {
             }
             return &mut self.own[k];
         }
-        self.get_mut_outside_own(id)
-    }
-
-    /// [`ArenaView::get_mut`] of a node not in the worker's chunk (see
-    /// `get_outside_own`).
-    #[cold]
-    #[inline(never)]
-    fn get_mut_outside_own(&mut self, id: usize) -> &mut N {
-        match id
-            .checked_sub(self.grown_lo)
-            .and_then(|k| self.grown.get_mut(k))
-        {
+        match self.grown.get_mut(id.wrapping_sub(self.grown_lo)) {
             Some(n) => n,
             None => outside_view(id),
         }
