@@ -4,7 +4,8 @@
 //! (`programs/*.tf`, hostile names included), the rewriting cases of the
 //! interpreter's tests and a batch of the fusion fuzzer's random
 //! programs, each under its generator's names and under hostile names
-//! (`treefuse_progen::generate_hostile`), are generated into
+//! (`treefuse_progen::generate_hostile`), are generated (every other one
+//! with the parallel entry points of `Config::parallel`) into
 //! one scratch crate whose root says `#![deny(warnings)]` and
 //! `#![warn(missing_docs)]`, which is then built and linted with
 //! `cargo clippy -- -D warnings` (each through the same `cargo` that runs
@@ -137,6 +138,11 @@ fn generated_modules_are_warning_and_clippy_clean() {
     let config = treefuse_codegen::Config::new();
     let mut wide_config = treefuse_codegen::Config::new();
     wide_config.wide_masks();
+    // Every other program with the parallel entry points (their support
+    // code, `ParallelRun`, `SubtreeView`, `plan_split`, `par_loop`, and the
+    // traversals generic over `TreeAccess`).
+    let mut parallel_config = treefuse_codegen::Config::new();
+    parallel_config.parallel(true);
     let mut lib = String::from(
         "//! Generated modules, linted together.\n#![deny(warnings)]\n#![warn(missing_docs)]\n",
     );
@@ -144,6 +150,8 @@ fn generated_modules_are_warning_and_clippy_clean() {
     for (i, f) in files.iter().enumerate() {
         let config = if wide.contains(f) {
             &wide_config
+        } else if i % 2 == 0 {
+            &parallel_config
         } else {
             &config
         };

@@ -484,10 +484,17 @@ impl Gen<'_> {
             .iter()
             .map(|a| format_ident!("shift_{}", a.to_string().trim_start_matches("r#")))
             .collect();
-        let parts: Vec<_> = arenas
-            .iter()
-            .map(|a| format_ident!("{}_parts", a.to_string().trim_start_matches("r#")))
-            .collect();
+        // `par_loop`'s locals for the arenas and cold tables it takes
+        // apart: numbered, never the arenas' own (user-derived) names,
+        // which could be those of its parameters (a hierarchy `Body`
+        // makes an arena `body`).
+        let numbered = |prefix: &str, n: usize| -> Vec<proc_macro2::Ident> {
+            (0..n).map(|i| format_ident!("{prefix}_{i}")).collect()
+        };
+        let parts = numbered("parts", arenas.len());
+        let arena_vars = numbered("arena", arenas.len());
+        let view_vars = numbered("view", arenas.len());
+        let table_vars = numbered("table", tables.len());
         let stack_bound = if matches!(self.stack, crate::stack_plan::StackScheme::Created(_)) {
             quote!(cx.set_stack_bound(nodes);)
         } else {
@@ -776,18 +783,18 @@ impl Gen<'_> {
                 par.note_split(plan.ends.len());
                 let start = cx.globals.clone();
                 let done: Vec<_> = {
-                    let Tree { #(#arenas,)* #(#tables,)* .. } = &mut *tree;
+                    let Tree { #(#arenas: #arena_vars,)* #(#tables: #table_vars,)* .. } = &mut *tree;
                     #(
                         let starts: Vec<usize> = plan.starts.iter().map(|s| s[#arena_lits]).collect();
-                        let mut #parts = split_arena(#arenas, &starts).into_iter();
+                        let mut #parts = split_arena(#arena_vars, &starts).into_iter();
                     )*
                     let mut chunks = Vec::with_capacity(plan.ends.len());
                     let mut begin = 0;
                     for (&end, &nodes) in plan.ends.iter().zip(&plan.nodes) {
-                        #(let Some(#arenas) = #parts.next() else { break };)*
+                        #(let Some(#view_vars) = #parts.next() else { break };)*
                         let view = SubtreeView {
-                            #(#arenas,)*
-                            #(#tables: ColdView::new(#tables, base[#cold_arena]),)*
+                            #(#arenas: #view_vars,)*
+                            #(#tables: ColdView::new(#table_vars, base[#cold_arena]),)*
                         };
                         chunks.push((view, &items[begin..end], nodes));
                         begin = end;
