@@ -39,8 +39,9 @@
 //! ancestors.)
 //! Otherwise, and for lists under the grain, `plan_split` says no before
 //! anything ran, and the loop runs as it stands, sequentially on the
-//! `ParallelRun` itself (indexed as fast as `Tree`; a loop nested in it may
-//! still split). Each worker runs on a context of its own
+//! `ParallelRun` itself (indexed as fast as `Tree`), with splitting off
+//! for the loops inside it (`TreeAccess::set_splitting`), which run as
+//! they would in a chunk, without planning. Each worker runs on a context of its own
 //! holding a copy of the globals; afterwards the chunks are taken in list
 //! order: the globals the fuser lists as reduced are combined
 //! (`treefuse_fusion::Reduction`: each worker starts from the value before
