@@ -24,6 +24,11 @@ record At { line: i64, type: i64 }
 record Level { level: i64, _level: bool }
 enum Fail { Ok, Err, Some, None }
 enum Site { Root, Listed }
+// A field and a record field named like a variant of their own enum type:
+// constructor parameters `mode: Mode` would be bindings with a variant's
+// name (E0170), so the members are `mode_2`.
+enum Mode { mode, Loud }
+record Pick { mode: Mode, at: i64 }
 
 pure fn div_int(a: i64, b: i64) -> i64 {
     if b == 0 {
@@ -52,6 +57,8 @@ abstract tree Replaced {
     at: At;
     g: Globals;
     f: Fail;
+    mode: Mode;
+    pick: Pick;
     traversal visit(t: i64, cx: i64) {}
     traversal run_unfused(n: i64) {}
     traversal x_fused() {}
@@ -83,6 +90,8 @@ tree NodeRef : Replaced {
         self.n = n + self.this_child.n;
         self.f = Fail::Some;
         if self.f == Fail::None { return; }
+        self.pick = Pick { mode: self.mode, at: n };
+        self.mode = Mode::Loud;
         self.replaced = self.replaced + globals;
     }
     traversal x_fused() {

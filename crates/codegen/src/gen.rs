@@ -747,14 +747,35 @@ impl<'p> Gen<'p> {
         // `Match` and `match` (both `match_`) or an inherited `Clone` and
         // an own `clone` stay apart, while `next` of two unrelated types
         // stays `next` in both.
+        let enum_variants: Vec<Vec<Ident>> = p
+            .enums
+            .iter()
+            .map(|e| {
+                let mut ns = Names::for_variants(numbered);
+                ns.reserve(["Self"]);
+                e.variants.iter().map(|v| ns.fresh(v)).collect()
+            })
+            .collect();
+        // A member is also a constructor's parameter (`Tree::cx(kind: K)`,
+        // `Rec::new(kind)`): one named like a variant of its own enum type
+        // would be a binding with a variant's name (E0170).
+        let names_a_variant = |ty: &DataType, n: &str| match ty {
+            DataType::Enum(e) => enum_variants[e.index()].iter().any(|v| v == n),
+            _ => false,
+        };
         let mut member = vec![ident("x"); p.fields.len()];
         let mut members_of: Vec<Names> = vec![Names::for_members(); p.types.len()];
         for (f, fd) in p.fields.iter().enumerate() {
             let holders: Vec<usize> = (0..p.types.len())
                 .filter(|&t| p.types[t].fields.contains(&FieldId(f as u32)))
                 .collect();
+            let own_type = match &fd.kind {
+                FieldKind::Data(ty) => Some(ty),
+                _ => None,
+            };
             let name = crate::names::first_free(&snake(&fd.name), |n| {
                 holders.iter().any(|&t| members_of[t].is_taken(n))
+                    || own_type.is_some_and(|ty| names_a_variant(ty, n))
             });
             for &t in &holders {
                 members_of[t].reserve([name.as_str()]);
@@ -788,15 +809,6 @@ impl<'p> Gen<'p> {
         // would bind instead of matching a variant of the same name (E0170).
         let mut variant_ns = Names::for_variants(numbered);
         let variant = p.types.iter().map(|t| variant_ns.fresh(&t.name)).collect();
-        let enum_variants = p
-            .enums
-            .iter()
-            .map(|e| {
-                let mut ns = Names::for_variants(numbered);
-                ns.reserve(["Self"]);
-                e.variants.iter().map(|v| ns.fresh(v)).collect()
-            })
-            .collect();
         let rec_fields = p
             .records
             .iter()
@@ -806,7 +818,13 @@ impl<'p> Gen<'p> {
                 let mut ns = Names::for_members();
                 r.fields
                     .iter()
-                    .map(|f| ns.fresh_value(&snake(&f.name)))
+                    .map(|f| {
+                        let name = crate::names::first_free(&snake(&f.name), |n| {
+                            ns.is_taken(n) || names_a_variant(&f.ty, n)
+                        });
+                        ns.reserve([name.as_str()]);
+                        ident(&name)
+                    })
                     .collect()
             })
             .collect();
