@@ -146,6 +146,35 @@ fn minic() {
     assert!(split > 0, "no loop of minic ran in parallel");
 }
 
+/// minic's loop over functions that desugars (creating nodes in every
+/// function) splits, and so does the next loop over the functions: the
+/// run keeps the first loop's plan, grown by the nodes its chunks created
+/// (each function's nodes are then two ranges of ids), and proves it
+/// again before the second loop.
+#[test]
+fn minic_splits_again_after_a_loop_that_created_nodes() {
+    let program = example("examples/minic");
+    let (seq, par) = case_study!(minic, "optimize");
+    for seed in 0..3 {
+        let json = treefuse_casegen::generate_string("minic", 1, 40, seed).unwrap();
+        let tree = program.read_tree("optimize", &json).unwrap();
+        let expected = seq(&tree);
+        for (threads, grain) in [(2, 1), (2, 500), (3, 64)] {
+            let options = Parallel::new(grain);
+            let got = pool(threads).install(|| par(&tree, &options));
+            assert_eq!(
+                expected, got,
+                "minic seed {seed}, {threads} threads, grain {grain}"
+            );
+            assert_eq!(
+                options.split_loops(),
+                2,
+                "minic seed {seed}, grain {grain}: both loops over the functions split"
+            );
+        }
+    }
+}
+
 /// A write-first global (`programs/write_first.tf`): items that do not
 /// write it, items that fail before writing it, at every position in the
 /// chunks; the global after the loop (or at the error) is the sequential

@@ -37,6 +37,18 @@
 //! the list: no node is shared between workers. (`refs_into` reads only
 //! the nodes outside the ranges: in a tree read from JSON, the list's
 //! ancestors.)
+//!
+//! Nodes that the chunks of a split loop create land after every other
+//! node, so after such a loop an element's nodes are two ranges of ids
+//! (its old ones, and its new ones among the other elements' new ones),
+//! which the pre-order guess cannot find. The run therefore keeps the
+//! plan of the last loop that split (`ParallelRun`'s `memo`,
+//! `SplitMemo`), grown by a *band* of the created nodes per arena (chunk
+//! `k` holds its range of every band: `SplitPlan::with_growth`), and
+//! `plan_split` tries it first when the next parallel loop runs over the
+//! same elements. A kept plan is only a guess too: it goes through the
+//! same proof (roots, closed chunks over all their ranges, `refs_into`
+//! over all the list's ranges) before anything runs on it.
 //! Otherwise, and for lists under the grain, `plan_split` says no before
 //! anything ran, and the loop runs as it stands, sequentially on the
 //! `ParallelRun` itself (indexed as fast as `Tree`), with splitting off
@@ -195,11 +207,11 @@ impl Gen<'_> {
                     }
                 )*
 
-                /// The tree and the options of a parallel run, where a loop
-                /// the fuser found independent may split: `None` but for
-                /// `ParallelRun`.
+                /// The tree, the options and the kept plan of a parallel run,
+                /// where a loop the fuser found independent may split: `None`
+                /// but for `ParallelRun`.
                 #[inline]
-                fn split(&mut self) -> Option<(&mut Tree, &Parallel)> {
+                fn split(&mut self) -> Option<(&mut Tree, &Parallel, &mut Option<SplitMemo<#n_arenas>>)> {
                     None
                 }
 
@@ -239,12 +251,16 @@ impl Gen<'_> {
                 tree: &'a mut Tree,
                 par: &'a Parallel,
                 splitting: bool,
+                /// The plan of the last loop that split, grown by the nodes
+                /// its chunks created: tried first when the next parallel
+                /// loop runs over the same elements (`plan_split`).
+                memo: Option<SplitMemo<#n_arenas>>,
             }
 
             impl<'a> ParallelRun<'a> {
                 /// A run on `tree` with the options `par`.
                 pub fn new(tree: &'a mut Tree, par: &'a Parallel) -> ParallelRun<'a> {
-                    ParallelRun { tree, par, splitting: true }
+                    ParallelRun { tree, par, splitting: true, memo: None }
                 }
             }
 
@@ -299,9 +315,9 @@ impl Gen<'_> {
                 )*
 
                 #[inline]
-                fn split(&mut self) -> Option<(&mut Tree, &Parallel)> {
+                fn split(&mut self) -> Option<(&mut Tree, &Parallel, &mut Option<SplitMemo<#n_arenas>>)> {
                     if self.splitting {
-                        Some((&mut *self.tree, self.par))
+                        Some((&mut *self.tree, self.par, &mut self.memo))
                     } else {
                         None
                     }
@@ -427,12 +443,10 @@ impl Gen<'_> {
                 // them are not looked at (a tree read in pre-order has
                 // few others, the list's ancestors).
                 Some(quote!(
-                    let len = t.#arena.len();
-                    let (l, h) = (lo[#a].min(len), hi[#a].min(len).max(lo[#a].min(len)));
-                    for part in [&t.#arena[..l], &t.#arena[h..]] {
-                        for node in part {
+                    for gap in gaps(&list[#a], t.#arena.len()) {
+                        for node in &t.#arena[gap] {
                             let mut visit = |a: usize, c: usize| {
-                                if c >= lo[a] && c < hi[a] {
+                                if in_ranges(&list[a], c) {
                                     refs += 1;
                                 }
                             };
@@ -450,23 +464,27 @@ impl Gen<'_> {
             .filter_map(|((h, a), children)| {
                 let arena = &h.arena;
                 let children = children.as_ref()?;
-                // One comparison per child (`c - lo` wraps around below
-                // `lo`), no branch per node: the verdict of a block of
-                // nodes is looked at once.
+                // One comparison per child against the first band's range
+                // (`c - lo` wraps around below `lo`), the other bands
+                // only for a child outside it; no branch per node: the
+                // verdict of a block of nodes is looked at once.
                 Some(quote!(
-                    let Some(nodes) = t.#arena.get(lo[#a]..hi[#a]) else {
-                        return false;
-                    };
-                    for block in nodes.chunks(256) {
-                        let mut outside = false;
-                        for node in block {
-                            let mut visit = |a: usize, c: usize| {
-                                outside |= c.wrapping_sub(lo[a]) >= width[a];
-                            };
-                            #children
-                        }
-                        if outside {
+                    for range in &ranges[#a] {
+                        let Some(nodes) = t.#arena.get(range.clone()) else {
                             return false;
+                        };
+                        for block in nodes.chunks(256) {
+                            let mut outside = false;
+                            for node in block {
+                                let mut visit = |a: usize, c: usize| {
+                                    outside |= c.wrapping_sub(lo[a]) >= width[a]
+                                        && !in_ranges(&ranges[a][1..], c);
+                                };
+                                #children
+                            }
+                            if outside {
+                                return false;
+                            }
                         }
                     }
                 ))
@@ -580,12 +598,15 @@ impl Gen<'_> {
                     Some(found)
                 }
 
-                /// Whether every node with an id in `lo[a]..hi[a]` has its
-                /// children in those ranges too.
+                /// Whether every node with an id in `ranges[a]` (one chunk's
+                /// ranges per arena) has its children in those ranges too.
                 #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
-                fn closed(t: &Tree, lo: &[usize; #n_arenas], hi: &[usize; #n_arenas]) -> bool {
-                    let width: [usize; #n_arenas] = std::array::from_fn(|a| hi[a].saturating_sub(lo[a]));
-                    let _ = width;
+                fn closed(t: &Tree, ranges: &[Vec<std::ops::Range<usize>>; #n_arenas]) -> bool {
+                    // Every range of a well-formed plan: `ranges[a][0]` is
+                    // there, empty or not.
+                    let lo: [usize; #n_arenas] = std::array::from_fn(|a| ranges[a].first().map_or(0, |r| r.start));
+                    let width: [usize; #n_arenas] = std::array::from_fn(|a| ranges[a].first().map_or(0, |r| r.len()));
+                    let _ = (lo, width);
                     #(#closed_scans)*
                     true
                 }
@@ -598,9 +619,10 @@ impl Gen<'_> {
                 }
 
                 /// How many child references of nodes outside the ids
-                /// `lo[a]..hi[a]` of each arena point into them.
+                /// `list[a]` of each arena (the list's ranges) point into
+                /// them.
                 #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
-                fn refs_into(t: &Tree, lo: &[usize; #n_arenas], hi: &[usize; #n_arenas]) -> usize {
+                fn refs_into(t: &Tree, list: &[Vec<std::ops::Range<usize>>; #n_arenas]) -> usize {
                     let mut refs = 0usize;
                     #(#outside_scans)*
                     refs
@@ -695,85 +717,97 @@ impl Gen<'_> {
             /// (`node` of each of `items`) are contiguous id ranges one
             /// after the other and nothing outside the list points into
             /// them; `None` otherwise, and the caller runs the loop as it
-            /// stands, on the tree itself.
+            /// stands, on the tree itself. The plan the run kept from the
+            /// last loop that split (`memo`) is tried first when it was
+            /// made for the same elements.
             fn plan_split<I: Copy + Sync>(
                 tree: &Tree,
                 par: &Parallel,
+                memo: &mut Option<SplitMemo<#n_arenas>>,
                 items: &[I],
                 node: impl Fn(I) -> NodeRef + Sync,
-            ) -> Option<SplitPlan<#n_arenas>> {
+            ) -> Option<SplitMemo<#n_arenas>> {
                 use treefuse_runtime::rayon::prelude::*;
                 if items.len() < 2 {
                     return None;
                 }
-                // Where each element's nodes start (a short pre-order
-                    // walk each, on the pool's threads), where the list
-                    // ends (the last elements' subtrees measured), then
-                    // the proof that the guess holds: every chunk closed,
-                    // every element's root in its chunk, and nothing
-                    // outside the list pointing into it but the list.
-                    let whole: &Tree = tree;
-                    let firsts: Option<Vec<[Option<usize>; #n_arenas]>> = items
-                        .par_iter()
-                        .map_init(Vec::new, |pending, &i| SubtreeView::firsts(whole, node(i), pending))
-                        .collect();
-                    firsts
-                        .and_then(|firsts| {
-                            // Per arena, the last element with nodes there
-                            // ends the list's block: measure that element.
-                            let last_with: [Option<usize>; #n_arenas] =
-                                std::array::from_fn(|a| firsts.iter().rposition(|f| f[a].is_some()));
-                            let mut end = [None; #n_arenas];
-                            let mut pending = Vec::new();
-                            for k in last_with.iter().flatten() {
-                                if (0..#n_arenas).all(|a| last_with[a] != Some(*k) || end[a].is_some()) {
-                                    continue;
-                                }
-                                let span = SubtreeView::span(whole, node(items[*k]), &mut pending)?;
-                                for (a, r) in span.iter().enumerate() {
-                                    if last_with[a] == Some(*k) && r.count > 0 {
-                                        end[a] = Some(r.hi + 1);
-                                    }
-                                }
+                let whole: &Tree = tree;
+                let places: Vec<(usize, usize)> = items.iter().map(|&i| SubtreeView::place(node(i))).collect();
+                let lens: [usize; #n_arenas] = [#(whole.#arenas.len()),*];
+                // The proof that a plan holds, whatever guessed it: every
+                // element's root in its chunk, every chunk closed, and
+                // nothing outside the list pointing into it but the list.
+                let proven = |plan: &SplitPlan<#n_arenas>| -> bool {
+                    if !plan.is_well_formed(lens) {
+                        return false;
+                    }
+                    let mut begin = 0;
+                    for (k, &e) in plan.ends.iter().enumerate() {
+                        let ranges = plan.chunk_ranges(k);
+                        if places[begin..e].iter().any(|&(a, id)| !in_ranges(&ranges[a], id)) {
+                            return false;
+                        }
+                        begin = e;
+                    }
+                    (0..plan.chunks())
+                        .into_par_iter()
+                        .all(|k| SubtreeView::closed(whole, &plan.chunk_ranges(k)))
+                        && SubtreeView::refs_into(whole, &plan.list_ranges()) == items.len()
+                };
+                // The kept plan: the last split loop's over the same
+                // elements, with the nodes its chunks created as a band of
+                // their own (nodes a split created lie after all others,
+                // where a fresh guess would not look).
+                if let Some(plan) = memo.take().and_then(|m| m.recall(&places)) {
+                    if proven(&plan) {
+                        return Some(SplitMemo::new(places, plan));
+                    }
+                }
+                // Where each element's nodes start (a short pre-order walk
+                // each, on the pool's threads), where the list ends (the
+                // last elements' subtrees measured).
+                let firsts: Option<Vec<[Option<usize>; #n_arenas]>> = items
+                    .par_iter()
+                    .map_init(Vec::new, |pending, &i| SubtreeView::firsts(whole, node(i), pending))
+                    .collect();
+                let plan = firsts.and_then(|firsts| {
+                    // Per arena, the last element with nodes there ends
+                    // the list's block: measure that element.
+                    let last_with: [Option<usize>; #n_arenas] =
+                        std::array::from_fn(|a| firsts.iter().rposition(|f| f[a].is_some()));
+                    let mut end = [None; #n_arenas];
+                    let mut pending = Vec::new();
+                    for k in last_with.iter().flatten() {
+                        if (0..#n_arenas).all(|a| last_with[a] != Some(*k) || end[a].is_some()) {
+                            continue;
+                        }
+                        let span = SubtreeView::span(whole, node(items[*k]), &mut pending)?;
+                        for (a, r) in span.iter().enumerate() {
+                            if last_with[a] == Some(*k) && r.count > 0 {
+                                end[a] = Some(r.hi + 1);
                             }
-                            plan_from_firsts(&firsts, end, par.grain())
-                        })
-                        .filter(|plan| {
-                            let mut begin = 0;
-                            for (c, &e) in plan.ends.iter().enumerate() {
-                                let (lo, hi) = (&plan.starts[c], &plan.starts[c + 1]);
-                                for &i in &items[begin..e] {
-                                    let (a, id) = SubtreeView::place(node(i));
-                                    if id < lo[a] || id >= hi[a] {
-                                        return false;
-                                    }
-                                }
-                                begin = e;
-                            }
-                            plan.starts
-                                .par_windows(2)
-                                .all(|w| SubtreeView::closed(whole, &w[0], &w[1]))
-                        })
-                        .filter(|plan| {
-                            let (Some(lo), Some(hi)) = (plan.starts.first(), plan.starts.last()) else {
-                                return false;
-                            };
-                            SubtreeView::refs_into(whole, lo, hi) == items.len()
-                        })
+                        }
+                    }
+                    plan_from_firsts(&firsts, end, par.grain())
+                })?;
+                proven(&plan).then(|| SplitMemo::new(places, plan))
             }
 
             /// Runs `body` on each of `items`, the elements of a loop that
-            /// the fuser found independent, split as `plan` says
+            /// the fuser found independent, split as `split.plan()` says
             /// (`plan_split`), the chunks on the threads of the current
             /// rayon pool. `reduce(globals, before, worker)` combines a
             /// chunk's copy of the globals into the run's, chunk by chunk
             /// in list order; the first chunk that failed returns its error
             /// (the sequential run's first). The nodes the chunks created
-            /// join the arenas in list order.
+            /// join the arenas in list order; the plan, grown by them, is
+            /// kept in `memo` for the next loop.
+            #[allow(clippy::too_many_arguments)]
             fn par_loop<I: Copy + Sync, const C: bool>(
                 tree: &mut Tree,
                 par: &Parallel,
-                plan: SplitPlan<#n_arenas>,
+                memo: &mut Option<SplitMemo<#n_arenas>>,
+                split: SplitMemo<#n_arenas>,
                 cx: &mut Cx<C>,
                 items: &[I],
                 reduce: impl Fn(&mut Globals, &Globals, &Cx<C>),
@@ -781,13 +815,13 @@ impl Gen<'_> {
             ) -> Result<(), Fail> {
                 use treefuse_runtime::rayon::prelude::*;
                 let base: [usize; #n_arenas] = [#(tree.#arenas.len()),*];
-                par.note_split(plan.ends.len());
+                let plan = split.plan();
+                par.note_split(plan.chunks());
                 let start = cx.globals.clone();
                 let done: Vec<_> = {
                     let Tree { #(#arenas: #arena_vars,)* #(#tables: #table_vars,)* .. } = &mut *tree;
                     #(
-                        let starts: Vec<usize> = plan.starts.iter().map(|s| s[#arena_lits]).collect();
-                        let mut #parts = split_arena(#arena_vars, &starts).into_iter();
+                        let mut #parts = split_arena(#arena_vars, &plan.bands[#arena_lits]).into_iter();
                     )*
                     let mut chunks = Vec::with_capacity(plan.ends.len());
                     let mut begin = 0;
@@ -818,10 +852,16 @@ impl Gen<'_> {
                     // chunks' (the sequential run's order).
                     let mut at = [0usize; #n_arenas];
                     let mut offsets = Vec::with_capacity(ran.len());
+                    let mut grown = Vec::with_capacity(ran.len());
                     for (_, _, view) in &ran {
                         offsets.push(at);
-                        #(at[#arena_lits] += view.#arenas.grown_len();)*
+                        let made: [usize; #n_arenas] = [#(view.#arenas.grown_len()),*];
+                        for (a, m) in made.iter().enumerate() {
+                            at[a] += m;
+                        }
+                        grown.push(made);
                     }
+                    *memo = split.after_growth(base, &grown);
                     ran.into_par_iter()
                         .zip(offsets)
                         .map(|((r, cx, mut view), off)| {
@@ -948,11 +988,12 @@ impl Gen<'_> {
             let items = t[this].#name.clone();
             let plan = t
                 .split()
-                .and_then(|(tree, par)| plan_split(tree, par, &items, NodeRef::#v));
-            if let (Some(plan), Some((tree, par))) = (plan, t.split()) {
+                .and_then(|(tree, par, memo)| plan_split(tree, par, memo, &items, NodeRef::#v));
+            if let (Some(plan), Some((tree, par, memo))) = (plan, t.split()) {
                 par_loop(
                     tree,
                     par,
+                    memo,
                     plan,
                     cx,
                     &items,

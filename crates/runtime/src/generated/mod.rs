@@ -35,8 +35,8 @@ pub use cold::ColdTable;
 pub use map::ValueMap;
 pub use mask::WideMask;
 pub use parallel::{
-    chunk_bounds, plan_from_firsts, split_arena, split_plan, ArenaView, ColdView, IdRange,
-    Parallel, SplitPlan,
+    chunk_bounds, gaps, in_ranges, plan_from_firsts, split_arena, split_plan, ArenaView, ColdView,
+    IdRange, Parallel, SplitMemo, SplitPlan, MAX_BANDS,
 };
 pub use rewrite::{thicket_error, OpenList, Replaced, Site};
 

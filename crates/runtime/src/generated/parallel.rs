@@ -118,18 +118,178 @@ impl IdRange {
     }
 }
 
-/// Where a parallel loop's list splits, per arena (`A` of them): the
-/// elements' subtrees checked to be contiguous, disjoint and adjacent id
-/// ranges in list order (see [`split_plan`]).
-#[derive(Clone, Debug)]
+/// Where a parallel loop's list splits: the chunks' runs of elements and,
+/// per arena (`A` of them), the ids each chunk's nodes take.
+///
+/// An arena's ids of the list lie in one or more *bands*, ranges of ids
+/// that follow each other in the arena and that the chunks cut in list
+/// order: chunk `k` holds ids `bands[a][b][k]..bands[a][b][k + 1]` of
+/// band `b`. A tree read in pre-order has one band per arena; nodes the
+/// chunks of an earlier split loop created were appended in list order
+/// after the arena's end, which makes a second band
+/// ([`SplitPlan::with_growth`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SplitPlan<const A: usize> {
     /// The end (exclusive) of each chunk's run of elements.
     pub ends: Vec<usize>,
-    /// Per chunk, the first id of its nodes in each arena; then one more
-    /// entry, the end (exclusive) of the list's nodes.
-    pub starts: Vec<[usize; A]>,
+    /// Per arena, its bands, each as `ends.len() + 1` ascending ids: where
+    /// each chunk's part of the band starts, then where the band ends.
+    /// The bands of an arena are ascending and do not overlap.
+    pub bands: [Vec<Vec<usize>>; A],
     /// Nodes per chunk.
     pub nodes: Vec<usize>,
+}
+
+/// At most this many bands per arena: a plan that would need more is not
+/// kept for the next loop ([`SplitPlan::with_growth`]).
+pub const MAX_BANDS: usize = 4;
+
+impl<const A: usize> SplitPlan<A> {
+    /// A plan of one band per arena: chunk `k` (ending at element
+    /// `ends[k]`) holds the ids `starts[k][a]..starts[k + 1][a]` of arena
+    /// `a`; `starts` has one more entry than `ends`.
+    pub fn one_band(ends: Vec<usize>, starts: &[[usize; A]]) -> SplitPlan<A> {
+        let bands = std::array::from_fn(|a| vec![starts.iter().map(|s| s[a]).collect()]);
+        let mut plan = SplitPlan {
+            ends,
+            bands,
+            nodes: Vec::new(),
+        };
+        plan.count_nodes();
+        plan
+    }
+
+    fn count_nodes(&mut self) {
+        self.nodes = (0..self.ends.len())
+            .map(|k| {
+                self.bands
+                    .iter()
+                    .flatten()
+                    .map(|b| b[k + 1].saturating_sub(b[k]))
+                    .sum()
+            })
+            .collect();
+    }
+
+    /// How many chunks.
+    pub fn chunks(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Chunk `k`'s ids in each arena, one range per band.
+    pub fn chunk_ranges(&self, k: usize) -> [Vec<std::ops::Range<usize>>; A] {
+        std::array::from_fn(|a| self.bands[a].iter().map(|b| b[k]..b[k + 1]).collect())
+    }
+
+    /// The whole list's ids in each arena, one range per band.
+    pub fn list_ranges(&self) -> [Vec<std::ops::Range<usize>>; A] {
+        std::array::from_fn(|a| self.bands[a].iter().map(|b| b[0]..b[b.len() - 1]).collect())
+    }
+
+    /// Whether every band has one boundary per chunk and one more, in
+    /// ascending order, and an arena's bands follow each other without
+    /// overlapping, within arenas of `lens[a]` nodes.
+    pub fn is_well_formed(&self, lens: [usize; A]) -> bool {
+        let n = self.ends.len() + 1;
+        self.bands.iter().zip(lens).all(|(bands, len)| {
+            let mut at = 0;
+            bands.iter().all(|b| {
+                let ok = b.len() == n && b[0] >= at && b.windows(2).all(|w| w[0] <= w[1]);
+                at = b[n - 1];
+                ok && at <= len
+            })
+        })
+    }
+
+    /// The plan for the next loop over the same list after this plan's
+    /// chunks created `grown[k][a]` nodes each, appended in chunk order
+    /// from `base[a]` (the arenas' lengths at the split): each arena with
+    /// new nodes gets a band of them. `None` when an arena would have more
+    /// than [`MAX_BANDS`] bands.
+    pub fn with_growth(mut self, base: [usize; A], grown: &[[usize; A]]) -> Option<SplitPlan<A>> {
+        for a in 0..A {
+            if grown.iter().all(|g| g[a] == 0) {
+                continue;
+            }
+            if self.bands[a].len() >= MAX_BANDS {
+                return None;
+            }
+            let mut at = base[a];
+            let mut band = Vec::with_capacity(grown.len() + 1);
+            band.push(at);
+            for g in grown {
+                at += g[a];
+                band.push(at);
+            }
+            self.bands[a].push(band);
+        }
+        self.count_nodes();
+        Some(self)
+    }
+}
+
+/// A split plan with the places (arena index, id) of the list's elements
+/// it was made for: what `plan_split` hands `par_loop`, and what a
+/// parallel run keeps after the loop, grown by the nodes the chunks
+/// created ([`SplitMemo::after_growth`]), to try first on the next
+/// parallel loop over the same elements. The tree may have changed in
+/// between: a recalled plan is checked like a new one.
+#[derive(Clone, Debug)]
+pub struct SplitMemo<const A: usize> {
+    places: Vec<(usize, usize)>,
+    plan: SplitPlan<A>,
+}
+
+impl<const A: usize> SplitMemo<A> {
+    /// `plan` for the elements at `places`.
+    pub fn new(places: Vec<(usize, usize)>, plan: SplitPlan<A>) -> SplitMemo<A> {
+        SplitMemo { places, plan }
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &SplitPlan<A> {
+        &self.plan
+    }
+
+    /// The plan, if it was made for the elements at `places`.
+    pub fn recall(self, places: &[(usize, usize)]) -> Option<SplitPlan<A>> {
+        (self.places == places).then_some(self.plan)
+    }
+
+    /// The memo for the next loop over the same elements, after the
+    /// chunks created `grown[k][a]` nodes appended from `base[a]`
+    /// ([`SplitPlan::with_growth`]).
+    pub fn after_growth(self, base: [usize; A], grown: &[[usize; A]]) -> Option<SplitMemo<A>> {
+        let places = self.places;
+        self.plan
+            .with_growth(base, grown)
+            .map(|plan| SplitMemo { places, plan })
+    }
+}
+
+/// Whether `id` lies in one of `ranges`.
+#[inline]
+pub fn in_ranges(ranges: &[std::ops::Range<usize>], id: usize) -> bool {
+    ranges.iter().any(|r| r.contains(&id))
+}
+
+/// The ids of an arena of `len` nodes outside `ranges` (ascending, not
+/// overlapping): the ranges between them, before the first and after
+/// the last.
+pub fn gaps(ranges: &[std::ops::Range<usize>], len: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::with_capacity(ranges.len() + 1);
+    let mut at = 0;
+    for r in ranges {
+        let lo = r.start.min(len);
+        if lo > at {
+            out.push(at..lo);
+        }
+        at = at.max(r.end.min(len));
+    }
+    if at < len {
+        out.push(at..len);
+    }
+    out
 }
 
 /// Plans the split of a list whose element `i` holds `spans[i]`: `None`
@@ -177,31 +337,18 @@ pub fn split_plan<const A: usize>(spans: &[[IdRange; A]], grain: usize) -> Optio
             start_at[i][a] = first_of[i][a].unwrap_or(start_at[i + 1][a]);
         }
     }
-    Some(chunked(ends, &start_at, &sizes))
+    Some(chunked(ends, &start_at))
 }
 
 /// The plan of chunks ending at `ends`, element `i` starting at
-/// `start_at[i]` in each arena (one more entry: the list's end) and
-/// holding `sizes[i]` nodes.
-fn chunked<const A: usize>(
-    ends: Vec<usize>,
-    start_at: &[[usize; A]],
-    sizes: &[usize],
-) -> SplitPlan<A> {
+/// `start_at[i]` in each arena (one more entry: the list's end).
+fn chunked<const A: usize>(ends: Vec<usize>, start_at: &[[usize; A]]) -> SplitPlan<A> {
     let mut starts = Vec::with_capacity(ends.len() + 1);
-    let mut nodes = Vec::with_capacity(ends.len());
-    let mut begin = 0;
+    starts.push(start_at[0]);
     for &e in &ends {
-        starts.push(start_at[begin]);
-        nodes.push(sizes[begin..e].iter().sum());
-        begin = e;
+        starts.push(start_at[e]);
     }
-    starts.push(start_at[sizes.len()]);
-    SplitPlan {
-        ends,
-        starts,
-        nodes,
-    }
+    SplitPlan::one_band(ends, &starts)
 }
 
 /// Plans the split of a list from where each element's nodes start,
@@ -247,16 +394,20 @@ pub fn plan_from_firsts<const A: usize>(
     if ends.len() < 2 {
         return None;
     }
-    Some(chunked(ends, &start_at, &sizes))
+    Some(chunked(ends, &start_at))
 }
 
 /// One arena as a worker of a parallel loop sees it: its chunk's nodes,
-/// mutable, the nodes before and after the whole list's, shared with
-/// every worker and read-only, and the nodes the worker created, which
-/// take ids from the arena's length at the split on (every worker
-/// numbers its own from there; after the loop they are appended in list
-/// order and the references renumbered, so the ids are the ones the
-/// sequential run gives). Ids of other chunks are not there.
+/// mutable, the nodes outside the whole list's, shared with every worker
+/// and read-only, and the nodes the worker created, which take ids from
+/// the arena's length at the split on (every worker numbers its own from
+/// there; after the loop they are appended in list order and the
+/// references renumbered, so the ids are the ones the sequential run
+/// gives). Ids of other chunks are not there.
+///
+/// A chunk's nodes are one range of ids per band of the plan
+/// ([`SplitPlan`]); the first band's is looked up first, then the created
+/// nodes, then the other bands and the shared nodes.
 ///
 /// A chunk's view also remembers which of its nodes it handed out
 /// mutably ([`ArenaView::get_mut`]), one bit per node: after the loop only
@@ -264,16 +415,61 @@ pub fn plan_from_firsts<const A: usize>(
 /// so only they are renumbered ([`ArenaView::for_each_changed`]).
 #[derive(Debug)]
 pub struct ArenaView<'a, N> {
-    own: &'a mut [N],
-    own_lo: usize,
-    before: &'a [N],
-    after: &'a [N],
-    after_lo: usize,
+    own: OwnRange<'a, N>,
+    /// The chunk's ranges of the plan's other bands.
+    more: Vec<OwnRange<'a, N>>,
+    /// The ids outside the list, ascending: `(first id, nodes)`.
+    shared: Vec<(usize, &'a [N])>,
     grown: Vec<N>,
     grown_lo: usize,
-    /// Bit `k` set: `own[k]` was handed out mutably. Empty for a view of
+}
+
+/// One range of ids of an [`ArenaView`]'s chunk: its nodes, mutable, and
+/// which of them were handed out mutably.
+#[derive(Debug)]
+struct OwnRange<'a, N> {
+    nodes: &'a mut [N],
+    lo: usize,
+    /// Bit `k` set: `nodes[k]` was handed out mutably. Empty for a view of
     /// the whole arena, which is never renumbered.
     touched: Vec<u64>,
+}
+
+impl<'a, N> OwnRange<'a, N> {
+    fn new(lo: usize, nodes: &'a mut [N]) -> OwnRange<'a, N> {
+        let touched = vec![0; nodes.len().div_ceil(64)];
+        OwnRange { nodes, lo, touched }
+    }
+
+    /// Node `id`, remembered as handed out mutably; `None` if not here.
+    #[inline]
+    fn get_mut(&mut self, id: usize) -> Option<&mut N> {
+        let k = id.wrapping_sub(self.lo);
+        let node = self.nodes.get_mut(k)?;
+        // Remembered for the renumbering after the loop (nothing for a
+        // view of the whole arena, whose `touched` is empty).
+        if let Some(w) = self.touched.get_mut(k / 64) {
+            *w |= 1 << (k % 64);
+        }
+        Some(node)
+    }
+
+    fn for_each_changed(&mut self, f: &mut impl FnMut(&mut N)) {
+        if self.touched.is_empty() {
+            self.nodes.iter_mut().for_each(f);
+            return;
+        }
+        for (w, &bits) in self.touched.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let k = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some(n) = self.nodes.get_mut(k) {
+                    f(n);
+                }
+            }
+        }
+    }
 }
 
 impl<'a, N> ArenaView<'a, N> {
@@ -281,14 +477,15 @@ impl<'a, N> ArenaView<'a, N> {
     pub fn whole(arena: &'a mut [N]) -> ArenaView<'a, N> {
         let len = arena.len();
         ArenaView {
-            own: arena,
-            own_lo: 0,
-            before: &[],
-            after: &[],
-            after_lo: len,
+            own: OwnRange {
+                nodes: arena,
+                lo: 0,
+                touched: Vec::new(),
+            },
+            more: Vec::new(),
+            shared: Vec::new(),
             grown: Vec::new(),
             grown_lo: len,
-            touched: Vec::new(),
         }
     }
 
@@ -305,35 +502,37 @@ impl<'a, N> ArenaView<'a, N> {
     #[inline]
     pub fn get(&self, id: usize) -> &N {
         // The worker's own chunk first, with one comparison: below
-        // `own_lo` the difference wraps around to a huge number. Then the
+        // `own.lo` the difference wraps around to a huge number. Then the
         // nodes it created, as cheaply: a pass that creates nodes (a
         // desugaring) often has the passes fused with it visit them.
-        if let Some(n) = self.own.get(id.wrapping_sub(self.own_lo)) {
+        if let Some(n) = self.own.nodes.get(id.wrapping_sub(self.own.lo)) {
             return n;
         }
-        match self.grown.get(id.wrapping_sub(self.grown_lo)) {
-            Some(n) => n,
-            None => self.get_shared(id),
+        if let Some(n) = self.grown.get(id.wrapping_sub(self.grown_lo)) {
+            return n;
         }
+        // The chunk's other bands: the nodes an earlier split loop created
+        // (`SplitPlan::with_growth`), visited as often as the first band's.
+        for r in &self.more {
+            if let Some(n) = r.nodes.get(id.wrapping_sub(r.lo)) {
+                return n;
+            }
+        }
+        self.get_shared(id)
     }
 
-    /// [`ArenaView::get`] of a node neither in the worker's chunk nor
+    /// [`ArenaView::get`] of a node outside the worker's chunk and not
     /// created by it: one outside the list, else a panic. Cold, so that
-    /// the worker's own nodes' path falls through.
+    /// the worker's own nodes' paths fall through.
     #[cold]
     #[inline(never)]
     fn get_shared(&self, id: usize) -> &N {
-        let found = if id < self.own_lo {
-            self.before.get(id)
-        } else {
-            id.checked_sub(self.after_lo)
-                .filter(|_| id < self.grown_lo)
-                .and_then(|k| self.after.get(k))
-        };
-        match found {
-            Some(n) => n,
-            None => outside_view(id),
+        for &(lo, nodes) in &self.shared {
+            if let Some(n) = nodes.get(id.wrapping_sub(lo)) {
+                return n;
+            }
         }
+        outside_view(id)
     }
 
     /// The node at `id`, to change.
@@ -346,19 +545,23 @@ impl<'a, N> ArenaView<'a, N> {
     /// [`ArenaView::get`]).
     #[inline]
     pub fn get_mut(&mut self, id: usize) -> &mut N {
-        let k = id.wrapping_sub(self.own_lo);
-        if k < self.own.len() {
-            // Remembered for the renumbering after the loop (nothing for
-            // a view of the whole arena, whose `touched` is empty).
-            if let Some(w) = self.touched.get_mut(k / 64) {
+        let k = id.wrapping_sub(self.own.lo);
+        if k < self.own.nodes.len() {
+            if let Some(w) = self.own.touched.get_mut(k / 64) {
                 *w |= 1 << (k % 64);
             }
-            return &mut self.own[k];
+            return &mut self.own.nodes[k];
         }
-        match self.grown.get_mut(id.wrapping_sub(self.grown_lo)) {
-            Some(n) => n,
-            None => outside_view(id),
+        let g = id.wrapping_sub(self.grown_lo);
+        if g < self.grown.len() {
+            return &mut self.grown[g];
         }
+        for r in &mut self.more {
+            if let Some(n) = r.get_mut(id) {
+                return n;
+            }
+        }
+        outside_view(id)
     }
 
     /// Adds a node the worker created; its id (counted from the arena's
@@ -380,24 +583,14 @@ impl<'a, N> ArenaView<'a, N> {
     /// to a created node. The others kept the references they had at the
     /// split, which the split's check found inside the chunk (below the
     /// arena's length then, where created nodes start); only `get_mut`
-    /// hands out an own node mutably (the slice is private to this type,
-    /// and this method is the only other way to its nodes). A view of the
-    /// whole arena (no split) remembers nothing: there `f` sees every
-    /// node.
+    /// hands out an own node mutably (the slices are private to this
+    /// type, and this method is the only other way to its nodes). A view
+    /// of the whole arena (no split) remembers nothing: there `f` sees
+    /// every node.
     pub fn for_each_changed(&mut self, mut f: impl FnMut(&mut N)) {
-        if self.touched.is_empty() {
-            self.own.iter_mut().for_each(&mut f);
-        } else {
-            for (w, &bits) in self.touched.iter().enumerate() {
-                let mut bits = bits;
-                while bits != 0 {
-                    let k = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    if let Some(n) = self.own.get_mut(k) {
-                        f(n);
-                    }
-                }
-            }
+        self.own.for_each_changed(&mut f);
+        for r in &mut self.more {
+            r.for_each_changed(&mut f);
         }
         self.grown.iter_mut().for_each(f);
     }
@@ -416,34 +609,59 @@ fn outside_view(id: usize) -> ! {
     )
 }
 
-/// Splits `arena` for the chunks of a [`SplitPlan`]: `starts[k]` is where
-/// chunk `k`'s ids begin (one more entry: where the list's end), every id
-/// below `starts[0]` and from the end on shared.
-pub fn split_arena<'a, N>(arena: &'a mut [N], starts: &[usize]) -> Vec<ArenaView<'a, N>> {
-    let (Some(&lo), Some(&end)) = (starts.first(), starts.last()) else {
+/// Splits `arena` for the chunks of a [`SplitPlan`], given the arena's
+/// bands (`SplitPlan::bands[a]`): one view per chunk, holding its range
+/// of every band; the ids outside the bands are shared. Bands that are
+/// not ascending or run past the arena are clamped (a plan checked with
+/// [`SplitPlan::is_well_formed`] has none).
+pub fn split_arena<'a, N>(arena: &'a mut [N], bands: &[Vec<usize>]) -> Vec<ArenaView<'a, N>> {
+    let chunks = bands.first().map_or(0, |b| b.len().saturating_sub(1));
+    if chunks == 0 {
         return Vec::new();
-    };
-    let len = arena.len();
-    let (before, rest) = arena.split_at_mut(lo.min(len));
-    let (mut list, after) = rest.split_at_mut(end.saturating_sub(lo).min(rest.len()));
-    let (before, after): (&'a [N], &'a [N]) = (before, after);
-    let mut views = Vec::with_capacity(starts.len().saturating_sub(1));
-    for w in starts.windows(2) {
-        let n = w[1].saturating_sub(w[0]).min(list.len());
-        let (own, rest) = std::mem::take(&mut list).split_at_mut(n);
-        list = rest;
-        views.push(ArenaView {
-            own,
-            own_lo: w[0],
-            before,
-            after,
-            after_lo: end,
-            grown: Vec::new(),
-            grown_lo: len,
-            touched: vec![0; n.div_ceil(64)],
-        });
     }
-    views
+    let len = arena.len();
+    let mut rest: &'a mut [N] = arena;
+    let mut at = 0usize;
+    let mut shared: Vec<(usize, &'a [N])> = Vec::new();
+    let mut owns: Vec<Vec<OwnRange<'a, N>>> = (0..chunks).map(|_| Vec::new()).collect();
+    // Takes the next `to - at` nodes off `rest` (none if `to` is behind).
+    let mut take = |to: usize, at: &mut usize| -> (usize, &'a mut [N]) {
+        let to = to.clamp(*at, len);
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(to - *at);
+        rest = tail;
+        let lo = std::mem::replace(at, to);
+        (lo, part)
+    };
+    for band in bands {
+        let (lo, gap) = take(band.first().copied().unwrap_or(at), &mut at);
+        if !gap.is_empty() {
+            shared.push((lo, gap));
+        }
+        for (k, own) in owns.iter_mut().enumerate() {
+            let end = band.get(k + 1).copied().unwrap_or(at);
+            let (lo, part) = take(end, &mut at);
+            own.push(OwnRange::new(lo, part));
+        }
+    }
+    let (lo, tail) = take(len, &mut at);
+    if !tail.is_empty() {
+        shared.push((lo, tail));
+    }
+    owns.into_iter()
+        .map(|mut ranges| {
+            // The first band's range is the fast path; an empty one gives
+            // way to the next non-empty range.
+            let first = ranges.iter().position(|r| !r.nodes.is_empty()).unwrap_or(0);
+            let own = ranges.remove(first);
+            ArenaView {
+                own,
+                more: ranges.into_iter().filter(|r| !r.nodes.is_empty()).collect(),
+                shared: shared.clone(),
+                grown: Vec::new(),
+                grown_lo: len,
+            }
+        })
+        .collect()
 }
 
 /// One cold table ([`ColdTable`]) as a worker of a parallel loop sees it:
@@ -521,7 +739,10 @@ mod tests {
         ];
         let plan = split_plan(&spans, 3).unwrap();
         assert_eq!(plan.ends, vec![1, 2, 3]);
-        assert_eq!(plan.starts, vec![[10, 0], [12, 1], [15, 1], [17, 3]]);
+        assert_eq!(
+            plan.bands,
+            [vec![vec![10, 12, 15, 17]], vec![vec![0, 1, 1, 3]]]
+        );
         assert_eq!(plan.nodes, vec![3, 3, 4]);
         // A gap, an overlap, a node counted twice.
         let gap = [[span(2, 10)], [span(2, 13)]];
@@ -546,7 +767,10 @@ mod tests {
         let firsts = [[Some(10), Some(0)], [Some(12), None], [Some(15), Some(1)]];
         let plan = plan_from_firsts(&firsts, [Some(17), Some(3)], 3).unwrap();
         assert_eq!(plan.ends, vec![1, 2, 3]);
-        assert_eq!(plan.starts, vec![[10, 0], [12, 1], [15, 1], [17, 3]]);
+        assert_eq!(
+            plan.bands,
+            [vec![vec![10, 12, 15, 17]], vec![vec![0, 1, 1, 3]]]
+        );
         assert_eq!(plan.nodes, vec![3, 3, 4]);
         // Starts out of order, or an element listed twice.
         let swapped = [[Some(12)], [Some(10)]];
@@ -560,7 +784,7 @@ mod tests {
     #[test]
     fn views_see_their_chunk_and_the_shared_rest() {
         let mut arena: Vec<u32> = (0..10).collect();
-        let mut views = split_arena(&mut arena, &[2, 5, 8]);
+        let mut views = split_arena(&mut arena, &[vec![2, 5, 8]]);
         assert_eq!(views.len(), 2);
         *views[0].get_mut(3) += 100;
         *views[1].get_mut(7) += 100;
@@ -577,7 +801,7 @@ mod tests {
     #[test]
     fn workers_number_created_nodes_from_the_arena_end() {
         let mut arena: Vec<u32> = (0..6).collect();
-        let mut views = split_arena(&mut arena, &[0, 3, 6]);
+        let mut views = split_arena(&mut arena, &[vec![0, 3, 6]]);
         // Both workers' first new node is id 6; appended in list order,
         // the second worker's land after the first worker's.
         assert_eq!(views[0].push(60), 6);
@@ -599,7 +823,7 @@ mod tests {
     #[test]
     fn a_split_view_renumbers_the_nodes_it_changed_and_created() {
         let mut arena: Vec<u32> = (0..200).collect();
-        let mut views = split_arena(&mut arena, &[0, 70, 200]);
+        let mut views = split_arena(&mut arena, &[vec![0, 70, 200]]);
         // Read, but never handed out mutably: not visited.
         assert_eq!(*views[1].get(150), 150);
         // Handed out mutably (twice: visited once), at both ends of the
@@ -633,7 +857,7 @@ mod tests {
     #[test]
     fn views_read_created_and_shared_nodes_off_the_fast_path() {
         let mut arena: Vec<u32> = (0..10).collect();
-        let mut views = split_arena(&mut arena, &[2, 5, 8]);
+        let mut views = split_arena(&mut arena, &[vec![2, 5, 8]]);
         let id = views[1].push(42);
         assert_eq!(id, 10);
         // Before the list, after it, created: all readable.
@@ -650,6 +874,83 @@ mod tests {
             *views[1].get_mut(0) += 1;
         }));
         assert!(r.is_err());
+    }
+
+    #[test]
+    #[allow(clippy::single_range_in_vec_init)]
+    fn growth_makes_a_band_per_arena_with_new_nodes() {
+        let plan = SplitPlan::one_band(vec![1, 3], &[[0, 0], [4, 2], [9, 5]]);
+        assert_eq!(plan.nodes, vec![6, 8]);
+        assert!(plan.is_well_formed([9, 5]));
+        assert!(!plan.is_well_formed([8, 5]));
+        // The chunks created 2 and 3 nodes in arena 0, none in arena 1.
+        let next = plan.clone().with_growth([9, 5], &[[2, 0], [3, 0]]).unwrap();
+        assert_eq!(next.bands[0], vec![vec![0, 4, 9], vec![9, 11, 14]]);
+        assert_eq!(next.bands[1], vec![vec![0, 2, 5]]);
+        assert_eq!(next.nodes, vec![8, 11]);
+        assert_eq!(next.chunk_ranges(1), [vec![4..9, 11..14], vec![2..5]]);
+        assert_eq!(next.list_ranges(), [vec![0..9, 9..14], vec![0..5]]);
+        assert!(next.is_well_formed([14, 5]));
+        // Overlapping bands are not well formed.
+        let mut bad = next.clone();
+        bad.bands[0][1] = vec![8, 11, 14];
+        assert!(!bad.is_well_formed([14, 5]));
+        // No more than MAX_BANDS bands.
+        let mut p = Some(plan);
+        let mut base = 9;
+        for _ in 0..MAX_BANDS {
+            p = p.and_then(|p| p.with_growth([base, 5], &[[1, 0], [1, 0]]));
+            base += 2;
+        }
+        assert!(p.is_none());
+    }
+
+    #[test]
+    fn gaps_are_the_ids_outside_the_ranges() {
+        assert_eq!(gaps(&[2..4, 6..8], 10), vec![0..2, 4..6, 8..10]);
+        assert_eq!(
+            gaps(&[0..4, 4..10], 10),
+            Vec::<std::ops::Range<usize>>::new()
+        );
+        assert_eq!(gaps(&[], 3), vec![0..3]);
+        assert!(in_ranges(&[2..4, 6..8], 7));
+        assert!(!in_ranges(&[2..4, 6..8], 5));
+    }
+
+    #[test]
+    fn views_of_two_bands() {
+        // Ids 0..2 shared, band one 2..4 | 4..6, 6..8 shared, band two
+        // 8..9 | 9..11, 11..12 shared.
+        let mut arena: Vec<u32> = (0..12).collect();
+        let mut views = split_arena(&mut arena, &[vec![2, 4, 6], vec![8, 9, 11]]);
+        assert_eq!(views.len(), 2);
+        *views[0].get_mut(8) += 100;
+        *views[1].get_mut(10) += 100;
+        *views[1].get_mut(4) += 100;
+        for id in [0, 1, 6, 7, 11] {
+            assert_eq!(*views[0].get(id), id as u32);
+            assert_eq!(*views[1].get(id), id as u32);
+        }
+        assert_eq!(*views[0].get(3), 3);
+        assert_eq!(*views[1].get(9), 9);
+        // Another chunk's nodes, in either band; a shared node to change.
+        for bad in [4usize, 9, 10] {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| *views[0].get(bad)));
+            assert!(r.is_err(), "{bad}");
+        }
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            *views[1].get_mut(7) += 1;
+        }));
+        assert!(r.is_err());
+        let id = views[1].push(50);
+        assert_eq!(id, 12);
+        let mut changed = Vec::new();
+        views[1].for_each_changed(|n| changed.push(*n));
+        assert_eq!(changed, vec![104, 110, 50]);
+        drop(views);
+        assert_eq!(arena[8], 108);
+        assert_eq!(arena[10], 110);
+        assert_eq!(arena[4], 104);
     }
 
     #[test]
