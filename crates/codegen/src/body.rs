@@ -1742,10 +1742,12 @@ impl Gen<'_> {
                 };
                 let path = self.path(p, fr);
                 if p.steps.is_empty() {
-                    (quote!(t[#path].#name), ty)
+                    let node = self.node_for_data_write(*f, path);
+                    (quote!(#node.#name), ty)
                 } else {
                     pre.extend(quote!(let n = #path;));
-                    (quote!(t[n].#name), ty)
+                    let node = self.node_for_data_write(*f, quote!(n));
+                    (quote!(#node.#name), ty)
                 }
             }
         };

@@ -2089,6 +2089,26 @@ impl Gen<'_> {
         }
     }
 
+    /// `TreeAccess`'s method handing out a node of `h`'s arena to write a
+    /// data field of (`data_mut_expr`): a split worker's view does not
+    /// renumber a node changed only so (see `ArenaView::get_mut_data`).
+    pub(crate) fn data_mut_fn(&self, h: &Hier) -> Ident {
+        quote::format_ident!("data_mut_{}", h.arena.to_string().trim_start_matches("r#"))
+    }
+
+    /// The node at `id` (an expression of its id type), as a place whose
+    /// data field `f` the code then writes: `t[id]`, or in a module with
+    /// parallel entry points `t.data_mut_H(id)` (the same in a sequential
+    /// run; not renumbered in a split worker's view).
+    pub(crate) fn node_for_data_write(&self, f: FieldId, id: TokenStream) -> TokenStream {
+        let data = matches!(self.p.fields[f.index()].kind, FieldKind::Data(_));
+        if self.tree_param.is_none() || !data {
+            return quote!(t[#id]);
+        }
+        let m = self.data_mut_fn(self.hier(self.p.fields[f.index()].owner));
+        quote!(t.#m(#id))
+    }
+
     /// The type the traversals take the tree as: `Tree`, or `TA`.
     pub(crate) fn tree_ty(&self) -> TokenStream {
         match &self.tree_param {

@@ -155,6 +155,7 @@ impl Gen<'_> {
         let arenas: Vec<_> = self.hiers.iter().map(|h| &h.arena).collect();
         let pushes: Vec<_> = self.hiers.iter().map(|h| &h.push).collect();
         let n_arenas = self.hiers.len();
+        let data_muts: Vec<_> = self.hiers.iter().map(|h| self.data_mut_fn(h)).collect();
         let arena_lits: Vec<_> = (0..n_arenas)
             .map(proc_macro2::Literal::usize_unsuffixed)
             .collect();
@@ -192,6 +193,13 @@ impl Gen<'_> {
                 #(
                     /// Adds a node to its hierarchy's arena; its id.
                     fn #pushes(&mut self, node: #nodes) -> #ids;
+                    /// The node at `id`, to write one of its data fields
+                    /// (never a child slot: a split worker does not
+                    /// renumber a node changed only through this).
+                    #[inline]
+                    fn #data_muts(&mut self, id: #ids) -> &mut #nodes {
+                        &mut self[id]
+                    }
                 )*
                 #(
                     /// The cold fields of a node.
@@ -698,6 +706,10 @@ impl Gen<'_> {
                     #[inline]
                     fn #pushes(&mut self, node: #nodes) -> #ids {
                         #ids(self.#arenas.push(node) as u32)
+                    }
+                    #[inline]
+                    fn #data_muts(&mut self, id: #ids) -> &mut #nodes {
+                        self.#arenas.get_mut_data(id.0 as usize)
                     }
                 )*
                 #(

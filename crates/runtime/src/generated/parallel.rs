@@ -564,6 +564,36 @@ impl<'a, N> ArenaView<'a, N> {
         outside_view(id)
     }
 
+    /// The node at `id`, to change one of its data fields only; unlike
+    /// [`ArenaView::get_mut`], it is not remembered for the renumbering
+    /// after the loop. Generated code calls it for nothing but the
+    /// assignment of a data field (no data field holds a node id), so the
+    /// node's child slots keep the references they had at the split, which
+    /// need no renumbering. Changing a child slot through it would leave a
+    /// reference to a created node unrenumbered: a wrong tree, though no
+    /// memory unsafety.
+    ///
+    /// # Panics
+    ///
+    /// As [`ArenaView::get_mut`].
+    #[inline]
+    pub fn get_mut_data(&mut self, id: usize) -> &mut N {
+        let k = id.wrapping_sub(self.own.lo);
+        if k < self.own.nodes.len() {
+            return &mut self.own.nodes[k];
+        }
+        let g = id.wrapping_sub(self.grown_lo);
+        if g < self.grown.len() {
+            return &mut self.grown[g];
+        }
+        for r in &mut self.more {
+            if let Some(n) = r.nodes.get_mut(id.wrapping_sub(r.lo)) {
+                return n;
+            }
+        }
+        outside_view(id)
+    }
+
     /// Adds a node the worker created; its id (counted from the arena's
     /// length at the split).
     #[inline]
@@ -915,6 +945,19 @@ mod tests {
         assert_eq!(gaps(&[], 3), vec![0..3]);
         assert!(in_ranges(&[2..4, 6..8], 7));
         assert!(!in_ranges(&[2..4, 6..8], 5));
+    }
+
+    #[test]
+    fn data_writes_are_not_renumbered() {
+        let mut arena: Vec<u32> = (0..8).collect();
+        let mut views = split_arena(&mut arena, &[vec![0, 4, 8]]);
+        *views[1].get_mut_data(5) += 100;
+        *views[1].get_mut(6) += 100;
+        let mut changed = Vec::new();
+        views[1].for_each_changed(|n| changed.push(*n));
+        assert_eq!(changed, vec![106]);
+        drop(views);
+        assert_eq!(arena[5], 105);
     }
 
     #[test]
