@@ -24,7 +24,9 @@
 //! and left out; any other frame variable an iteration writes is shared
 //! and keeps the loop sequential (`n = n + c.size` in the body). A loop
 //! whose calls may replace elements edits the list as it runs and stays
-//! sequential too. So does a loop whose iterations reach into the list's
+//! sequential too, and so does one whose body may `return` or replace
+//! the receiver (`self = ..`): that ends the traversal, and the later
+//! iterations never run. So does a loop whose iterations reach into the list's
 //! other elements (`self.items[0]` in the body): generated code runs a
 //! parallel loop's chunks of elements on views of their own subtrees and
 //! of the nodes outside the list, and another chunk's elements are in
@@ -66,6 +68,21 @@ pub(crate) fn group_parallelism(
 ) -> Parallelism {
     match member_loops(program, analysis, ty, participants, group) {
         Some(members) => {
+            // `return` and `self = ..` end the traversal: the elements
+            // after the iteration that ends it are never visited, so an
+            // iteration depends on every one before it.
+            if let Some(m) = members.iter().position(|m| {
+                visit::any_stmt(m.body, &|s| {
+                    matches!(s.kind, StmtKind::Return(_) | StmtKind::ReplaceSelf { .. })
+                })
+            }) {
+                return Parallelism::Sequential {
+                    reason: format!(
+                        "an iteration of loop p{}#{} may end the traversal (`return` or `self = ..`), and then no later element runs",
+                        group.loops[m].0, group.loops[m].1
+                    ),
+                };
+            }
             // A worker sees its own elements' subtrees and the nodes
             // outside the list, never another worker's elements.
             let below = treefuse_automata::Nfa::label(analysis.labels().field(group.field))

@@ -215,6 +215,43 @@ fn a_replacing_call_is_sequential() {
     );
 }
 
+/// A `return` in the loop body ends the traversal: the later elements
+/// never run, so each iteration depends on the ones before it (random
+/// program 62266 was found parallel and its generated code did not
+/// compile). `self = ..` in the body ends it too.
+#[test]
+fn an_iteration_that_may_end_the_traversal_is_sequential() {
+    let reason = sequential_because(
+        "
+    traversal a() { for c in self.kids { if c.v > 3 { return; } c.a(); } }
+    traversal b() { for c in self.kids { c.b(); } }",
+    );
+    assert!(
+        reason.starts_with("an iteration of loop p0#0 may end the traversal"),
+        "{reason}"
+    );
+    // (The loops do not merge: `b`'s replacement conflicts with `a`.)
+    let (program, fused) = fused(
+        "
+    traversal a() { for c in self.kids { c.a(); } }
+    traversal b() { for c in self.kids { c.b(); if c.v == 7 { self = new N { v: 0, total: 0, kids: [] }; } } }",
+    );
+    let text = report(&program, &fused);
+    assert!(
+        text.contains("in list order: an iteration of loop p1#0 may end the traversal"),
+        "{text}"
+    );
+    // A `return` after the loop does not matter to it.
+    assert!(matches!(
+        root_loop(
+            "
+    traversal a() { for c in self.kids { c.a(); } if self.v > 3 { return; } }
+    traversal b() { for c in self.kids { c.b(); } }"
+        ),
+        Parallelism::Parallel { .. }
+    ));
+}
+
 /// The text, JSON and DOT reports say how every merged loop may run.
 #[test]
 fn reports_say_how_each_loop_may_run() {
