@@ -441,15 +441,18 @@ impl<'a, N> OwnRange<'a, N> {
         OwnRange { nodes, lo, touched }
     }
 
-    /// Node `id`, remembered as handed out mutably; `None` if not here.
+    /// Node `id`, remembered as handed out mutably if `mark`; `None` if
+    /// not here.
     #[inline]
-    fn get_mut(&mut self, id: usize) -> Option<&mut N> {
+    fn get_mut(&mut self, id: usize, mark: bool) -> Option<&mut N> {
         let k = id.wrapping_sub(self.lo);
         let node = self.nodes.get_mut(k)?;
         // Remembered for the renumbering after the loop (nothing for a
         // view of the whole arena, whose `touched` is empty).
-        if let Some(w) = self.touched.get_mut(k / 64) {
-            *w |= 1 << (k % 64);
+        if mark {
+            if let Some(w) = self.touched.get_mut(k / 64) {
+                *w |= 1 << (k % 64);
+            }
         }
         Some(node)
     }
@@ -545,23 +548,7 @@ impl<'a, N> ArenaView<'a, N> {
     /// [`ArenaView::get`]).
     #[inline]
     pub fn get_mut(&mut self, id: usize) -> &mut N {
-        let k = id.wrapping_sub(self.own.lo);
-        if k < self.own.nodes.len() {
-            if let Some(w) = self.own.touched.get_mut(k / 64) {
-                *w |= 1 << (k % 64);
-            }
-            return &mut self.own.nodes[k];
-        }
-        let g = id.wrapping_sub(self.grown_lo);
-        if g < self.grown.len() {
-            return &mut self.grown[g];
-        }
-        for r in &mut self.more {
-            if let Some(n) = r.get_mut(id) {
-                return n;
-            }
-        }
-        outside_view(id)
+        self.node_mut(id, true)
     }
 
     /// The node at `id`, to change one of its data fields only; unlike
@@ -578,8 +565,20 @@ impl<'a, N> ArenaView<'a, N> {
     /// As [`ArenaView::get_mut`].
     #[inline]
     pub fn get_mut_data(&mut self, id: usize) -> &mut N {
+        self.node_mut(id, false)
+    }
+
+    /// [`ArenaView::get_mut`] (`mark`: remembered for the renumbering) or
+    /// [`ArenaView::get_mut_data`]; `mark` is a constant at both calls.
+    #[inline]
+    fn node_mut(&mut self, id: usize, mark: bool) -> &mut N {
         let k = id.wrapping_sub(self.own.lo);
         if k < self.own.nodes.len() {
+            if mark {
+                if let Some(w) = self.own.touched.get_mut(k / 64) {
+                    *w |= 1 << (k % 64);
+                }
+            }
             return &mut self.own.nodes[k];
         }
         let g = id.wrapping_sub(self.grown_lo);
@@ -587,7 +586,7 @@ impl<'a, N> ArenaView<'a, N> {
             return &mut self.grown[g];
         }
         for r in &mut self.more {
-            if let Some(n) = r.nodes.get_mut(id.wrapping_sub(r.lo)) {
+            if let Some(n) = r.get_mut(id, mark) {
                 return n;
             }
         }
