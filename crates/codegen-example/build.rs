@@ -147,7 +147,9 @@ fn main() {
         .iter()
         .map(|f| format!("{root}/{f}"))
         .collect();
-    par_files.push(concat!(env!("CARGO_MANIFEST_DIR"), "/programs/write_first.tf").to_string());
+    for program in ["write_first.tf", "kept_plan.tf"] {
+        par_files.push(format!("{}/programs/{program}", env!("CARGO_MANIFEST_DIR")));
+    }
     if let Err(e) = treefuse_codegen::Config::new()
         .parallel(true)
         .compile(&par_files, &par_dir)

@@ -113,6 +113,8 @@ pub mod parallel {
         minic,
         /// `programs/write_first.tf`: a global private to each worker.
         write_first,
+        /// `programs/kept_plan.tf`: two loops over the same items, a change of the tree between.
+        kept_plan,
     }
 }
 

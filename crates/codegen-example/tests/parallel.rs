@@ -149,8 +149,9 @@ fn minic() {
 /// minic's loop over functions that desugars (creating nodes in every
 /// function) splits, and so does the next loop over the functions: the
 /// run keeps the first loop's plan, grown by the nodes its chunks created
-/// (each function's nodes are then two ranges of ids), and proves it
-/// again before the second loop.
+/// (each function's nodes are then two ranges of ids); the first loop's
+/// chunks left every function closed and nothing changes the tree between
+/// the loops, so the plan needs no new scan.
 #[test]
 fn minic_splits_again_after_a_loop_that_created_nodes() {
     let program = example("examples/minic");
@@ -171,6 +172,53 @@ fn minic_splits_again_after_a_loop_that_created_nodes() {
                 2,
                 "minic seed {seed}, grain {grain}: both loops over the functions split"
             );
+            assert_eq!(
+                options.kept_proofs(),
+                1,
+                "minic seed {seed}, grain {grain}: the second loop splits on the first's plan, still proven"
+            );
+        }
+    }
+}
+
+/// A parallel run keeps the plan of a loop that split for the next loop
+/// over the same elements, still proven when nothing changed the tree in
+/// between: then the second loop splits without scanning the tree again
+/// (`Parallel::kept_proofs`). `programs/kept_plan.tf` with `MIX` set copies
+/// item 0's leaf into item 2 between the loops (the copy lands after every
+/// node of the kept plan): the run must forget the proof and check again,
+/// or item 2's worker would be handed a node of no chunk to write.
+#[test]
+fn a_kept_plan_is_checked_again_after_the_tree_changed() {
+    use g::parallel::kept_plan as m;
+    let leaf = |w: i64| format!(r#"{{"type": "Leaf", "w": {w}}}"#);
+    let items: Vec<String> = (0..6)
+        .map(|i| format!(r#"{{"type": "Item", "v": {i}, "kid": {}}}"#, leaf(10 * i)))
+        .collect();
+    let json = format!(r#"{{"type": "Root", "items": [{}]}}"#, items.join(", "));
+    let schema = m::schema();
+    let tree = m::read_json(&schema, "Root", &json).unwrap();
+    for mix in [false, true] {
+        let mut expected = tree.clone();
+        let mut globals = m::Globals {
+            mix,
+            ..m::Globals::default()
+        };
+        m::run_run_fused(&mut expected, &mut globals).unwrap();
+        for threads in [1, 2] {
+            let mut got = tree.clone();
+            let mut par_globals = m::Globals {
+                mix,
+                ..m::Globals::default()
+            };
+            let options = Parallel::new(1);
+            pool(threads)
+                .install(|| m::run_run_parallel(&mut got, &mut par_globals, &options))
+                .unwrap();
+            let what = format!("MIX = {mix}, {threads} threads");
+            assert!(got == expected, "{what}: the trees differ");
+            assert_eq!(options.split_loops(), if mix { 1 } else { 2 }, "{what}");
+            assert_eq!(options.kept_proofs(), if mix { 0 } else { 1 }, "{what}");
         }
     }
 }

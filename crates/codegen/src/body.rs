@@ -194,7 +194,9 @@ impl Gen<'_> {
             .map(|o| {
                 let (open, owner) = (&o.open, &o.owner);
                 let name = &self.field[o.field.index()];
-                quote!(#open.sync(&mut t[#owner].#name);)
+                quote!(if let Some(list) = #open.sync() {
+                    t[#owner].#name = list;
+                })
             })
             .collect()
     }
@@ -234,7 +236,9 @@ impl Gen<'_> {
                 .map(|o| {
                     let (open, owner) = (&o.open, &o.owner);
                     let name = &self.field[o.field.index()];
-                    quote!(#open.close(&mut t[#owner].#name);)
+                    quote!(if let Some(list) = #open.close() {
+                        t[#owner].#name = list;
+                    })
                 })
                 .collect()
         };
@@ -1508,7 +1512,9 @@ impl Gen<'_> {
                     while #next {
                         #b
                     }
-                    #open.close(&mut t[#owner].#field);
+                    if let Some(list) = #open.close() {
+                        t[#owner].#field = list;
+                    }
                 })
             }
             StmtKind::ForArray { var, array, body } => {

@@ -2252,7 +2252,9 @@ impl Gen<'_> {
                                 #binds
                                 #inner
                             }
-                            #open.close(&mut t[this].#field);
+                            if let Some(list) = #open.close() {
+                                t[this].#field = list;
+                            }
                         }));
                     } else if let (
                         Some(_),

@@ -263,12 +263,16 @@ impl Gen<'_> {
                 /// its chunks created: tried first when the next parallel
                 /// loop runs over the same elements (`plan_split`).
                 memo: Option<SplitMemo<#n_arenas>>,
+                /// Whether a node may have changed other than in a data
+                /// field (handed out mutably, added) since the last split:
+                /// then the kept plan's proof no longer holds.
+                changed: bool,
             }
 
             impl<'a> ParallelRun<'a> {
                 /// A run on `tree` with the options `par`.
                 pub fn new(tree: &'a mut Tree, par: &'a Parallel) -> ParallelRun<'a> {
-                    ParallelRun { tree, par, splitting: true, memo: None }
+                    ParallelRun { tree, par, splitting: true, memo: None, changed: false }
                 }
             }
 
@@ -283,6 +287,7 @@ impl Gen<'_> {
             impl std::ops::DerefMut for ParallelRun<'_> {
                 #[inline]
                 fn deref_mut(&mut self) -> &mut Tree {
+                    self.changed = true;
                     self.tree
                 }
             }
@@ -299,6 +304,7 @@ impl Gen<'_> {
                 impl std::ops::IndexMut<#ids> for ParallelRun<'_> {
                     #[inline]
                     fn index_mut(&mut self, id: #ids) -> &mut #nodes {
+                        self.changed = true;
                         &mut self.tree[id]
                     }
                 }
@@ -308,7 +314,14 @@ impl Gen<'_> {
                 #(
                     #[inline]
                     fn #pushes(&mut self, node: #nodes) -> #ids {
+                        self.changed = true;
                         Tree::#pushes(self.tree, node)
+                    }
+                    /// Not a change for the kept plan: a data field holds
+                    /// no node id.
+                    #[inline]
+                    fn #data_muts(&mut self, id: #ids) -> &mut #nodes {
+                        &mut self.tree[id]
                     }
                 )*
                 #(
@@ -325,6 +338,11 @@ impl Gen<'_> {
                 #[inline]
                 fn split(&mut self) -> Option<(&mut Tree, &Parallel, &mut Option<SplitMemo<#n_arenas>>)> {
                     if self.splitting {
+                        if std::mem::take(&mut self.changed) {
+                            if let Some(memo) = &mut self.memo {
+                                memo.unprove();
+                            }
+                        }
                         Some((&mut *self.tree, self.par, &mut self.memo))
                     } else {
                         None
@@ -376,12 +394,21 @@ impl Gen<'_> {
                                 c.0 += off[#a] as u32;
                             }
                         }),
+                        // In place when the worker holds the list's
+                        // only reference (a list it built or edited);
+                        // a copy when the list is shared.
                         Holds::List => quote!(if node.#name.iter().any(|c| c.0 as usize >= base[#a]) {
-                            node.#name = node.#name.iter().map(|&c| if c.0 as usize >= base[#a] {
-                                #cid(c.0 + off[#a] as u32)
+                            if let Some(ids) = Arc::get_mut(&mut node.#name) {
+                                for c in ids.iter_mut().filter(|c| c.0 as usize >= base[#a]) {
+                                    c.0 += off[#a] as u32;
+                                }
                             } else {
-                                c
-                            }).collect();
+                                node.#name = node.#name.iter().map(|&c| if c.0 as usize >= base[#a] {
+                                    #cid(c.0 + off[#a] as u32)
+                                } else {
+                                    c
+                                }).collect();
+                            }
                         }),
                     }
                 });
@@ -511,6 +538,26 @@ impl Gen<'_> {
             .iter()
             .map(|a| format_ident!("shift_{}", a.to_string().trim_start_matches("r#")))
             .collect();
+        let inside_fns: Vec<_> = arenas
+            .iter()
+            .map(|a| format_ident!("inside_{}", a.to_string().trim_start_matches("r#")))
+            .collect();
+        // Per hierarchy: whether all children of `node` lie in `ranges`.
+        let inside_children: Vec<TokenStream> = visit_children
+            .iter()
+            .map(|children| match children {
+                Some(children) => quote!(
+                    let mut inside = true;
+                    let mut visit = |a: usize, c: usize| inside &= in_ranges(&ranges[a], c);
+                    #children
+                    inside
+                ),
+                None => quote!(
+                    let _ = (node, ranges);
+                    true
+                ),
+            })
+            .collect();
         // `par_loop`'s locals for the arenas and cold tables it takes
         // apart: numbered, never the arenas' own (user-derived) names,
         // which could be those of its parameters (a hierarchy `Body`
@@ -636,24 +683,53 @@ impl Gen<'_> {
                     refs
                 }
 
-                /// Renumbers the references of the worker's nodes to the
-                /// nodes it created: those from `base[a]` on move up by
-                /// `off[a]`, where they land when appended.
-                fn shift_ids(&mut self, base: &[usize; #n_arenas], off: &[usize; #n_arenas]) {
+                /// After the loop: renumbers the references of the
+                /// worker's nodes to the nodes it created (those from
+                /// `base[a]` on move up by `off[a]`, where they land when
+                /// appended), and tells whether every node it changed or
+                /// created then has its children in `after` (the chunk's
+                /// ids in the plan kept for the next loop; `None`: no plan
+                /// is kept, nothing to tell).
+                fn settle(
+                    &mut self,
+                    base: &[usize; #n_arenas],
+                    off: &[usize; #n_arenas],
+                    after: Option<&[Vec<std::ops::Range<usize>>; #n_arenas]>,
+                ) -> bool {
                     // Only the nodes the worker changed or created can
                     // refer to created nodes (`ArenaView::for_each_changed`):
                     // a chunk node it never got mutably (`get_mut` is the
                     // only way) holds the references it had at the split,
-                    // which `closed` proved inside the chunk, below `base`.
+                    // which the plan's proof found inside the chunk, below
+                    // `base`. For the same reason they are the only nodes
+                    // that can have left the chunk's ids.
+                    let shift = off.iter().any(|&o| o > 0);
+                    if !shift && after.is_none() {
+                        return true;
+                    }
+                    let mut closed = true;
                     #(
-                        self.#arenas.for_each_changed(|node| Self::#shift_fns(node, base, off));
+                        self.#arenas.for_each_changed(|node| {
+                            if shift {
+                                Self::#shift_fns(node, base, off);
+                            }
+                            if let Some(ranges) = after {
+                                closed &= Self::#inside_fns(node, ranges);
+                            }
+                        });
                     )*
+                    closed
                 }
 
                 #(
                     #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
                     fn #shift_fns(node: &mut #nodes, base: &[usize; #n_arenas], off: &[usize; #n_arenas]) {
                         #shift_children
+                    }
+
+                    #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
+                    fn #inside_fns(node: &#nodes, ranges: &[Vec<std::ops::Range<usize>>; #n_arenas]) -> bool {
+                        #inside_children
                     }
                 )*
 
@@ -685,16 +761,18 @@ impl Gen<'_> {
             }
 
             #(
+                // Always inlined, as indexing the arena is: the view's own
+                // range is a comparison, the rest a call.
                 impl std::ops::Index<#ids> for SubtreeView<'_> {
                     type Output = #nodes;
-                    #[inline]
+                    #[inline(always)]
                     fn index(&self, id: #ids) -> &#nodes {
                         self.#arenas.get(id.0 as usize)
                     }
                 }
 
                 impl std::ops::IndexMut<#ids> for SubtreeView<'_> {
-                    #[inline]
+                    #[inline(always)]
                     fn index_mut(&mut self, id: #ids) -> &mut #nodes {
                         self.#arenas.get_mut(id.0 as usize)
                     }
@@ -707,7 +785,7 @@ impl Gen<'_> {
                     fn #pushes(&mut self, node: #nodes) -> #ids {
                         #ids(self.#arenas.push(node) as u32)
                     }
-                    #[inline]
+                    #[inline(always)]
                     fn #data_muts(&mut self, id: #ids) -> &mut #nodes {
                         self.#arenas.get_mut_data(id.0 as usize)
                     }
@@ -746,31 +824,42 @@ impl Gen<'_> {
                 let whole: &Tree = tree;
                 let places: Vec<(usize, usize)> = items.iter().map(|&i| SubtreeView::place(node(i))).collect();
                 let lens: [usize; #n_arenas] = [#(whole.#arenas.len()),*];
-                // The proof that a plan holds, whatever guessed it: every
-                // element's root in its chunk, every chunk closed, and
-                // nothing outside the list pointing into it but the list.
-                let proven = |plan: &SplitPlan<#n_arenas>| -> bool {
-                    if !plan.is_well_formed(lens) {
-                        return false;
-                    }
+                // The cheap half of a plan's proof: its bands in the
+                // arenas, every element's root in its chunk.
+                let shaped = |plan: &SplitPlan<#n_arenas>| -> bool {
                     let mut begin = 0;
-                    for (k, &e) in plan.ends.iter().enumerate() {
-                        let ranges = plan.chunk_ranges(k);
-                        if places[begin..e].iter().any(|&(a, id)| !in_ranges(&ranges[a], id)) {
-                            return false;
-                        }
-                        begin = e;
-                    }
-                    (0..plan.chunks())
-                        .into_par_iter()
-                        .all(|k| SubtreeView::closed(whole, &plan.chunk_ranges(k)))
+                    plan.is_well_formed(lens)
+                        && plan.ends.iter().enumerate().all(|(k, &e)| {
+                            let ranges = plan.chunk_ranges(k);
+                            let roots = &places[begin..e];
+                            begin = e;
+                            roots.iter().all(|&(a, id)| in_ranges(&ranges[a], id))
+                        })
+                };
+                // The proof that a plan holds, whatever guessed it: that,
+                // every chunk closed, and nothing outside the list pointing
+                // into it but the list.
+                let proven = |plan: &SplitPlan<#n_arenas>| -> bool {
+                    shaped(plan)
+                        && (0..plan.chunks())
+                            .into_par_iter()
+                            .all(|k| SubtreeView::closed(whole, &plan.chunk_ranges(k)))
                         && SubtreeView::refs_into(whole, &plan.list_ranges()) == items.len()
                 };
                 // The kept plan: the last split loop's over the same
                 // elements, with the nodes its chunks created as a band of
                 // their own (nodes a split created lie after all others,
-                // where a fresh guess would not look).
-                if let Some(plan) = memo.take().and_then(|m| m.recall(&places)) {
+                // where a fresh guess would not look). If that loop left
+                // it proven (every chunk still closed, `par_loop`) and
+                // nothing changed the tree since (`ParallelRun` forgets the
+                // proof when something does), its shape is all there is to
+                // check: the scans would find what they found before.
+                if let Some(kept) = memo.take().and_then(|m| m.recall(&places)) {
+                    if kept.is_proven() && shaped(kept.plan()) {
+                        par.note_kept_proof();
+                        return Some(kept);
+                    }
+                    let plan = kept.into_plan();
                     if proven(&plan) {
                         return Some(SplitMemo::new(places, plan));
                     }
@@ -873,20 +962,32 @@ impl Gen<'_> {
                         }
                         grown.push(made);
                     }
-                    *memo = split.after_growth(base, &grown);
-                    ran.into_par_iter()
+                    // The plan kept for the next loop, still proven if
+                    // every node a chunk changed or created has its
+                    // children in the chunk's ids now (the others kept
+                    // theirs, and no worker wrote outside its chunk).
+                    let mut kept = split.after_growth(base, &grown);
+                    let settled: Vec<_> = ran
+                        .into_par_iter()
                         .zip(offsets)
-                        .map(|((r, cx, mut view), off)| {
-                            if off.iter().any(|&o| o > 0) {
-                                view.shift_ids(&base, &off);
-                            }
-                            (r, cx, view.into_growth(), off)
+                        .enumerate()
+                        .map(|(k, ((r, cx, mut view), off))| {
+                            let after = kept.as_ref().map(|m| m.plan().chunk_ranges(k));
+                            let closed = view.settle(&base, &off, after.as_ref());
+                            (r, cx, view.into_growth(), off, closed)
                         })
-                        .collect()
+                        .collect();
+                    if let Some(m) = &mut kept {
+                        if settled.iter().any(|s| !s.4) {
+                            m.unprove();
+                        }
+                    }
+                    *memo = kept;
+                    settled
                 };
                 let mut result = Ok(());
                 let mut grown = Vec::with_capacity(done.len());
-                for (r, done_cx, view, off) in done {
+                for (r, done_cx, view, off, _) in done {
                     grown.push((view, off));
                     if result.is_ok() {
                         reduce(&mut cx.globals, &start, &done_cx);

@@ -21,6 +21,7 @@ pub struct Parallel {
     grain: usize,
     chunks: AtomicU64,
     split_loops: AtomicU64,
+    kept_proofs: AtomicU64,
 }
 
 impl Parallel {
@@ -34,6 +35,7 @@ impl Parallel {
             grain: grain.max(1),
             chunks: AtomicU64::new(0),
             split_loops: AtomicU64::new(0),
+            kept_proofs: AtomicU64::new(0),
         }
     }
 
@@ -51,6 +53,20 @@ impl Parallel {
     /// How many chunks those loops ran (on the pool's threads).
     pub fn chunks(&self) -> u64 {
         self.chunks.load(Ordering::Relaxed)
+    }
+
+    /// How many of those loops split as the loop before them over the same
+    /// elements did, on its plan grown by the nodes its chunks created,
+    /// without checking the tree again: that loop left every chunk closed
+    /// and nothing changed the tree in between ([`SplitMemo`]).
+    pub fn kept_proofs(&self) -> u64 {
+        self.kept_proofs.load(Ordering::Relaxed)
+    }
+
+    /// Records a loop that split on a kept, still proven plan.
+    #[doc(hidden)]
+    pub fn note_kept_proof(&self) {
+        self.kept_proofs.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Records a loop split into `chunks` chunks.
@@ -232,18 +248,33 @@ impl<const A: usize> SplitPlan<A> {
 /// it was made for: what `plan_split` hands `par_loop`, and what a
 /// parallel run keeps after the loop, grown by the nodes the chunks
 /// created ([`SplitMemo::after_growth`]), to try first on the next
-/// parallel loop over the same elements. The tree may have changed in
-/// between: a recalled plan is checked like a new one.
+/// parallel loop over the same elements.
+///
+/// A memo is *proven* while its plan is known to hold for the tree as it
+/// is: every chunk closed (each node in a chunk's ids has its children
+/// there) and nothing outside the list's ids pointing into them but the
+/// list. A plan is proven when `plan_split` checked it; after the loop it
+/// stays proven if every node a chunk changed or created has its children
+/// in the chunk's grown ids (the generated `par_loop` checks them, the
+/// other nodes kept the children they had); the parallel run forgets the
+/// proof ([`SplitMemo::unprove`]) as soon as its own code changes a node
+/// other than in a data field. A memo that is not proven is only a guess,
+/// checked like a new one.
 #[derive(Clone, Debug)]
 pub struct SplitMemo<const A: usize> {
     places: Vec<(usize, usize)>,
     plan: SplitPlan<A>,
+    proven: bool,
 }
 
 impl<const A: usize> SplitMemo<A> {
-    /// `plan` for the elements at `places`.
+    /// `plan` for the elements at `places`, just proven.
     pub fn new(places: Vec<(usize, usize)>, plan: SplitPlan<A>) -> SplitMemo<A> {
-        SplitMemo { places, plan }
+        SplitMemo {
+            places,
+            plan,
+            proven: true,
+        }
     }
 
     /// The plan.
@@ -251,19 +282,41 @@ impl<const A: usize> SplitMemo<A> {
         &self.plan
     }
 
-    /// The plan, if it was made for the elements at `places`.
-    pub fn recall(self, places: &[(usize, usize)]) -> Option<SplitPlan<A>> {
-        (self.places == places).then_some(self.plan)
+    /// The plan, to check it anew.
+    pub fn into_plan(self) -> SplitPlan<A> {
+        self.plan
+    }
+
+    /// The memo, if it was made for the elements at `places`.
+    pub fn recall(self, places: &[(usize, usize)]) -> Option<SplitMemo<A>> {
+        (self.places == places).then_some(self)
+    }
+
+    /// Whether the plan is known to hold for the tree as it is.
+    pub fn is_proven(&self) -> bool {
+        self.proven
+    }
+
+    /// Forgets that the plan holds: the tree changed.
+    pub fn unprove(&mut self) {
+        self.proven = false;
     }
 
     /// The memo for the next loop over the same elements, after the
     /// chunks created `grown[k][a]` nodes appended from `base[a]`
-    /// ([`SplitPlan::with_growth`]).
+    /// ([`SplitPlan::with_growth`]); as proven as this one until the
+    /// caller says otherwise.
     pub fn after_growth(self, base: [usize; A], grown: &[[usize; A]]) -> Option<SplitMemo<A>> {
-        let places = self.places;
-        self.plan
-            .with_growth(base, grown)
-            .map(|plan| SplitMemo { places, plan })
+        let SplitMemo {
+            places,
+            plan,
+            proven,
+        } = self;
+        plan.with_growth(base, grown).map(|plan| SplitMemo {
+            places,
+            plan,
+            proven,
+        })
     }
 }
 
@@ -502,18 +555,26 @@ impl<'a, N> ArenaView<'a, N> {
     /// and the parallel entry points split only trees in which no node is
     /// reached twice ([`split_plan`], and the tree test of the generated
     /// `ParallelRun`), so a run never gets here.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, id: usize) -> &N {
         // The worker's own chunk first, with one comparison: below
         // `own.lo` the difference wraps around to a huge number. Then the
         // nodes it created, as cheaply: a pass that creates nodes (a
-        // desugaring) often has the passes fused with it visit them.
+        // desugaring) often has the passes fused with it visit them. Only
+        // these two are inlined into the traversals; the rest is a call.
         if let Some(n) = self.own.nodes.get(id.wrapping_sub(self.own.lo)) {
             return n;
         }
-        if let Some(n) = self.grown.get(id.wrapping_sub(self.grown_lo)) {
-            return n;
+        match self.grown.get(id.wrapping_sub(self.grown_lo)) {
+            Some(n) => n,
+            None => self.get_elsewhere(id),
         }
+    }
+
+    /// [`ArenaView::get`] of a node neither in the first band's range nor
+    /// created by the worker.
+    #[inline(never)]
+    fn get_elsewhere(&self, id: usize) -> &N {
         // The chunk's other bands: the nodes an earlier split loop created
         // (`SplitPlan::with_growth`), visited as often as the first band's.
         for r in &self.more {
@@ -570,7 +631,9 @@ impl<'a, N> ArenaView<'a, N> {
 
     /// [`ArenaView::get_mut`] (`mark`: remembered for the renumbering) or
     /// [`ArenaView::get_mut_data`]; `mark` is a constant at both calls.
-    #[inline]
+    /// The first band's range and the created nodes are inlined, the rest
+    /// a call (as in [`ArenaView::get`]).
+    #[inline(always)]
     fn node_mut(&mut self, id: usize, mark: bool) -> &mut N {
         let k = id.wrapping_sub(self.own.lo);
         if k < self.own.nodes.len() {
@@ -585,6 +648,13 @@ impl<'a, N> ArenaView<'a, N> {
         if g < self.grown.len() {
             return &mut self.grown[g];
         }
+        self.node_mut_elsewhere(id, mark)
+    }
+
+    /// [`ArenaView::node_mut`] of a node neither in the first band's
+    /// range nor created by the worker.
+    #[inline(never)]
+    fn node_mut_elsewhere(&mut self, id: usize, mark: bool) -> &mut N {
         for r in &mut self.more {
             if let Some(n) = r.get_mut(id, mark) {
                 return n;
@@ -681,12 +751,18 @@ pub fn split_arena<'a, N>(arena: &'a mut [N], bands: &[Vec<usize>]) -> Vec<Arena
             // The first band's range is the fast path; an empty one gives
             // way to the next non-empty range.
             let first = ranges.iter().position(|r| !r.nodes.is_empty()).unwrap_or(0);
+            // Room for as many created nodes as the chunk holds: a pass
+            // that creates nodes (a desugaring) then fills the vector
+            // without copying it as it grows. Pages the worker does not
+            // fill are never touched, so the room costs address space,
+            // not memory.
+            let held: usize = ranges.iter().map(|r| r.nodes.len()).sum();
             let own = ranges.remove(first);
             ArenaView {
                 own,
                 more: ranges.into_iter().filter(|r| !r.nodes.is_empty()).collect(),
                 shared: shared.clone(),
-                grown: Vec::new(),
+                grown: Vec::with_capacity(held),
                 grown_lo: len,
             }
         })

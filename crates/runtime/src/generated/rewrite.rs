@@ -218,19 +218,22 @@ impl<I: Copy> OpenList<I> {
         }
     }
 
-    /// Writes the list into the tree's `slot` if replacements changed it
-    /// since it was last written.
-    pub fn sync(&mut self, slot: &mut Arc<[I]>) {
+    /// The list to write into the tree's slot if replacements changed it
+    /// since it was last written; `None` when the slot holds it already
+    /// (then the owner is not touched, which a split worker's view of the
+    /// tree relies on: it renumbers only nodes handed out mutably).
+    pub fn sync(&mut self) -> Option<Arc<[I]>> {
         if self.stale {
-            *slot = self.current();
             self.stale = false;
+            Some(self.current())
+        } else {
+            None
         }
     }
 
-    /// At the end of the loop: writes the list into `slot` if it changed.
-    pub fn close(&mut self, slot: &mut Arc<[I]>) {
-        if self.front.is_some() {
-            *slot = self.current();
-        }
+    /// At the end of the loop: the list to write into the tree's slot if
+    /// replacements changed it; `None` when the slot holds it already.
+    pub fn close(&mut self) -> Option<Arc<[I]>> {
+        self.front.is_some().then(|| self.current())
     }
 }
