@@ -48,7 +48,16 @@
 //! `plan_split` tries it first when the next parallel loop runs over the
 //! same elements. A kept plan is only a guess too: it goes through the
 //! same proof (roots, closed chunks over all their ranges, `refs_into`
-//! over all the list's ranges) before anything runs on it.
+//! over all the list's ranges) before anything runs on it, unless it is
+//! still *proven*: the loop that left it found every node a chunk changed
+//! or created with its children in the chunk's grown ranges
+//! (`SubtreeView::settle`, while renumbering; the nodes no worker got
+//! mutably kept the children the proof saw, and no worker writes outside
+//! its chunk), and nothing changed a node since other than in a data
+//! field (`ParallelRun` notes every `IndexMut`, `push` and `DerefMut`, and
+//! its `split` then forgets the proof). Then only the plan's shape and the
+//! elements' roots are checked (`Parallel::kept_proofs` counts such
+//! loops).
 //! Otherwise, and for lists under the grain, `plan_split` says no before
 //! anything ran, and the loop runs as it stands, sequentially on the
 //! `ParallelRun` itself (indexed as fast as `Tree`), with splitting off
@@ -65,7 +74,7 @@
 //!
 //! Nodes a worker creates are numbered from the arena's end; after the
 //! loop each chunk's land after the earlier chunks' and the references to
-//! them move up (`SubtreeView::shift_ids`). Only nodes the worker created
+//! them move up (`SubtreeView::settle`). Only nodes the worker created
 //! or changed can hold such references, so only those are visited: a
 //! chunk's `ArenaView` sets a bit per node it hands out mutably
 //! (`ArenaView::get_mut`, the only way to change a chunk node), and the
@@ -752,7 +761,7 @@ impl Gen<'_> {
             impl SubtreeGrowth {
                 /// Appends the nodes to `tree`, `off[a]` after the arena's
                 /// length at the split (their references renumbered so
-                /// already: `SubtreeView::shift_ids`).
+                /// already: `SubtreeView::settle`).
                 fn append_to(self, tree: &mut Tree, off: &[usize; #n_arenas]) {
                     let _ = off;
                     #(tree.#arenas.extend(self.#arenas);)*
