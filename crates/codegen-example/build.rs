@@ -147,7 +147,7 @@ fn main() {
         .iter()
         .map(|f| format!("{root}/{f}"))
         .collect();
-    for program in ["write_first.tf", "kept_plan.tf"] {
+    for program in ["write_first.tf", "kept_plan.tf", "type_c.tf"] {
         par_files.push(format!("{}/programs/{program}", env!("CARGO_MANIFEST_DIR")));
     }
     if let Err(e) = treefuse_codegen::Config::new()

@@ -115,6 +115,8 @@ pub mod parallel {
         write_first,
         /// `programs/kept_plan.tf`: two loops over the same items, a change of the tree between.
         kept_plan,
+        /// `programs/type_c.tf`: a tree type named like the visit-counting const parameter.
+        type_c,
     }
 }
 

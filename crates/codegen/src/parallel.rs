@@ -583,6 +583,9 @@ impl Gen<'_> {
         } else {
             quote!()
         };
+        // The visit-counting const parameter, named as in the traversals
+        // (not `C` when a tree type is named so).
+        let count = &self.count_param;
         let split = quote!(
             /// What the worker of one chunk of a parallel loop sees: per
             /// arena, its chunk's nodes to change, the nodes outside the
@@ -913,15 +916,15 @@ impl Gen<'_> {
             /// join the arenas in list order; the plan, grown by them, is
             /// kept in `memo` for the next loop.
             #[allow(clippy::too_many_arguments)]
-            fn par_loop<I: Copy + Sync, const C: bool>(
+            fn par_loop<I: Copy + Sync, const #count: bool>(
                 tree: &mut Tree,
                 par: &Parallel,
                 memo: &mut Option<SplitMemo<#n_arenas>>,
                 split: SplitMemo<#n_arenas>,
-                cx: &mut Cx<C>,
+                cx: &mut Cx<#count>,
                 items: &[I],
-                reduce: impl Fn(&mut Globals, &Globals, &Cx<C>),
-                body: impl Fn(&mut SubtreeView<'_>, &mut Cx<C>, I) -> Result<(), Fail> + Sync,
+                reduce: impl Fn(&mut Globals, &Globals, &Cx<#count>),
+                body: impl Fn(&mut SubtreeView<'_>, &mut Cx<#count>, I) -> Result<(), Fail> + Sync,
             ) -> Result<(), Fail> {
                 use treefuse_runtime::rayon::prelude::*;
                 let base: [usize; #n_arenas] = [#(tree.#arenas.len()),*];
@@ -947,7 +950,7 @@ impl Gen<'_> {
                     let ran: Vec<_> = chunks
                         .into_par_iter()
                         .map(|(mut view, items, nodes)| {
-                            let mut cx = Cx::<C>::new(start.clone());
+                            let mut cx = Cx::<#count>::new(start.clone());
                             let r = run_deep(nodes, || -> Result<(), Fail> {
                                 #stack_bound
                                 for &item in items {
@@ -1000,7 +1003,7 @@ impl Gen<'_> {
                     grown.push((view, off));
                     if result.is_ok() {
                         reduce(&mut cx.globals, &start, &done_cx);
-                        if C {
+                        if #count {
                             cx.visits += done_cx.visits;
                         }
                         result = r;
