@@ -3,7 +3,9 @@
 // with `mix` in between: a copy of one item's leaf into another's, which
 // leaves that leaf outside its item's ids in the kept plan. A run must
 // check the plan again after `mix` (`tests/parallel.rs`); trusting it
-// would hand the worker of item 2 a node of no chunk to write.
+// would hand the worker of item 2 a node of no chunk to write. The leaf
+// type's name starts with `_` (its generated accessor names must still be
+// snake case: `data_mut_leaf`, not `data_mut__leaf`).
 global MIX: bool = false;
 
 tree Root {
@@ -12,10 +14,10 @@ tree Root {
 
 tree Item {
     v: i64;
-    child kid: Leaf;
+    child kid: _Leaf;
 }
 
-tree Leaf {
+tree _Leaf {
     w: i64;
 }
 
@@ -28,7 +30,7 @@ impl Root {
 }
 
 impl Item {
-    traversal grow() { self.kid = new Leaf { w: self.v + self.kid.w }; }
+    traversal grow() { self.kid = new _Leaf { w: self.v + self.kid.w }; }
     traversal bump() { self.kid.w = self.kid.w * 2 + 1; }
 }
 

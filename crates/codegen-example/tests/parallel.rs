@@ -191,7 +191,7 @@ fn minic_splits_again_after_a_loop_that_created_nodes() {
 #[test]
 fn a_kept_plan_is_checked_again_after_the_tree_changed() {
     use g::parallel::kept_plan as m;
-    let leaf = |w: i64| format!(r#"{{"type": "Leaf", "w": {w}}}"#);
+    let leaf = |w: i64| format!(r#"{{"type": "_Leaf", "w": {w}}}"#);
     let items: Vec<String> = (0..6)
         .map(|i| format!(r#"{{"type": "Item", "v": {i}, "kid": {}}}"#, leaf(10 * i)))
         .collect();

@@ -62,6 +62,9 @@ pub(crate) struct Hier {
     pub kind: Ident,
     pub arena: Ident,
     pub push: Ident,
+    /// `TreeAccess`'s method handing out a node to write a data field
+    /// (`data_mut_expr`), in a module with parallel entry points.
+    pub data_mut: Ident,
     pub concrete: Vec<TypeId>,
     pub fields: Vec<FieldId>,
     /// The members of the node struct, in memory order (see
@@ -688,6 +691,7 @@ impl<'p> Gen<'p> {
                         kind: top.fresh(&format!("{name}Kind")),
                         arena: arena_ns.fresh_value(&snake(name)),
                         push: tree_ns.fresh_value(&format!("push_{}", snake(name))),
+                        data_mut: tree_ns.fresh_value(&format!("data_mut_{}", snake(name))),
                         concrete: Vec::new(),
                         fields: Vec::new(),
                         slots: Vec::new(),
@@ -2093,7 +2097,7 @@ impl Gen<'_> {
     /// data field of (`data_mut_expr`): a split worker's view does not
     /// renumber a node changed only so (see `ArenaView::get_mut_data`).
     pub(crate) fn data_mut_fn(&self, h: &Hier) -> Ident {
-        quote::format_ident!("data_mut_{}", h.arena.to_string().trim_start_matches("r#"))
+        h.data_mut.clone()
     }
 
     /// The node at `id` (an expression of its id type), as a place whose

@@ -543,14 +543,30 @@ impl Gen<'_> {
                 quote!(NodeRef::#v(id) => (#a, id.0 as usize),)
             })
             .collect();
-        let shift_fns: Vec<_> = arenas
-            .iter()
-            .map(|a| format_ident!("shift_{}", a.to_string().trim_start_matches("r#")))
-            .collect();
-        let inside_fns: Vec<_> = arenas
-            .iter()
-            .map(|a| format_ident!("inside_{}", a.to_string().trim_start_matches("r#")))
-            .collect();
+        // `SubtreeView`'s per-arena methods, snake case and distinct
+        // whatever the arenas are called (`_leaf` and `leaf` both).
+        let mut view_ns = crate::names::Names::for_methods(&[
+            "span",
+            "firsts",
+            "closed",
+            "place",
+            "refs_into",
+            "settle",
+            "into_growth",
+        ]);
+        let mut per_arena = |prefix: &str| -> Vec<proc_macro2::Ident> {
+            arenas
+                .iter()
+                .map(|a| {
+                    view_ns.fresh_value(&format!(
+                        "{prefix}_{}",
+                        a.to_string().trim_start_matches("r#")
+                    ))
+                })
+                .collect()
+        };
+        let shift_fns = per_arena("shift");
+        let inside_fns = per_arena("inside");
         // Per hierarchy: whether all children of `node` lie in `ranges`.
         let inside_children: Vec<TokenStream> = visit_children
             .iter()
