@@ -81,6 +81,12 @@ pub(crate) struct ColdStruct {
     pub table: Ident,
     /// `Tree::push_T_with_cold(node, cold)`: adds a node and its cold fields.
     pub push_with: Ident,
+    /// `TreeAccess`'s methods reading and setting a node's cold fields
+    /// (`get_function_cold`, `insert_function_cold`), in a module with
+    /// parallel entry points: named from the table, never starting with
+    /// it (a table `from_x_cold` would make a `from_*` method).
+    pub get: Ident,
+    pub insert: Ident,
     /// The type's cold fields, in declaration order.
     pub fields: Vec<FieldId>,
 }
@@ -741,6 +747,8 @@ impl<'p> Gen<'p> {
                     name: top.fresh(&format!("{}Cold", t.name)),
                     table: arena_ns.fresh_value(&format!("{}_cold", snake(&t.name))),
                     push_with: tree_ns.fresh_value(&format!("push_{}_with_cold", snake(&t.name))),
+                    get: tree_ns.fresh_value(&format!("get_{}_cold", snake(&t.name))),
+                    insert: tree_ns.fresh_value(&format!("insert_{}_cold", snake(&t.name))),
                     fields,
                 })
             })

@@ -1257,8 +1257,7 @@ impl Gen<'_> {
             .map(|(t, c)| {
                 let table = &c.table;
                 let body = if self.tree_param.is_some() {
-                    let get = format_ident!("{}_get", table.to_string());
-                    let insert = format_ident!("{}_insert", table.to_string());
+                    let (get, insert) = (&c.get, &c.insert);
                     quote!(
                         let cold = t.#get(#n.0).clone();
                         t.#insert(copy.0, cold);

@@ -186,14 +186,8 @@ impl Gen<'_> {
             .iter()
             .map(|(_, hi)| proc_macro2::Literal::usize_unsuffixed(*hi))
             .collect();
-        let cold_gets: Vec<_> = tables
-            .iter()
-            .map(|t| format_ident!("{}_get", t.to_string()))
-            .collect();
-        let cold_inserts: Vec<_> = tables
-            .iter()
-            .map(|t| format_ident!("{}_insert", t.to_string()))
-            .collect();
+        let cold_gets: Vec<_> = colds.iter().map(|(c, _)| &c.get).collect();
+        let cold_inserts: Vec<_> = colds.iter().map(|(c, _)| &c.insert).collect();
         let base = quote!(
             /// How the traversals reach the tree's nodes: the whole `Tree`
             /// (the sequential entry points), the whole tree of a parallel run
