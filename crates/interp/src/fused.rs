@@ -65,7 +65,7 @@ struct FnPlan<'p, M> {
     /// size of the fused call's one frame.
     locals: usize,
     node_vars: usize,
-    /// Slot of [`FusedFunction::typed_child`]: the child whose type, read
+    /// Slot of [`treefuse_fusion::FusedFunction::typed_child`]: the child whose type, read
     /// when the function starts, decides the groups' type guards.
     typed_child: Option<u32>,
 }
@@ -1010,21 +1010,27 @@ impl<'p> Interpreter<'p> {
     /// An empty frame for a fused call on `node` at `site`, recycled when
     /// possible.
     #[inline(always)]
-    fn fused_frame(&mut self, node: NodeId, site: Site) -> Frame {
+    fn fused_frame(&mut self, node: NodeId, site: Site) -> Box<Frame> {
         match self.frame_pool.pop() {
             Some(mut frame) => {
                 frame.self_node = node;
                 frame.site = site;
                 frame
             }
-            None => Frame::new(Owner::Fuse(0), node, Vec::new(), Vec::new(), site),
+            None => Box::new(Frame::new(
+                Owner::Fuse(0),
+                node,
+                Vec::new(),
+                Vec::new(),
+                site,
+            )),
         }
     }
 
     /// Returns a fused call's frame to the pool, emptied but with its
     /// buffers.
     #[inline(always)]
-    fn recycle_frame(&mut self, mut frame: Frame) {
+    fn recycle_frame(&mut self, mut frame: Box<Frame>) {
         frame.data.clear();
         frame.nodes.clear();
         frame.loops.clear();
@@ -1148,8 +1154,11 @@ impl<'p> Interpreter<'p> {
 /// segment its [`PartLayout`] gives, so that a fused visit sets up and
 /// recycles one frame, as an unfused visit does, however many
 /// participants it runs.
+/// The frame is boxed (the pool holds boxes): `Parts` moves by value
+/// from the call's preparation ([`Interpreter::live_frames`]) into the
+/// callee, and a box moves as one pointer.
 struct Parts<'a> {
-    frame: Frame,
+    frame: Box<Frame>,
     layout: &'a [PartLayout],
 }
 
@@ -1157,7 +1166,7 @@ impl<'a> Parts<'a> {
     /// The frame of a call of `function` on `node` whose arguments are in
     /// `frame.data`: the rest of its locals set to their initial value and
     /// its node variables to `node`.
-    fn new<M>(mut frame: Frame, function: &'a FnPlan<'_, M>, node: NodeId) -> Parts<'a> {
+    fn new<M>(mut frame: Box<Frame>, function: &'a FnPlan<'_, M>, node: NodeId) -> Parts<'a> {
         resize_values(&mut frame.data, function.locals);
         frame.nodes.resize(function.node_vars, node);
         Parts {
@@ -1181,7 +1190,7 @@ impl ParticipantFrames for Parts<'_> {
     #[inline(always)]
     fn at(&mut self, p: usize) -> &mut Frame {
         let part = &self.layout[p];
-        let frame = &mut self.frame;
+        let frame = &mut *self.frame;
         frame.owner = Owner::Body(part.body);
         frame.data_base = part.data_offset;
         frame.node_base = part.node_offset;
