@@ -63,7 +63,9 @@ pub(crate) struct Hier {
     pub arena: Ident,
     pub push: Ident,
     /// `TreeAccess`'s method handing out a node to write a data field
-    /// (`data_mut_expr`), in a module with parallel entry points.
+    /// (`data_mut_expr`), in a module with parallel entry points: a split
+    /// worker's view does not renumber a node changed only so (see
+    /// `ArenaView::get_mut_data`).
     pub data_mut: Ident,
     pub concrete: Vec<TypeId>,
     pub fields: Vec<FieldId>,
@@ -2101,13 +2103,6 @@ impl Gen<'_> {
         }
     }
 
-    /// `TreeAccess`'s method handing out a node of `h`'s arena to write a
-    /// data field of (`data_mut_expr`): a split worker's view does not
-    /// renumber a node changed only so (see `ArenaView::get_mut_data`).
-    pub(crate) fn data_mut_fn(&self, h: &Hier) -> Ident {
-        h.data_mut.clone()
-    }
-
     /// The node at `id` (an expression of its id type), as a place whose
     /// data field `f` the code then writes: `t[id]`, or in a module with
     /// parallel entry points `t.data_mut_H(id)` (the same in a sequential
@@ -2117,7 +2112,7 @@ impl Gen<'_> {
         if self.tree_param.is_none() || !data {
             return quote!(t[#id]);
         }
-        let m = self.data_mut_fn(self.hier(self.p.fields[f.index()].owner));
+        let m = &self.hier(self.p.fields[f.index()].owner).data_mut;
         quote!(t.#m(#id))
     }
 

@@ -164,7 +164,7 @@ impl Gen<'_> {
         let arenas: Vec<_> = self.hiers.iter().map(|h| &h.arena).collect();
         let pushes: Vec<_> = self.hiers.iter().map(|h| &h.push).collect();
         let n_arenas = self.hiers.len();
-        let data_muts: Vec<_> = self.hiers.iter().map(|h| self.data_mut_fn(h)).collect();
+        let data_muts: Vec<_> = self.hiers.iter().map(|h| &h.data_mut).collect();
         let arena_lits: Vec<_> = (0..n_arenas)
             .map(proc_macro2::Literal::usize_unsuffixed)
             .collect();
