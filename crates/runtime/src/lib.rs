@@ -20,6 +20,7 @@ pub mod diff;
 pub mod gen;
 pub mod generated;
 pub mod json;
+pub mod split;
 pub mod stack;
 pub mod store;
 
@@ -29,6 +30,7 @@ pub use json::{
     parse_value, read_tree, read_tree_from, write_globals, write_tree, write_tree_to,
     SelectedGlobals, TreeInputError, WriteOptions,
 };
+pub use split::{ChunkChanges, ChunkView, LoopSplit, TreeStore};
 pub use store::{DefaultSlots, NodeId, NodeList, Slot, SlotRef, Tree};
 
 pub use imbl;

@@ -711,6 +711,37 @@ impl Tree {
         root
     }
 
+    /// A new node with the type and slots of node `n` of `other` (children
+    /// shared: the words are copied as they are, ids included).
+    pub(crate) fn copy_from(&mut self, program: &Program, other: &Tree, n: NodeId) -> NodeId {
+        if self.nodes.is_empty() {
+            self.layouts = other.layouts.clone();
+        }
+        let h = other.nodes[n.index()];
+        let count = program.types[h.ty.index()].fields.len();
+        let id = NodeId(self.nodes.len() as u32);
+        let first_slot = self.room_for(count);
+        for s in 0..count {
+            let (kind, w) = other.word(n, s as u32);
+            let word = match kind {
+                Kind::List => self.lists.push(other.lists.get(w).clone()),
+                Kind::Boxed => self.boxed.push(other.boxed.get(w).clone()),
+                _ => w,
+            };
+            self.push_word(first_slot, word);
+        }
+        self.nodes.push(NodeHeader {
+            ty: h.ty,
+            first_slot,
+        });
+        id
+    }
+
+    /// [`Tree::copy_node`], for the parallel loops' views.
+    pub(crate) fn copy_within(&mut self, program: &Program, n: NodeId) -> NodeId {
+        self.copy_node(program, n)
+    }
+
     /// A new node with the same type and slots as `n` (children shared).
     fn copy_node(&mut self, program: &Program, n: NodeId) -> NodeId {
         let h = self.nodes[n.index()];
