@@ -15,7 +15,7 @@
 //! writes.
 
 /// A set of participants, as the engines represent it.
-pub trait ParticipantMask: Clone + PartialEq + Eq + std::fmt::Debug {
+pub trait ParticipantMask: Clone + PartialEq + Eq + std::fmt::Debug + Send + Sync {
     /// No participant.
     const NONE: Self;
     /// Every participant (however many the function has).

@@ -39,14 +39,16 @@
 use crate::rewrite::Site;
 use crate::ParticipantFrames;
 use crate::{
-    Failure, Flow, Frame, Interpreter, Owner, RunStats, RuntimeError, VisitProfile, POOL_LIMIT,
-    RED_ZONE, STACK_SEGMENT,
+    abandoned, Failure, Flow, Frame, Interpreter, Owner, RunStats, RuntimeError, VisitProfile,
+    POOL_LIMIT, RED_ZONE, STACK_SEGMENT,
 };
 use treefuse_fusion::{
-    target_for, FusedFnId, FusedProgram, LoopStep, ParticipantMask as Mask, Step, WhileStep,
-    WideMask,
+    target_for, FusedFnId, FusedProgram, LoopStep, Parallelism, ParticipantMask as Mask, Step,
+    WhileStep, WideMask,
 };
-use treefuse_runtime::{NodeId, Tree};
+
+mod parallel;
+use treefuse_runtime::{NodeId, Tree, TreeStore};
 use treefuse_sema::{BodyId, Fuse, NodeVarId, Program, Stmt, StmtKind, TypeId, Value};
 use treefuse_syntax::Span;
 
@@ -181,6 +183,19 @@ struct LoopPlan<'p, M> {
     /// variable) of the members whose variable is bound, before each step,
     /// to the node now standing where the element stood.
     rebound: Vec<(usize, NodeVarId)>,
+    /// What the workers of a split run of the loop share, if the fuser
+    /// found its iterations independent ([`treefuse_fusion::Parallelism`]).
+    parallel: Option<Shares>,
+}
+
+/// The globals the workers of a parallel loop update: combined after the
+/// loop ([`treefuse_fusion::Parallelism::Parallel`]).
+struct Shares {
+    /// Updated commutatively, combined by their reduction.
+    reduced: Vec<treefuse_sema::GlobalId>,
+    /// Written before read by every iteration: the last worker that wrote
+    /// one gives its value.
+    private: Vec<treefuse_sema::GlobalId>,
 }
 
 /// A [`LoopStep`], resolved (members replaced by their participants).
@@ -336,11 +351,19 @@ impl<'p, M: Mask> Plan<'p, M> {
                                 .iter()
                                 .filter_map(|&m| members.get(m).map(|&(p, var, _)| (p, var)))
                                 .collect();
+                            let parallel = match &group.parallel {
+                                Parallelism::Parallel { reduced, private } => Some(Shares {
+                                    reduced: reduced.clone(),
+                                    private: private.clone(),
+                                }),
+                                Parallelism::Sequential { .. } => None,
+                            };
                             Some(PlanStep::Loop(LoopPlan {
                                 slot: program.fields[group.field.index()].slot,
                                 members,
                                 steps,
                                 rebound,
+                                parallel,
                             }))
                         }
                     })
@@ -448,7 +471,7 @@ impl<'p> Interpreter<'p> {
                         .collect::<Result<Vec<_>, _>>()?;
                     call_args.push(values);
                 }
-                let root = tree.root;
+                let root = tree.root();
                 let span = fuse.calls[chunk.calls[0]].span;
                 let Some(target) = target_for(&chunk.targets, tree.type_of(root)) else {
                     return Err(this.error(frame, span, "no fused function for the root's type"));
@@ -462,6 +485,7 @@ impl<'p> Interpreter<'p> {
         stats.node_visits = self.visits - start;
         stats.profile = std::mem::take(&mut self.profile);
         stats.traversal_loops = self.take_loop_stats();
+        stats.split = std::mem::take(&mut self.split_stats);
         Ok(stats)
     }
 
@@ -471,9 +495,9 @@ impl<'p> Interpreter<'p> {
     /// calls on a child): the arguments go straight from the caller's
     /// evaluation into the participants' segments.
     #[allow(clippy::too_many_arguments)]
-    fn call_fused<'a, M: Mask>(
+    fn call_fused<'a, M: Mask, S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         fused: &FusedProgram,
         plan: &'a Plan<'p, M>,
         mut id: FusedFnId,
@@ -495,6 +519,9 @@ impl<'p> Interpreter<'p> {
             if stacker::remaining_stack().is_none_or(|left| left < RED_ZONE) {
                 return self
                     .call_fused_on_new_stack(tree, fused, plan, id, node, mask, frames, site);
+            }
+            if tree.abandoned() {
+                return Err(abandoned());
             }
             self.visits += 1;
             if let Some(count) = self.profile.by_fused.get_mut(id.index()) {
@@ -576,9 +603,9 @@ impl<'p> Interpreter<'p> {
     #[cold]
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    fn call_fused_on_new_stack<'a, M: Mask>(
+    fn call_fused_on_new_stack<'a, M: Mask, S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         fused: &FusedProgram,
         plan: &'a Plan<'p, M>,
         id: FusedFnId,
@@ -595,9 +622,9 @@ impl<'p> Interpreter<'p> {
     /// Runs merged loops over the list in `group.slot` of `node`.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn fused_loop<M: Mask>(
+    fn fused_loop<M: Mask, S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         fused: &FusedProgram,
         plan: &Plan<'p, M>,
         group: &LoopPlan<'p, M>,
@@ -605,11 +632,32 @@ impl<'p> Interpreter<'p> {
         frames: &mut Parts<'_>,
         run: &mut Active<M>,
     ) -> Result<(), Failure> {
+        if let (Some(grain), Some(whole)) = (self.grain(group), tree.as_tree()) {
+            if self.split_loop(whole, fused, plan, group, node, frames, run, grain) {
+                return Ok(());
+            }
+        }
         // One open list for all member loops: a call on the element runs
         // on every node now standing where it stood (a loop after one that
         // may replace elements only calls the element, or is rebound to
         // its one-node region; the fuser sees to that).
         let index = self.open_list(tree, node, group.slot);
+        self.loop_rounds(tree, fused, plan, group, frames, run, index)
+    }
+
+    /// The rounds of a merged loop over the list open at `index` (one per
+    /// element), then the list closed.
+    #[allow(clippy::too_many_arguments)]
+    fn loop_rounds<M: Mask, S: TreeStore>(
+        &mut self,
+        tree: &mut S,
+        fused: &FusedProgram,
+        plan: &Plan<'p, M>,
+        group: &LoopPlan<'p, M>,
+        frames: &mut Parts<'_>,
+        run: &mut Active<M>,
+        index: usize,
+    ) -> Result<(), Failure> {
         for (p, var, _) in &group.members {
             self.enter_loop(frames.at(*p), *var, index);
         }
@@ -700,9 +748,9 @@ impl<'p> Interpreter<'p> {
     /// times the unfused engine's instruction-cache misses, README).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn fused_region_calls<M: Mask>(
+    fn fused_region_calls<M: Mask, S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         fused: &FusedProgram,
         plan: &Plan<'p, M>,
         (calls, targets): (&[CallPlan<'p>], &Dispatch),
@@ -759,9 +807,9 @@ impl<'p> Interpreter<'p> {
     /// on deep trees (a linked list of 10^5 elements is 10^5 levels).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn fused_group<M: Mask>(
+    fn fused_group<M: Mask, S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         fused: &FusedProgram,
         plan: &Plan<'p, M>,
         group: &GroupPlan<'p, M>,
@@ -801,9 +849,9 @@ impl<'p> Interpreter<'p> {
     /// is prepared.
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     #[inline(always)]
-    fn fused_group_last<'a, M: Mask>(
+    fn fused_group_last<'a, M: Mask, S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         plan: &'a Plan<'p, M>,
         group: &GroupPlan<'p, M>,
         node: NodeId,
@@ -836,9 +884,9 @@ impl<'p> Interpreter<'p> {
     /// on a child as one fused call (the participant is active: only its
     /// own `return` or `break` ends the loop).
     #[inline(never)]
-    fn fused_while<M: Mask>(
+    fn fused_while<M: Mask, S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         fused: &FusedProgram,
         plan: &Plan<'p, M>,
         w: &WhilePlan<'p, M>,
@@ -880,9 +928,9 @@ impl<'p> Interpreter<'p> {
     /// The calls of a group on an empty optional child: each live call's
     /// guard is evaluated (it may fail), in order, and nothing else.
     #[inline(never)]
-    fn empty_group<M: Mask>(
+    fn empty_group<M: Mask, S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         calls: &[CallPlan<'p>],
         frames: &mut Parts<'_>,
         (active, admitted): (M, M),
@@ -907,9 +955,9 @@ impl<'p> Interpreter<'p> {
     /// frame. `None` if no call takes part; an error (`missing`) if calls
     /// take part but no fused function serves the node's type.
     #[allow(clippy::too_many_arguments)]
-    fn live_frames<'a, M: Mask>(
+    fn live_frames<'a, M: Mask, S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         plan: &'a Plan<'p, M>,
         calls: &[CallPlan<'p>],
         targets: &Dispatch,
@@ -970,9 +1018,9 @@ impl<'p> Interpreter<'p> {
     /// away. Rare, so out of line.
     #[cold]
     #[inline(never)]
-    fn call_without_callee(
+    fn call_without_callee<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         call: &LiveCall<'p>,
     ) -> Result<Option<Span>, Failure> {
@@ -1046,9 +1094,9 @@ impl<'p> Interpreter<'p> {
     /// segments still hold them).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn resume<M: Mask>(
+    fn resume<M: Mask, S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         fused: &FusedProgram,
         plan: &Plan<'p, M>,
         id: FusedFnId,
@@ -1079,7 +1127,7 @@ impl<'p> Interpreter<'p> {
             })
             .collect();
         let nodes = match site {
-            Site::Root => vec![tree.root],
+            Site::Root => vec![tree.root()],
             Site::Child(parent, slot) => vec![tree.child(parent, slot)],
             Site::Listed(index) => self.take_replacement(index),
             Site::Nowhere => Vec::new(),
@@ -1127,9 +1175,9 @@ impl<'p> Interpreter<'p> {
     /// call's span, or `None` (and leaves `out` alone) if its guard is
     /// false.
     #[inline(always)]
-    fn live_call(
+    fn live_call<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         call: &LiveCall<'p>,
         out: &mut Vec<Value>,
@@ -1163,6 +1211,14 @@ struct Parts<'a> {
 }
 
 impl<'a> Parts<'a> {
+    /// A copy, for a worker of a split loop.
+    fn duplicate(&self) -> Parts<'a> {
+        Parts {
+            frame: self.frame.clone(),
+            layout: self.layout,
+        }
+    }
+
     /// The frame of a call of `function` on `node` whose arguments are in
     /// `frame.data`: the rest of its locals set to their initial value and
     /// its node variables to `node`.
@@ -1207,6 +1263,14 @@ struct Active<M> {
 }
 
 impl<M: Mask> Active<M> {
+    /// A copy, for a worker of a split loop.
+    fn duplicate(&self) -> Active<M> {
+        Active {
+            mask: self.mask.clone(),
+            postponed: self.postponed.clone(),
+        }
+    }
+
     #[inline]
     fn has(&self, p: usize) -> bool {
         self.mask.has(p)

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 use treefuse_fusion::{FuseLevel, FuseLevelStmt};
-use treefuse_runtime::{NodeId, NodeList, Slot, Tree};
+use treefuse_runtime::{NodeId, NodeList, Slot, Tree, TreeStore};
 use treefuse_sema::ops::{self, BinaryOp, OpError};
 use treefuse_sema::*;
 use treefuse_syntax::Span;
@@ -165,6 +165,35 @@ pub struct RunStats {
     pub traversal_loops: Vec<TraversalLoopStats>,
     /// Where the visits went.
     pub profile: VisitProfile,
+    /// What the loops the fuser proved independent did on several threads
+    /// ([`Interpreter::split_loops`]; zero otherwise).
+    pub split: SplitStats,
+}
+
+/// The split loops of a fused run on several threads
+/// ([`Interpreter::split_loops`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SplitStats {
+    /// Loops whose chunks ran on the pool's threads and were kept.
+    pub split_loops: u64,
+    /// Chunks those loops ran in.
+    pub chunks: u64,
+    /// Node visits made in those chunks: what ran on several threads.
+    pub chunk_visits: u64,
+    /// Loops that were split but ran again sequentially: a chunk touched
+    /// a node of another chunk's (or changed one outside the list), or
+    /// failed (the sequential run then raises the error).
+    pub rerun: u64,
+}
+
+/// The error a worker of a split loop stops with when its view was
+/// abandoned (never seen: the loop then runs again sequentially).
+fn abandoned() -> Failure {
+    Box::new(RuntimeError {
+        message: "a parallel chunk touched a node of another chunk".into(),
+        context: String::new(),
+        span: Span::default(),
+    })
 }
 
 /// The counts of one `while` loop of a traversal over a run (§8.6).
@@ -215,6 +244,7 @@ enum Owner {
     Fuse(u32),
 }
 
+#[derive(Clone)]
 struct Frame {
     owner: Owner,
     self_node: NodeId,
@@ -344,6 +374,18 @@ pub struct Interpreter<'p> {
     loop_counts: HashMap<u32, (u64, u64)>,
     /// `while` rounds of `fuse` items started (for [`Host::observe`]).
     fuse_rounds: u64,
+    /// The grain of split loops, when loops the fuser proved independent
+    /// run on the threads of the current rayon pool
+    /// ([`Interpreter::split_loops`]).
+    grain: Option<usize>,
+    /// How each global combines after a split loop (computed with
+    /// `grain`).
+    reductions: Vec<treefuse_fusion::Reduction>,
+    /// In a worker of a split loop whose iterations keep globals private:
+    /// which globals it assigned.
+    written: Option<Vec<bool>>,
+    /// The running item's split loops so far.
+    split_stats: SplitStats,
 }
 
 /// Most buffers kept for reuse (about the deepest recursion that matters).
@@ -367,7 +409,28 @@ impl<'p> Interpreter<'p> {
             open_lists: Vec::new(),
             ret: None,
             loop_counts: HashMap::new(),
+            grain: None,
+            reductions: Vec::new(),
+            written: None,
+            split_stats: SplitStats::default(),
         }
+    }
+
+    /// Runs the merged loops that `treefuse fuse` reports as *may run in
+    /// parallel* on the threads of the current rayon pool (the global one,
+    /// or the one a caller enters with `ThreadPool::install`), in fused
+    /// runs ([`Self::run_fused`]): the outermost such loop running splits
+    /// its list into chunks of consecutive elements holding at least
+    /// `grain` nodes each (`None`: every loop runs on the calling thread,
+    /// the default). The results (tree, node ids, globals, visits, errors)
+    /// are the sequential run's: see the `parallel` module of `fused.rs`
+    /// for how, and [`RunStats::split`] for what the loops did.
+    pub fn split_loops(&mut self, grain: Option<usize>) {
+        self.grain = grain;
+        self.reductions = match grain {
+            Some(_) => treefuse_fusion::reductions(self.program),
+            None => Vec::new(),
+        };
     }
 
     /// The counts of every `while` loop of the program's traversals for
@@ -418,7 +481,7 @@ impl<'p> Interpreter<'p> {
             .unwrap_or(0);
         Frame::new(
             Owner::Fuse(index as u32),
-            tree.root,
+            tree.root(),
             args,
             Vec::new(),
             Site::Root,
@@ -431,9 +494,9 @@ impl<'p> Interpreter<'p> {
     }
 
     /// The values of `args`, evaluated in order, in a recycled buffer.
-    fn eval_args(
+    fn eval_args<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         args: &[Expr],
     ) -> Result<Vec<Value>, Failure> {
@@ -550,7 +613,7 @@ impl<'p> Interpreter<'p> {
                     .iter()
                     .map(|a| this.eval(tree, frame, a))
                     .collect::<Result<Vec<_>, _>>()?;
-                let root = tree.root;
+                let root = tree.root();
                 this.call(tree, root, call.method, args, call.span, frame, Site::Root)
                     .map(|_| ())
             },
@@ -635,15 +698,15 @@ impl<'p> Interpreter<'p> {
     /// written, or with its calls fused), counting it in the run's loop
     /// statistics.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn exec_while<F: ParticipantFrames + ?Sized>(
+    pub(crate) fn exec_while<F: ParticipantFrames + ?Sized, S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frames: &mut F,
         p: usize,
         span: Span,
         cond: &Expr,
         limit: &Expr,
-        mut iteration: impl FnMut(&mut Self, &mut Tree, &mut F) -> Result<Flow, Failure>,
+        mut iteration: impl FnMut(&mut Self, &mut S, &mut F) -> Result<Flow, Failure>,
     ) -> Result<Flow, Failure> {
         let limit = self.eval(tree, frames.at(p), limit)?.as_int();
         let mut iterations: i64 = 0;
@@ -651,6 +714,9 @@ impl<'p> Interpreter<'p> {
         let result = loop {
             if iterations >= limit {
                 break Ok(());
+            }
+            if tree.abandoned() {
+                break Err(abandoned());
             }
             match self.eval(tree, frames.at(p), cond) {
                 Ok(Value::Bool(true)) => {}
@@ -700,9 +766,9 @@ impl<'p> Interpreter<'p> {
     /// Invokes `method` on `node`, which stands at `site`, dispatching on
     /// its concrete type. Returns whether the traversal replaced `node`.
     #[allow(clippy::too_many_arguments)]
-    fn call(
+    fn call<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         node: NodeId,
         method: MethodId,
         args: Vec<Value>,
@@ -722,6 +788,9 @@ impl<'p> Interpreter<'p> {
                 ),
             ));
         };
+        if tree.abandoned() {
+            return Err(abandoned());
+        }
         stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
             self.visits += 1;
             if let Some(count) = self.profile.by_body.get_mut(body_id.index()) {
@@ -738,9 +807,9 @@ impl<'p> Interpreter<'p> {
         })
     }
 
-    fn exec_block(
+    fn exec_block<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         stmts: &[Stmt],
     ) -> Result<Flow, Failure> {
@@ -753,7 +822,12 @@ impl<'p> Interpreter<'p> {
         Ok(Flow::Normal)
     }
 
-    fn exec(&mut self, tree: &mut Tree, frame: &mut Frame, s: &Stmt) -> Result<Flow, Failure> {
+    fn exec<S: TreeStore>(
+        &mut self,
+        tree: &mut S,
+        frame: &mut Frame,
+        s: &Stmt,
+    ) -> Result<Flow, Failure> {
         match &s.kind {
             StmtKind::Call {
                 receiver,
@@ -916,9 +990,9 @@ impl<'p> Interpreter<'p> {
 
     /// Follows a node path, checking casts, list indices and that every
     /// optional child on the way holds a node (§8.7).
-    fn path(
+    fn path<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         p: &NodePath,
     ) -> Result<NodeId, Failure> {
@@ -927,9 +1001,9 @@ impl<'p> Interpreter<'p> {
 
     /// The node a path reaches, or `None` if its last step is an empty
     /// optional child (which a call, `is T` and `is none` accept, §8.7).
-    fn path_opt(
+    fn path_opt<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         p: &NodePath,
     ) -> Result<Option<NodeId>, Failure> {
@@ -955,9 +1029,9 @@ impl<'p> Interpreter<'p> {
     }
 
     /// Follows `steps` of path `p` from its root.
-    fn follow(
+    fn follow<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         p: &NodePath,
         steps: &[PathStep],
@@ -1011,9 +1085,9 @@ impl<'p> Interpreter<'p> {
         Ok(n)
     }
 
-    fn assign(
+    fn assign<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         place: &Place,
         v: Value,
@@ -1039,7 +1113,12 @@ impl<'p> Interpreter<'p> {
                 let i = frame.local(*l);
                 &mut frame.data[i]
             }
-            PlaceRoot::Global(g) => &mut self.globals[g.index()],
+            PlaceRoot::Global(g) => {
+                if let Some(written) = &mut self.written {
+                    written[g.index()] = true;
+                }
+                &mut self.globals[g.index()]
+            }
             PlaceRoot::Field(_, f) => {
                 let slot = self.program.fields[f.index()].slot;
                 let n = node.unwrap_or(frame.self_node);
@@ -1093,9 +1172,9 @@ impl<'p> Interpreter<'p> {
     /// path to `x`, then the other arguments, then the built-in), so it
     /// fails exactly where and when that does. `false` if the statement is
     /// not of that shape (nothing was evaluated).
-    fn update_array_in_place(
+    fn update_array_in_place<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         place: &Place,
         value: &Expr,
@@ -1135,6 +1214,9 @@ impl<'p> Interpreter<'p> {
                 ops::array_update(*b, &mut frame.data[i], &values)
             }
             (PlaceRoot::Global(g), _) => {
+                if let Some(written) = &mut self.written {
+                    written[g.index()] = true;
+                }
                 ops::array_update(*b, &mut self.globals[g.index()], &values)
             }
             (PlaceRoot::Field(_, f), Some(n)) => {
@@ -1151,9 +1233,9 @@ impl<'p> Interpreter<'p> {
         Ok(true)
     }
 
-    fn build(
+    fn build<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         new: &NewTree,
     ) -> Result<Built, Failure> {
@@ -1164,9 +1246,9 @@ impl<'p> Interpreter<'p> {
         Ok(Built::Node(new.ty, fields))
     }
 
-    fn build_field(
+    fn build_field<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         nf: &NewField,
     ) -> Result<Built, Failure> {
@@ -1194,7 +1276,7 @@ impl<'p> Interpreter<'p> {
 
     /// Allocates the nodes of a built subtree. Every value and moved node
     /// was computed first, so a runtime error leaves the tree untouched.
-    fn materialize(&self, tree: &mut Tree, built: &Built) -> NodeId {
+    fn materialize<S: TreeStore>(&self, tree: &mut S, built: &Built) -> NodeId {
         match built {
             Built::Node(ty, fields) => {
                 let node = tree.alloc(self.program, *ty);
@@ -1216,7 +1298,7 @@ impl<'p> Interpreter<'p> {
             }
             Built::Existing(n) => *n,
             // Not reachable for a node position; the checker guarantees it.
-            Built::Data(_) | Built::List(_) | Built::ExistingList(_) | Built::Empty => tree.root,
+            Built::Data(_) | Built::List(_) | Built::ExistingList(_) | Built::Empty => tree.root(),
         }
     }
 
@@ -1225,7 +1307,12 @@ impl<'p> Interpreter<'p> {
     /// variable) here, inlined, the rest in [`Self::eval_compound`], whose
     /// frame is large and costly to set up.
     #[inline(always)]
-    fn eval(&mut self, tree: &mut Tree, frame: &mut Frame, e: &Expr) -> Result<Value, Failure> {
+    fn eval<S: TreeStore>(
+        &mut self,
+        tree: &mut S,
+        frame: &mut Frame,
+        e: &Expr,
+    ) -> Result<Value, Failure> {
         match &e.kind {
             ExprKind::Const(v) => Ok(v.clone()),
             ExprKind::Local(l) => Ok(frame.data[frame.local(*l)].clone()),
@@ -1243,9 +1330,9 @@ impl<'p> Interpreter<'p> {
 
     /// [`Self::eval`] of any expression.
     #[inline(never)]
-    fn eval_compound(
+    fn eval_compound<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         e: &Expr,
     ) -> Result<Value, Failure> {
@@ -1349,9 +1436,9 @@ impl<'p> Interpreter<'p> {
         })
     }
 
-    fn call_pure(
+    fn call_pure<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         caller: &Frame,
         f: PureFnId,
         args: Vec<Value>,

@@ -24,7 +24,7 @@
 //! loops open on the current node are always the top entries of the stack.
 
 use crate::{Built, Failure, Flow, Frame, Interpreter};
-use treefuse_runtime::{NodeId, NodeList, Slot, SlotRef, Tree};
+use treefuse_runtime::{NodeId, NodeList, Slot, SlotRef, TreeStore};
 use treefuse_sema::*;
 use treefuse_syntax::Span;
 
@@ -43,6 +43,7 @@ pub(crate) enum Site {
 }
 
 /// A running `for` loop over a list child (see the module docs).
+#[derive(Clone)]
 pub(crate) struct OpenList {
     parent: NodeId,
     slot: u32,
@@ -85,7 +86,12 @@ impl OpenList {
 
 impl Interpreter<'_> {
     /// The elements of a list child, as the program sees them now.
-    pub(crate) fn list_of(&mut self, tree: &mut Tree, node: NodeId, slot: u32) -> NodeList {
+    pub(crate) fn list_of<S: TreeStore>(
+        &mut self,
+        tree: &mut S,
+        node: NodeId,
+        slot: u32,
+    ) -> NodeList {
         self.sync_open_lists(tree, node);
         match tree.slot(node, slot) {
             SlotRef::List(items) => items.clone(),
@@ -94,7 +100,7 @@ impl Interpreter<'_> {
     }
 
     /// Writes the lists of `node` that open loops changed into the tree.
-    pub(crate) fn sync_open_lists(&mut self, tree: &mut Tree, node: NodeId) {
+    pub(crate) fn sync_open_lists<S: TreeStore>(&mut self, tree: &mut S, node: NodeId) {
         for open in self.open_lists.iter_mut().rev() {
             if open.parent != node {
                 break;
@@ -109,7 +115,7 @@ impl Interpreter<'_> {
     /// Writes the list of every open loop that changed into the tree,
     /// whatever node owns it: before a pure function that reads nodes
     /// (LANGUAGE §8.8), which may read any list below its arguments.
-    pub(crate) fn sync_all_open_lists(&mut self, tree: &mut Tree) {
+    pub(crate) fn sync_all_open_lists<S: TreeStore>(&mut self, tree: &mut S) {
         for open in self.open_lists.iter_mut() {
             if open.stale {
                 tree.set_slot(open.parent, open.slot, Slot::List(open.current()));
@@ -119,8 +125,20 @@ impl Interpreter<'_> {
     }
 
     /// Opens a loop over the list in `slot` of `node`; returns its index.
-    pub(crate) fn open_list(&mut self, tree: &mut Tree, node: NodeId, slot: u32) -> usize {
+    pub(crate) fn open_list<S: TreeStore>(
+        &mut self,
+        tree: &mut S,
+        node: NodeId,
+        slot: u32,
+    ) -> usize {
         let snapshot = self.list_of(tree, node, slot);
+        self.open_list_with(node, slot, snapshot)
+    }
+
+    /// Opens a loop over `snapshot`, elements of the list in `slot` of
+    /// `node` (a split loop's chunk: the list is written back only if a
+    /// call replaced an element, which a chunk never does).
+    pub(crate) fn open_list_with(&mut self, node: NodeId, slot: u32, snapshot: NodeList) -> usize {
         self.open_lists.push(OpenList {
             parent: node,
             slot,
@@ -152,7 +170,7 @@ impl Interpreter<'_> {
 
     /// Closes the loop (the top of the stack), writing the list if it
     /// changed.
-    pub(crate) fn close_list(&mut self, tree: &mut Tree) {
+    pub(crate) fn close_list<S: TreeStore>(&mut self, tree: &mut S) {
         if let Some(open) = self.open_lists.pop() {
             if open.front.is_some() {
                 tree.set_slot(open.parent, open.slot, Slot::List(open.current()));
@@ -262,9 +280,9 @@ impl Interpreter<'_> {
 
     /// Executes the statements of §7: replacements, thickets, list edits,
     /// copies.
-    pub(crate) fn exec_rewrite(
+    pub(crate) fn exec_rewrite<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         s: &Stmt,
     ) -> Result<Flow, Failure> {
@@ -400,7 +418,7 @@ impl Interpreter<'_> {
 
     /// A deep copy of the subtree at `node`, with the lists of open loops
     /// as the program sees them.
-    pub(crate) fn deep_copy(&mut self, tree: &mut Tree, node: NodeId) -> NodeId {
+    pub(crate) fn deep_copy<S: TreeStore>(&mut self, tree: &mut S, node: NodeId) -> NodeId {
         let owners: Vec<NodeId> = self.open_lists.iter().map(|o| o.parent).collect();
         for owner in owners {
             self.sync_open_lists(tree, owner);
@@ -410,9 +428,9 @@ impl Interpreter<'_> {
 
     /// The node a subtree denotes, built or copied (nothing in the tree
     /// changes yet, so a runtime error leaves it as it was).
-    fn subtree(
+    fn subtree<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         t: &Subtree,
     ) -> Result<NodeId, Failure> {
@@ -431,9 +449,9 @@ impl Interpreter<'_> {
 
     /// The nodes of a list value, in order. Everything is evaluated before
     /// any node is allocated.
-    fn list_value(
+    fn list_value<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &mut Frame,
         items: &[ListItem],
     ) -> Result<Vec<NodeId>, Failure> {
@@ -469,9 +487,9 @@ impl Interpreter<'_> {
     }
 
     /// Puts `nodes` where the receiver stands.
-    fn put_at_site(
+    fn put_at_site<S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         frame: &Frame,
         nodes: &[NodeId],
         thicket: bool,
@@ -486,7 +504,7 @@ impl Interpreter<'_> {
                     "a list value can only replace a node in a list",
                 ))
             }
-            Site::Root => tree.root = nodes[0],
+            Site::Root => tree.set_root(nodes[0]),
             Site::Child(parent, slot) => tree.set_slot(parent, slot, Slot::Child(nodes[0])),
             Site::Nowhere => {
                 return Err(self.error(frame, span, "the receiver stands nowhere"));

@@ -160,7 +160,7 @@ impl LoopSplit {
     /// Splits the loop over `items` (the elements of a list of `tree`)
     /// into chunks of consecutive elements whose subtrees hold at least
     /// `grain` nodes each; `None` when that makes fewer than two chunks.
-    pub fn plan(tree: &Tree, program: &Program, items: &[NodeId], grain: usize) -> Option<Self> {
+    pub fn plan(tree: &Tree, items: &[NodeId], grain: usize) -> Option<Self> {
         if items.len() < 2 {
             return None;
         }
@@ -183,14 +183,7 @@ impl LoopSplit {
                 }
                 *o = (i as u32, rank);
                 rank += 1;
-                let count = program.types[tree.type_of(n).index()].fields.len() as u32;
-                for s in (0..count).rev() {
-                    match tree.slot(n, s) {
-                        SlotRef::Child(c) => stack.push(c),
-                        SlotRef::List(cs) => stack.extend(cs.iter().rev().copied()),
-                        SlotRef::Data(_) | SlotRef::Empty => {}
-                    }
-                }
+                tree.push_children(n, &mut stack);
             }
             sizes.push((rank - before) as usize);
         }
@@ -358,49 +351,60 @@ impl ChunkView<'_> {
 }
 
 impl TreeStore for ChunkView<'_> {
+    #[inline]
     fn root(&self) -> NodeId {
         self.base.root
     }
+    #[inline]
     fn set_root(&mut self, _: NodeId) {
         // A chunk never replaces the root: the sequential run must.
         self.abandoned.set(true);
     }
+    #[inline]
     fn type_of(&self, n: NodeId) -> TypeId {
         let (t, n) = self.read(n);
         t.type_of(n)
     }
+    #[inline]
     fn slot(&self, n: NodeId, slot: u32) -> SlotRef<'_> {
         let (t, n) = self.read(n);
         t.slot(n, slot)
     }
+    #[inline]
     fn data(&self, n: NodeId, slot: u32) -> Value {
         let (t, n) = self.read(n);
         t.data(n, slot)
     }
+    #[inline]
     fn data_mut(&mut self, n: NodeId, slot: u32) -> Option<&mut Value> {
         let own = self.write(n);
         self.own.data_mut(own, slot)
     }
+    #[inline]
     fn list_mut(&mut self, n: NodeId, slot: u32) -> Option<&mut Vec<NodeId>> {
         let own = self.write(n);
         self.own.list_mut(own, slot)
     }
+    #[inline]
     fn set_slot(&mut self, n: NodeId, slot: u32, value: Slot) {
         let own = self.write(n);
         self.own.set_slot(own, slot, value)
     }
+    #[inline]
     fn set_data(&mut self, n: NodeId, slot: u32, value: Value) {
         let own = self.write(n);
         self.own.set_data(own, slot, value)
     }
     // `Tree::child` answers the node itself for a slot that holds no
     // child: here the id the program knows, not the copy's.
+    #[inline]
     fn child(&self, n: NodeId, slot: u32) -> NodeId {
         match self.slot(n, slot) {
             SlotRef::Child(c) => c,
             _ => n,
         }
     }
+    #[inline]
     fn child_opt(&self, n: NodeId, slot: u32) -> Option<NodeId> {
         match self.slot(n, slot) {
             SlotRef::Child(c) => Some(c),
@@ -408,6 +412,7 @@ impl TreeStore for ChunkView<'_> {
             _ => Some(n),
         }
     }
+    #[inline]
     fn alloc(&mut self, program: &Program, ty: TypeId) -> NodeId {
         let id = NodeId(self.split.base_len + self.created.len() as u32);
         let own = self.own.alloc(program, ty);
@@ -424,6 +429,7 @@ impl TreeStore for ChunkView<'_> {
         self.created.push(own);
         id
     }
+    #[inline]
     fn deep_copy(&mut self, program: &Program, n: NodeId) -> NodeId {
         // Each copy first shares its children with the original; popping
         // it from the stack replaces them by fresh copies (as
@@ -452,9 +458,11 @@ impl TreeStore for ChunkView<'_> {
         }
         root
     }
+    #[inline]
     fn abandoned(&self) -> bool {
         self.abandoned.get()
     }
+    #[inline]
     fn as_tree(&mut self) -> Option<&mut Tree> {
         None
     }
@@ -492,35 +500,8 @@ impl ChunkChanges {
     /// chunks must be applied in list order, so that they get the ids
     /// the sequential run gives them) and the changed nodes overwritten,
     /// references to created nodes renumbered.
-    pub fn apply(self, program: &Program, tree: &mut Tree) {
-        let offset = tree.allocated() as u32;
-        let base_len = self.base_len;
-        let renumber = |n: NodeId| {
-            if n.0 >= base_len {
-                NodeId(n.0 - base_len + offset)
-            } else {
-                n
-            }
-        };
-        let mut targets = Vec::with_capacity(self.created.len() + self.changed.len());
-        for &own in &self.created {
-            let id = tree.alloc(program, self.own.type_of(own));
-            targets.push((id, own));
-        }
-        targets.extend(self.changed.iter().copied());
-        for (id, own) in targets {
-            let count = program.types[self.own.type_of(own).index()].fields.len() as u32;
-            for s in 0..count {
-                let slot = match self.own.slot(own, s) {
-                    SlotRef::Child(c) => Slot::Child(renumber(c)),
-                    SlotRef::List(items) if items.iter().any(|c| c.0 >= base_len) => {
-                        Slot::List(items.iter().map(|&c| renumber(c)).collect())
-                    }
-                    other => other.into_owned(),
-                };
-                tree.set_slot(id, s, slot);
-            }
-        }
+    pub fn apply(self, tree: &mut Tree) {
+        tree.take_changes(self.own, &self.changed, &self.created, self.base_len);
     }
 
     /// Nodes the chunk created.

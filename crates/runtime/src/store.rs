@@ -335,6 +335,80 @@ impl<T> Side<T> {
     }
 }
 
+/// How [`Tree::take_changes`] moves a node's fields from a chunk's store
+/// into the tree.
+struct Moves {
+    /// Where the chunk's created nodes start in the tree.
+    offset: u64,
+    /// Where they start in the chunk's numbering.
+    base_len: u64,
+    /// Left behind in the chunk's store when a list moves out.
+    empty_list: NodeList,
+}
+
+impl Moves {
+    #[inline]
+    fn renumber(&self, w: u64) -> u64 {
+        if w != EMPTY && w >= self.base_len {
+            w - self.base_len + self.offset
+        } else {
+            w
+        }
+    }
+
+    /// Moves the fields of node `from` of `own` into node `to` of `tree`
+    /// (same type); `fresh`: `to` was just made, its side entries not yet.
+    fn node(
+        &self,
+        layouts: &Layouts,
+        own: &mut Tree,
+        from: NodeId,
+        tree: &mut Tree,
+        to: NodeId,
+        fresh: bool,
+    ) {
+        let hf = own.nodes[from.index()];
+        let ht = tree.nodes[to.index()];
+        let kinds = &layouts.per_type[ht.ty.index()];
+        let (cf, af) = Tree::locate(hf.first_slot, 0);
+        let (ct, at) = Tree::locate(ht.first_slot, 0);
+        for (s, kind) in kinds.iter().enumerate() {
+            let w = own.chunks[cf][af + s];
+            let word = match kind {
+                Kind::Child => self.renumber(w),
+                Kind::List => {
+                    let slot = own.lists.get_mut(w);
+                    let mut items = std::mem::replace(slot, self.empty_list.clone());
+                    if items.iter().any(|c| u64::from(c.0) >= self.base_len) {
+                        for c in items.make_mut() {
+                            c.0 = self.renumber(u64::from(c.0)) as u32;
+                        }
+                    }
+                    if fresh {
+                        tree.lists.push(items)
+                    } else {
+                        let here = tree.chunks[ct][at + s];
+                        *tree.lists.get_mut(here) = items;
+                        here
+                    }
+                }
+                Kind::Boxed => {
+                    let v = std::mem::replace(own.boxed.get_mut(w), Value::Int(0));
+                    if fresh {
+                        tree.boxed.push(v)
+                    } else {
+                        let here = tree.chunks[ct][at + s];
+                        *tree.boxed.get_mut(here) = v;
+                        here
+                    }
+                }
+                _ => w,
+            };
+            tree.chunks[ct][at + s] = word;
+        }
+    }
+}
+
 /// Per-node header: concrete type and the index of its first slot.
 #[derive(Clone, Copy, Debug)]
 pub struct NodeHeader {
@@ -735,6 +809,58 @@ impl Tree {
             first_slot,
         });
         id
+    }
+
+    /// Takes in what a chunk of a split loop did in its own store `own`
+    /// (see `split.rs`): each `(id, copy)` of `changed` overwrites node
+    /// `id` (of the same type) with the fields of its copy, and the nodes
+    /// of `created` are appended, in order. Ids from `base_len` on in
+    /// `own`'s fields are created nodes, renumbered to follow this tree's
+    /// nodes. Values and lists move; nothing is cloned.
+    pub(crate) fn take_changes(
+        &mut self,
+        mut own: Tree,
+        changed: &[(NodeId, NodeId)],
+        created: &[NodeId],
+        base_len: u32,
+    ) {
+        let moves = Moves {
+            offset: self.nodes.len() as u64,
+            base_len: u64::from(base_len),
+            empty_list: NodeList::default(),
+        };
+        let layouts = self.layouts.clone();
+        for &n in created {
+            let ty = own.nodes[n.index()].ty;
+            let count = layouts.per_type[ty.index()].len();
+            let first_slot = self.room_for(count);
+            let (c, at) = Tree::locate(first_slot, 0);
+            self.chunks[c].resize(at + count, 0);
+            self.nodes.push(NodeHeader { ty, first_slot });
+            let id = NodeId(self.nodes.len() as u32 - 1);
+            moves.node(&layouts, &mut own, n, self, id, true);
+        }
+        for &(id, n) in changed {
+            debug_assert_eq!(own.nodes[n.index()].ty, self.nodes[id.index()].ty);
+            moves.node(&layouts, &mut own, n, self, id, false);
+        }
+    }
+
+    /// Pushes the children of node `n` on `stack`, last first (so they
+    /// pop in order): a depth-first walk's step, reading words only.
+    #[inline]
+    pub(crate) fn push_children(&self, n: NodeId, stack: &mut Vec<NodeId>) {
+        let h = self.nodes[n.index()];
+        let kinds = &self.layouts.per_type[h.ty.index()];
+        let (c, at) = Tree::locate(h.first_slot, 0);
+        let words = &self.chunks[c][at..at + kinds.len()];
+        for (kind, &w) in kinds.iter().zip(words).rev() {
+            match kind {
+                Kind::Child if w != EMPTY => stack.push(NodeId(w as u32)),
+                Kind::List => stack.extend(self.lists.get(w).iter().rev().copied()),
+                _ => {}
+            }
+        }
     }
 
     /// [`Tree::copy_node`], for the parallel loops' views.

@@ -208,6 +208,11 @@ pub enum Engine<'f> {
     /// program's width: for testing that representation (the fusion
     /// fuzzer runs one of its variants so).
     FusedWide(&'f FusedProgram),
+    /// The fused schedule, the loops it may run in parallel split into
+    /// chunks of at least this many nodes on the threads of the current
+    /// rayon pool (`treefuse run --threads`); results as [`Engine::Fused`]
+    /// gives them.
+    FusedSplit(&'f FusedProgram, usize),
 }
 
 impl Program {
@@ -438,6 +443,10 @@ impl Program {
             Engine::Unfused => interp.run_fuse(tree, f, args),
             Engine::Fused(fused) => interp.run_fused(tree, fused, f, args),
             Engine::FusedWide(fused) => interp.run_fused_wide(tree, fused, f, args),
+            Engine::FusedSplit(fused, grain) => {
+                interp.split_loops(Some(grain));
+                interp.run_fused(tree, fused, f, args)
+            }
         };
         let stats = result.map_err(|e| RunError::Runtime(e.render_at(&self.location(e.span))))?;
         Ok((stats, interp.globals))

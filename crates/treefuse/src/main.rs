@@ -91,6 +91,16 @@ enum Command {
         /// Run the calls fused (default) or one after another.
         #[arg(long, value_enum, default_value_t = EngineChoice::Fused)]
         engine: EngineChoice,
+        /// Threads for the loops `treefuse fuse` reports as *may run in
+        /// parallel* (fused engine only): each such loop, where it is the
+        /// outermost one running, splits its list into chunks of at least
+        /// --grain nodes. Results are the sequential run's (a loop whose
+        /// chunks meet runs again sequentially). 1 (default): no split.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        threads: usize,
+        /// Least nodes in a chunk of a split loop (with --threads).
+        #[arg(long, default_value_t = DEFAULT_GRAIN, value_name = "NODES")]
+        grain: usize,
         /// What to write: the tree with its "globals" key (default), only
         /// the globals (one JSON object), or nothing (with --stats, to time
         /// a run).
@@ -694,11 +704,21 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             args,
             pretty,
             engine,
+            threads,
+            grain,
             write,
             only_globals,
             cutoffs,
             cache,
         } => {
+            if threads == 0 {
+                return Err(usage("--threads must be at least 1"));
+            }
+            if threads > 1 && engine != EngineChoice::Fused {
+                return Err(usage(
+                    "--threads splits fused loops: it needs --engine fused",
+                ));
+            }
             let program = load(&file)?;
             let values = fuse_arguments(&program, &fuse, &args)?;
             let selected = select_globals(&program, &only_globals)?;
@@ -710,9 +730,14 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 .then(|| program.fuse_cached(&cutoffs.options(), cache.cache().as_ref()));
             let fused = fusion.as_ref().map(|f| &f.fused);
             let engine_used = match fused {
+                Some(f) if threads > 1 => Engine::FusedSplit(f, grain.max(1)),
                 Some(f) => Engine::Fused(f),
                 None => Engine::Unfused,
             };
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| Failure(format!("cannot start {threads} threads: {e}"), 1))?;
             let started = std::time::Instant::now();
             let run_bar = bars.running();
             let host = match &run_bar {
@@ -727,7 +752,8 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 }
                 None => Host::new(),
             };
-            let outcome = program.run_tree_with(&fuse, &mut t, values, &host, engine_used);
+            let outcome =
+                pool.install(|| program.run_tree_with(&fuse, &mut t, values, &host, engine_used));
             if let Some(bar) = run_bar {
                 bar.finish_and_clear();
             }
@@ -760,6 +786,11 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     "visits_per_call": run_stats.visits_per_call,
                     "loop_iterations": run_stats.loop_iterations,
                     "traversal_loops": traversal_loops_json(&program, &run_stats),
+                    "threads": threads,
+                    "split_loops": run_stats.split.split_loops,
+                    "split_chunks": run_stats.split.chunks,
+                    "split_visits": run_stats.split.chunk_visits,
+                    "split_rerun": run_stats.split.rerun,
                     "run_seconds": elapsed.as_secs_f64(),
                     "read_seconds": read_seconds,
                     "write_seconds": write_seconds,
@@ -1155,6 +1186,11 @@ macro_rules! outln {
         let _ = writeln!($out, $($arg)*);
     }};
 }
+
+/// `run --grain`'s default: chunks of a split loop hold at least this
+/// many nodes (the interpreter spends microseconds on a node, so a chunk
+/// of this size pays for its worker; see README, "Threads").
+const DEFAULT_GRAIN: usize = 1024;
 
 const DEMO_PROGRAM: &str = include_str!("../../../examples/figure2/figure2.tf");
 const DEMO_TREE: &str = include_str!("../../../examples/figure2/doc.json");

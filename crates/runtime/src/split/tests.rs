@@ -41,12 +41,12 @@ fn items(t: &Tree) -> Vec<NodeId> {
 fn plans_chunks_of_a_grain() {
     let p = program();
     let t = tree(&p, 10);
-    let split = LoopSplit::plan(&t, &p, &items(&t), 8).expect("splits");
+    let split = LoopSplit::plan(&t, &items(&t), 8).expect("splits");
     // 3 nodes per item, 8 nodes a chunk: items 0..3, 3..6, 6..10.
     assert_eq!(split.chunks(), 3);
     assert_eq!(split.elements(0), 0..3);
     assert_eq!(split.elements(2), 6..10);
-    assert!(LoopSplit::plan(&t, &p, &items(&t), 1000).is_none());
+    assert!(LoopSplit::plan(&t, &items(&t), 1000).is_none());
 }
 
 #[test]
@@ -54,7 +54,7 @@ fn a_chunk_changes_and_creates_its_own_nodes() {
     let p = program();
     let mut t = tree(&p, 4);
     let list = items(&t);
-    let split = LoopSplit::plan(&t, &p, &list, 6).expect("splits");
+    let split = LoopSplit::plan(&t, &list, 6).expect("splits");
     assert_eq!(split.chunks(), 2);
     let leaf = p.type_named("Leaf").expect("Leaf");
     let mut views: Vec<ChunkView<'_>> = (0..2).map(|k| split.view(&t, &p, k)).collect();
@@ -74,7 +74,7 @@ fn a_chunk_changes_and_creates_its_own_nodes() {
     let changes: Vec<ChunkChanges> = views.into_iter().map(ChunkView::into_changes).collect();
     let before = t.allocated();
     for c in changes {
-        c.apply(&p, &mut t);
+        c.apply(&mut t);
     }
     assert_eq!(t.allocated(), before + 4);
     for (i, &item) in list.iter().enumerate() {
@@ -93,7 +93,7 @@ fn touching_another_chunk_or_a_shared_node_abandons() {
     let p = program();
     let t = tree(&p, 4);
     let list = items(&t);
-    let split = LoopSplit::plan(&t, &p, &list, 6).expect("splits");
+    let split = LoopSplit::plan(&t, &list, 6).expect("splits");
     let view = split.view(&t, &p, 0);
     let _ = view.data(list[3], 0);
     assert!(view.abandoned(), "read of another chunk's node");
@@ -109,7 +109,7 @@ fn touching_another_chunk_or_a_shared_node_abandons() {
         _ => panic!("kids"),
     };
     shared.list_mut(list[3], 1).expect("list").push(kid);
-    let split = LoopSplit::plan(&shared, &p, &list, 6).expect("splits");
+    let split = LoopSplit::plan(&shared, &list, 6).expect("splits");
     let view = split.view(&shared, &p, 1);
     let _ = view.slot(kid, 0);
     assert!(view.abandoned());
@@ -120,7 +120,7 @@ fn deep_copy_through_a_view() {
     let p = program();
     let mut t = tree(&p, 4);
     let list = items(&t);
-    let split = LoopSplit::plan(&t, &p, &list, 6).expect("splits");
+    let split = LoopSplit::plan(&t, &list, 6).expect("splits");
     let mut view = split.view(&t, &p, 1);
     let copy = view.deep_copy(&p, list[2]);
     let first_leaf = view_child_of(&view, copy);
@@ -129,7 +129,7 @@ fn deep_copy_through_a_view() {
     let changes = view.into_changes();
     assert_eq!(changes.created(), 3);
     let before = t.allocated();
-    changes.apply(&p, &mut t);
+    changes.apply(&mut t);
     let SlotRef::List(kids) = t.slot(list[3], 1) else {
         panic!("kids")
     };
