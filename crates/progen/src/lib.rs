@@ -30,6 +30,7 @@ pub use minimize::{minimize, minimize_with};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use treefuse::{Engine, FusedProgram, FusionOptions, Host, Program, RunError};
+use treefuse::{RunStats, SplitStats};
 use treefuse_runtime::{random_tree, GenOptions, Tree};
 use treefuse_sema::Value;
 
@@ -61,6 +62,11 @@ pub struct Stats {
     pub fewer_visits: usize,
     /// Completed pairs where it made more visits.
     pub more_visits: usize,
+    /// Loops the split runs ([`Engine::FusedSplit`]) ran on several
+    /// threads, and those they ran again sequentially after a conflict.
+    pub split_loops: u64,
+    /// See `split_loops`.
+    pub split_reruns: u64,
 }
 
 impl Stats {
@@ -78,6 +84,8 @@ impl Stats {
         self.small_fused_visits += o.small_fused_visits;
         self.fewer_visits += o.fewer_visits;
         self.more_visits += o.more_visits;
+        self.split_loops += o.split_loops;
+        self.split_reruns += o.split_reruns;
     }
 }
 
@@ -191,24 +199,28 @@ pub fn prepare(src: &str) -> Result<Prepared, Mismatch> {
     Ok(Prepared { program, fused })
 }
 
-/// The outcome of one run: the tree after it and either the visits and
-/// globals, or the error message.
-type Outcome = (Tree, Result<(u64, Vec<Value>), String>);
+/// The outcome of one run: the tree after it and either the run's
+/// counts and globals, or the error message.
+type Outcome = (Tree, Result<(RunStats, Vec<Value>), String>);
 
 fn run(p: &Program, fuse: &str, tree: &Tree, args: &[Value], engine: Engine) -> Outcome {
     let mut t = tree.clone();
     let r = p.run_tree_with(fuse, &mut t, args.to_vec(), &Host::new(), engine);
     let r = match r {
-        Ok((stats, globals)) => Ok((stats.node_visits, globals)),
+        Ok((stats, globals)) => Ok((stats, globals)),
         Err(RunError::Runtime(m)) => Err(m),
         Err(e) => Err(format!("not a runtime error: {e}")),
     };
     (t, r)
 }
 
+/// The grain of the split runs: every element of a list of two or more a
+/// chunk of its own, so that small random trees split.
+const SPLIT_GRAIN: usize = 1;
+
 /// Per-pair counts: (the unfused run's error message, unfused visits,
-/// visits per variant).
-pub type PairStats = (Option<String>, u64, Vec<u64>);
+/// visits per variant, the split run's counts).
+pub type PairStats = (Option<String>, u64, Vec<u64>, SplitStats);
 
 /// Runs `fuse` on `tree` unfused and under every fused variant and
 /// compares. `Err((variant index, difference, kind))` on the first
@@ -236,6 +248,7 @@ pub fn compare(
         }
     }
     let mut visits = Vec::new();
+    let mut first_fused = None;
     for (i, (_, fp)) in prep.fused.iter().enumerate() {
         // The small cut-offs' variant runs with wide participant masks,
         // the representation of fused functions past 128 participants.
@@ -279,15 +292,83 @@ pub fn compare(
                     ));
                 }
                 let _ = uv;
-                visits.push(*fv);
+                visits.push(fv.node_visits);
             }
         }
+        if i == 0 {
+            first_fused = Some((ft, fr));
+        }
     }
+    let split = match (first_fused, prep.fused.first()) {
+        (Some(fused), Some((_, fp))) => compare_split(p, fuse, tree, args, fp, fused)?,
+        _ => SplitStats::default(),
+    };
     let (err, uv) = match &ur {
-        Ok((v, _)) => (None, *v),
+        Ok((v, _)) => (None, v.node_visits),
         Err(m) => (Some(m.clone()), 0),
     };
-    Ok((err, uv, visits))
+    Ok((err, uv, visits, split))
+}
+
+/// Runs the default fused variant `fp` again with its parallel loops
+/// split ([`Engine::FusedSplit`], on the current rayon pool) and compares
+/// with its sequential run `fused`: the same tree, globals, visits (every
+/// count of the run) and error, as the split runs promise.
+fn compare_split(
+    p: &Program,
+    fuse: &str,
+    tree: &Tree,
+    args: &[Value],
+    fp: &FusedProgram,
+    (ft, fr): Outcome,
+) -> Result<SplitStats, (usize, String, MismatchKind)> {
+    let (st, sr) = catch_unwind(AssertUnwindSafe(|| {
+        run(p, fuse, tree, args, Engine::FusedSplit(fp, SPLIT_GRAIN))
+    }))
+    .map_err(|e| {
+        (
+            0,
+            format!("the split run panicked: {}", panic_message(e)),
+            MismatchKind::Panic,
+        )
+    })?;
+    let div = |d: String| Err((0, format!("split run: {d}"), MismatchKind::Divergence));
+    match (fr, sr) {
+        (Err(f), Err(s)) if f == s => Ok(SplitStats::default()),
+        (Err(f), Err(s)) => div(format!("the fused run raised `{f}`, the split run `{s}`")),
+        (Err(f), Ok(_)) => div(format!("the fused run raised `{f}`, the split run nothing")),
+        (Ok(_), Err(s)) => div(format!("the split run raised `{s}`, the fused run nothing")),
+        (Ok((fs, fg)), Ok((ss, sg))) => {
+            if let Some(d) = treefuse_runtime::diff_trees(&p.model, &ft, &st, 1).first() {
+                return div(format!(
+                    "trees differ at {}: fused {}, split {}",
+                    d.path, d.left, d.right
+                ));
+            }
+            if let Some(d) = treefuse_runtime::diff_globals(&p.model, &fg, &sg).first() {
+                return div(format!(
+                    "globals differ at {}: fused {}, split {}",
+                    d.path, d.left, d.right
+                ));
+            }
+            if ft.allocated() != st.allocated() {
+                return div(format!(
+                    "{} nodes allocated by the fused run, {} by the split run",
+                    ft.allocated(),
+                    st.allocated()
+                ));
+            }
+            let split = ss.split;
+            let counts = |s: RunStats| RunStats {
+                split: SplitStats::default(),
+                ..s
+            };
+            if counts(fs) != counts(ss) {
+                return div("the counts (visits, profile, loop iterations) differ".into());
+            }
+            Ok(split)
+        }
+    }
 }
 
 /// Arguments for the extra parameters of a `fuse` item (random values).
@@ -327,8 +408,10 @@ pub fn check_program(src: &str, trees: usize, nodes: usize, seed: u64) -> Result
             };
             let args = fuse_args(p, &f.name, tseed);
             match compare(&prep, &f.name, &tree, &args) {
-                Ok((err, uv, fv)) => {
+                Ok((err, uv, fv, split)) => {
                     stats.pairs += 1;
+                    stats.split_loops += split.split_loops;
+                    stats.split_reruns += split.rerun;
                     if let Some(m) = err {
                         stats.errors += 1;
                         if m.contains("by zero") {

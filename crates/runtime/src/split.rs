@@ -187,7 +187,10 @@ impl LoopSplit {
             }
             sizes.push((rank - before) as usize);
         }
-        let ends = crate::generated::chunk_bounds(&sizes, grain.max(1));
+        // An element whose nodes an earlier one reached counts as one
+        // node, so that every element is in a chunk.
+        let weights: Vec<usize> = sizes.iter().map(|&s| s.max(1)).collect();
+        let ends = crate::generated::chunk_bounds(&weights, grain.max(1));
         if ends.len() < 2 {
             return None;
         }

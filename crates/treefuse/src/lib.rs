@@ -33,7 +33,7 @@ use std::fmt;
 use std::path::Path;
 pub use treefuse_fusion::{FusedProgram, FusionOptions};
 pub use treefuse_interp::{
-    Host, RunProgress, RunStats, RuntimeError, TraversalLoopStats, VisitProfile,
+    Host, RunProgress, RunStats, RuntimeError, SplitStats, TraversalLoopStats, VisitProfile,
 };
 pub use treefuse_runtime::{Tree, TreeInputError};
 pub use treefuse_sema as sema;

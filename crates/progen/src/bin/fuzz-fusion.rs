@@ -7,7 +7,8 @@
 //! ```
 //! Program `i` is generated from seed `S + i` and run on `K` random trees
 //! (about `M` nodes) per `fuse` item, unfused and fused (default and small
-//! cut-offs). The first mismatch is minimized and written to `DIR`
+//! cut-offs), and fused with the parallel loops split on the rayon pool
+//! (every element a chunk), which must match the fused run exactly. The first mismatch is minimized and written to `DIR`
 //! (default `fuzz-findings/`) as `.tf`, `.json` and `.txt`; the exit status
 //! is then 1. A program that does not compile is reported the same way
 //! (exit 2). With `--keep-going` every mismatch is recorded and the run
@@ -190,7 +191,7 @@ fn main() {
         let p = pairs.load(Ordering::Relaxed);
         let sl = *slowest.lock().unwrap();
         eprintln!(
-            "{}pairs {p}/{} ({:.0}/s, {:.0}s) programs ~{} | unfused errors {:.1}% (div {} cast {} index {}) | visits fused/unfused {:.3} (small cut-offs {:.3}), fewer {} more {} | slowest program {:.2}s (seed {})",
+            "{}pairs {p}/{} ({:.0}/s, {:.0}s) programs ~{} | unfused errors {:.1}% (div {} cast {} index {}) | visits fused/unfused {:.3} (small cut-offs {:.3}), fewer {} more {} | split loops {} (rerun {}) | slowest program {:.2}s (seed {})",
             if done { "done: " } else { "" },
             args.pairs,
             p as f64 / el.max(1e-9),
@@ -204,6 +205,8 @@ fn main() {
             t.small_fused_visits as f64 / t.unfused_visits.max(1) as f64,
             t.fewer_visits,
             t.more_visits,
+            t.split_loops,
+            t.split_reruns,
             sl.0.as_secs_f64(),
             sl.1,
         );

@@ -144,3 +144,16 @@ fn view_child_of(view: &ChunkView<'_>, item: NodeId) -> NodeId {
         _ => panic!("kids"),
     }
 }
+
+#[test]
+fn an_element_listed_twice_is_in_a_chunk() {
+    let p = program();
+    let t = tree(&p, 3);
+    let mut list = items(&t);
+    list.push(list[0]);
+    let split = LoopSplit::plan(&t, &list, 1).expect("splits");
+    assert_eq!(split.elements(split.chunks() - 1).end, 4);
+    let view = split.view(&t, &p, split.chunks() - 1);
+    let _ = view.data(list[3], 0);
+    assert!(view.abandoned(), "its nodes belong to the first");
+}
