@@ -143,11 +143,17 @@ fn main() {
     // in a directory of their own (the module names are the same).
     let par_dir = format!("{out}/parallel");
     std::fs::create_dir_all(&par_dir).expect("create OUT_DIR/parallel");
-    let mut par_files: Vec<String> = ["ast/ast_lists.tf", "render/render_lists.tf", "minic"]
-        .iter()
-        .map(|f| format!("{root}/{f}"))
-        .collect();
-    for program in ["write_first.tf", "kept_plan.tf", "type_c.tf"] {
+    let mut par_files: Vec<String> = [
+        "ast/ast_lists.tf",
+        "render/render_lists.tf",
+        "ast/ast.tf",
+        "render/render.tf",
+        "minic",
+    ]
+    .iter()
+    .map(|f| format!("{root}/{f}"))
+    .collect();
+    for program in ["write_first.tf", "kept_plan.tf", "type_c.tf", "chain.tf"] {
         par_files.push(format!("{}/programs/{program}", env!("CARGO_MANIFEST_DIR")));
     }
     if let Err(e) = treefuse_codegen::Config::new()

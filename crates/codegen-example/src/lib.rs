@@ -109,8 +109,14 @@ pub mod parallel {
         ast_lists,
         /// `examples/render/render_lists.tf`.
         render_lists,
+        /// `examples/ast/ast.tf`: the faithful port (a chain of functions).
+        ast,
+        /// `examples/render/render.tf`: the faithful port (a chain of pages).
+        render,
         /// `examples/minic/`.
         minic,
+        /// `programs/chain.tf`: a linked chain whose items run in parallel.
+        chain,
         /// `programs/write_first.tf`: a global private to each worker.
         write_first,
         /// `programs/kept_plan.tf`: two loops over the same items, a change of the tree between.

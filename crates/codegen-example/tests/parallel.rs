@@ -135,6 +135,33 @@ fn ast_lists() {
     }
 }
 
+/// The faithful ports keep the C++ sources' linked lists: pages and
+/// functions hang off chains of `Inner { content, next }` nodes, and the
+/// fused function on an inner node calls `content` and `next`, which the
+/// fuser finds independent. The parallel entry points run the chain's
+/// items in parallel (`plan_chain`).
+#[test]
+fn render_chain() {
+    let program = example("examples/render/render.tf");
+    let (seq, par) = case_study!(render, "render");
+    let mut split = 0;
+    for (what, t) in case_inputs(&program, "render", "render", &[1, 4, 20]) {
+        split += agree(&format!("render {what}"), &t, &seq, &par);
+    }
+    assert!(split > 0, "no chain of render ran in parallel");
+}
+
+#[test]
+fn ast_chain() {
+    let program = example("examples/ast/ast.tf");
+    let (seq, par) = case_study!(ast, "optimize");
+    let mut split = 0;
+    for (what, t) in case_inputs(&program, "optimize", "ast", &[1, 4, 20]) {
+        split += agree(&format!("ast {what}"), &t, &seq, &par);
+    }
+    assert!(split > 0, "no chain of ast ran in parallel");
+}
+
 #[test]
 fn minic() {
     let program = example("examples/minic");
@@ -551,4 +578,135 @@ fn trees_built_bottom_up_run_sequentially() {
     t.root = m::NodeRef::ASTNode(root);
     let split = ast_lists_agree("built bottom-up", &t, &[1, 8]);
     assert_eq!(split, vec![0, 0], "a tree built bottom-up split");
+}
+
+/// `programs/chain.tf` with `n` items (`n >= 1`) as JSON, read in
+/// pre-order: item `i` fails (division by zero) when `i` is in `fail_at`;
+/// every third item has an item of its own in `kids`.
+fn chain_json(n: usize, fail_at: &[usize]) -> String {
+    let item = |i: usize| {
+        let d = if fail_at.contains(&i) { 0 } else { 1 + (i % 4) };
+        let kids = if i % 3 == 0 {
+            format!(
+                r#"{{"type": "Item", "v": {}, "d": 1, "out": 0, "kid": {{"type": "Leaf", "w": 1}}, "kids": []}}"#,
+                i * 7
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            r#"{{"type": "Item", "v": {}, "d": {d}, "out": 0, "kid": {{"type": "Leaf", "w": {i}}}, "kids": [{kids}]}}"#,
+            i * 11 % 50
+        )
+    };
+    let mut link = format!(r#"{{"type": "End", "item": {}}}"#, item(n - 1));
+    for i in (0..n - 1).rev() {
+        link = format!(
+            r#"{{"type": "Inner", "item": {}, "next": {link}}}"#,
+            item(i)
+        );
+    }
+    format!(r#"{{"type": "Root", "list": {link}}}"#)
+}
+
+/// Runs a tree of `programs/chain.tf` sequentially and in parallel with
+/// each `(threads, grain)` of `runs`: the same result, visits, globals and
+/// (when the run succeeds) tree, node ids included. Returns the chains
+/// that ran split.
+fn chain_agree(what: &str, tree: &g::parallel::chain::Tree, runs: &[(usize, usize)]) -> u64 {
+    use g::parallel::chain as m;
+    let mut seq = tree.clone();
+    let mut seq_globals = m::Globals::default();
+    let expected = m::run_run_fused_counted(&mut seq, &mut seq_globals).map_err(|e| e.to_string());
+    let mut chains = 0;
+    for &(threads, grain) in runs {
+        let mut par = tree.clone();
+        let mut par_globals = m::Globals::default();
+        let options = Parallel::new(grain);
+        let got = pool(threads).install(|| {
+            m::run_run_parallel_counted(&mut par, &mut par_globals, &options)
+                .map_err(|e| e.to_string())
+        });
+        let how = format!("{what} ({threads} threads, grain {grain})");
+        assert_eq!(expected, got, "{how}: results differ");
+        assert!(seq_globals == par_globals, "{how}: the globals differ");
+        if expected.is_ok() {
+            assert!(seq == par, "{how}: the trees differ");
+        }
+        assert_eq!(options.split_chains(), options.split_loops(), "{how}");
+        chains += options.split_chains();
+    }
+    chains
+}
+
+/// A chain's items run in parallel, and the run agrees with the
+/// sequential one: counters and flags reduced, created nodes numbered as
+/// the sequential run numbers them, the visits of the chain's nodes
+/// counted, and the first failing item's error (at the start, middle or
+/// end of the chain, in one chunk or two).
+#[test]
+fn chains_split_and_agree() {
+    use g::parallel::chain as m;
+    let schema = m::schema();
+    for n in [1, 2, 3, 8, 25] {
+        let fails: Vec<Vec<usize>> = vec![
+            vec![],
+            vec![0],
+            vec![n / 2],
+            vec![n - 1],
+            vec![1, n.saturating_sub(2)],
+        ];
+        for fail_at in fails {
+            let tree = m::read_json(&schema, "Root", &chain_json(n, &fail_at)).unwrap();
+            let what = format!("{n} items, failing at {fail_at:?}");
+            // Grain 1 splits every chain of two inner nodes or more (the
+            // `End` node's item runs after the chain's).
+            let chains = chain_agree(&what, &tree, &[(2, 1), (3, 1)]);
+            assert_eq!(chains, if n >= 3 { 2 } else { 0 }, "{what}");
+            chain_agree(&what, &tree, &[(2, 5)]);
+            assert_eq!(chain_agree(&what, &tree, &[(2, 1000)]), 0, "{what}");
+        }
+    }
+}
+
+/// Chains that are not trees (made so through the arenas, which the typed
+/// API leaves public) do not split, and still agree: an item shared by
+/// two chain nodes, a leaf shared by two items, an item both a chain
+/// node's and another item's child, a chain that skips a node (whose
+/// item lies between two others' ids).
+#[test]
+fn chains_that_are_not_trees_run_sequentially() {
+    use g::parallel::chain as m;
+    let schema = m::schema();
+    let read = m::read_json(&schema, "Root", &chain_json(8, &[])).unwrap();
+    let m::NodeRef::Root(root) = read.root else {
+        panic!("the root is a `Root`")
+    };
+    let mut links = vec![read.get::<m::Root>(root).unwrap().list];
+    while let Some(inner) = read.get::<m::Inner>(*links.last().unwrap()) {
+        links.push(inner.next);
+    }
+    assert_eq!(links.len(), 8);
+    let item = |t: &m::Tree, l: m::LinkId| t.link[l.0 as usize].item;
+    let splits = chain_agree("as read", &read, &[(2, 1)]);
+    assert_eq!(splits, 1, "the chain as read did not split");
+
+    let mut shared_item = read.clone();
+    shared_item.link[links[2].0 as usize].item = item(&read, links[1]);
+    let mut shared_leaf = read.clone();
+    let leaf = shared_leaf.item[item(&read, links[5]).0 as usize].kid;
+    shared_leaf.item[item(&read, links[1]).0 as usize].kid = leaf;
+    let mut item_twice = read.clone();
+    item_twice.item[item(&read, links[3]).0 as usize].kids = vec![item(&read, links[4])].into();
+    let mut skipping = read.clone();
+    skipping.link[links[1].0 as usize].next = links[3];
+    for (what, tree) in [
+        ("an item shared by two chain nodes", &shared_item),
+        ("a leaf shared by two items", &shared_leaf),
+        ("an item listed in another item's kids", &item_twice),
+        ("a chain skipping a node", &skipping),
+    ] {
+        let splits = chain_agree(what, tree, &[(2, 1), (3, 1)]);
+        assert_eq!(splits, 0, "{what}: the chain split");
+    }
 }

@@ -1701,7 +1701,9 @@ impl Gen<'_> {
                 matches!(&s.kind, StmtKind::Call { receiver, .. } if on_self(receiver, &aliases))
             })
         });
-        if calls_self {
+        // A chain function reads its children where it uses them: its
+        // groups run on other nodes of the chain too.
+        if calls_self || self.chain_shape(fi, f).is_some() {
             return self.fused_fn_with(fi, f, None).0;
         }
         let mut unread: Vec<FieldId> = Vec::new();
@@ -1780,6 +1782,10 @@ impl Gen<'_> {
             .map(|p| self.p.bodies[p.body.index()].body.as_deref().unwrap_or(&[]))
             .collect();
         let flagged: Vec<bool> = (0..np).map(|p| self.flagged(fi, p, &self.off)).collect();
+        // A function that runs a chain's items in parallel generates its
+        // groups twice (`Gen::chain_driver`), once in a closure.
+        let chain = self.chain_shape(fi, f);
+        let mut chain_steps: Vec<TokenStream> = Vec::new();
         let mut ns = Names::for_locals(&self.locals_reserved);
         // Locals for the receiver's child ids, named before the frames so
         // that no local of the program takes their names.
@@ -1860,9 +1866,13 @@ impl Gen<'_> {
                 } else {
                     std::collections::HashSet::new()
                 };
-                *fr.moves.borrow_mut() = crate::moves::last_uses_scheduled(
-                    bodies[p], &order[p], &merged[p], &kept, flagged[p],
-                );
+                // (A chain function's calls run in a closure called once
+                // per item: they pass copies, never move a parameter.)
+                if chain.is_none() {
+                    *fr.moves.borrow_mut() = crate::moves::last_uses_scheduled(
+                        bodies[p], &order[p], &merged[p], &kept, flagged[p],
+                    );
+                }
                 fr
             })
             .collect();
@@ -2053,6 +2063,9 @@ impl Gen<'_> {
                     }
                 }
                 Step::Group(g) => {
+                    // The group's code on its own first, for a chain
+                    // function's driver (`Gen::chain_driver`).
+                    let before = std::mem::take(&mut code);
                     for (members, targets) in self.call_sites(fi, step) {
                         self.fwd_unit();
                         self.fwd_call(g.field, targets, true);
@@ -2090,6 +2103,11 @@ impl Gen<'_> {
                             None => code.extend(quote!({ #call })),
                         }
                     }
+                    let group = std::mem::replace(&mut code, before);
+                    if chain.is_some() {
+                        chain_steps.push(group.clone());
+                    }
+                    code.extend(group);
                 }
                 Step::Loop(l) => {
                     self.fwd_unit();
@@ -2292,6 +2310,9 @@ impl Gen<'_> {
         }
         for r in &f.resume {
             code.extend(self.resume(f, r, &frames));
+        }
+        if let (Some(shape), [items, next]) = (&chain, chain_steps.as_slice()) {
+            code = self.chain_driver(f, shape, items, next);
         }
         let children = self.self_children.borrow_mut().take().unwrap_or_default();
         // A local only assigned would be dead: such slots are generated

@@ -360,7 +360,10 @@ pub fn generate(
     {
         code.extend(g.copy_fns());
     }
-    body.extend(g.parallel_support(gen::mentions(&code, "par_loop")));
+    body.extend(g.parallel_support(
+        gen::mentions(&code, "plan_split"),
+        gen::mentions(&code, "plan_chain"),
+    ));
     let allows = items::fn_allows();
     body.extend(quote::quote!(
         /// The traversals: pure functions, unfused bodies and dispatchers,

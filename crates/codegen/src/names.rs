@@ -91,6 +91,7 @@ pub(crate) const MODULE_NAMES: &[&str] = &[
     "Parallel",
     "par_loop",
     "plan_split",
+    "plan_chain",
     "rayon",
     // Primitive types and crates.
     "bool",

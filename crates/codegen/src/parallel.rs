@@ -154,8 +154,10 @@ impl Gen<'_> {
     }
 
     /// The support items of a module with parallel entry points; those
-    /// that split loops only if `splits` (some loop may run in parallel).
-    pub fn parallel_support(&self, splits: bool) -> TokenStream {
+    /// that split only if some code splits: loops (`loops`: the code calls
+    /// `plan_split`) or chains (`chains`: it calls `plan_chain`).
+    pub fn parallel_support(&self, loops: bool, chains: bool) -> TokenStream {
+        let splits = loops || chains;
         if self.tree_param.is_none() {
             return TokenStream::new();
         }
@@ -596,47 +598,11 @@ impl Gen<'_> {
         // The visit-counting const parameter, named as in the traversals
         // (not `C` when a tree type is named so).
         let count = &self.count_param;
-        let split = quote!(
-            /// What the worker of one chunk of a parallel loop sees: per
-            /// arena, its chunk's nodes to change, the nodes outside the
-            /// list to read and the nodes it creates (`ArenaView`); per
-            /// cold table, the tree's entries and those of its new nodes.
-            pub struct SubtreeView<'a> {
-                #(#arenas: ArenaView<'a, #nodes>,)*
-                #(#tables: ColdView<'a, #cold_names>,)*
-            }
-
-            impl<'a> SubtreeView<'a> {
-                /// The nodes of the subtree at `root`, per arena; `None` if
-                /// it reaches an id that is not in the tree, or more nodes
-                /// than the tree has (a cycle). A node reached twice is
-                /// counted twice, which `split_plan` then refuses unless
-                /// its range is full all the same: a node shared inside one
-                /// element's subtree is harmless, since one worker runs the
-                /// whole element as the sequential run does.
-                #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
-                fn span(
-                    t: &Tree,
-                    root: NodeRef,
-                    pending: &mut Vec<(usize, usize)>,
-                ) -> Option<[IdRange; #n_arenas]> {
-                    let limit = t.node_count();
-                    let mut seen = 0usize;
-                    let mut span = [IdRange::default(); #n_arenas];
-                    pending.clear();
-                    let mut next = Some(root);
-                    while let Some(n) = next {
-                        match n {
-                            #(#span_arms)*
-                        }
-                        next = pending.pop().map(|(a, c)| match a {
-                            #(#refer_arms)*
-                            _ => unreachable!("an arena index of this module"),
-                        });
-                    }
-                    Some(span)
-                }
-
+        // What only the splitting of loops needs (`plan_split`), and what
+        // only chains' (`plan_chain`): neither is generated where no code
+        // calls it.
+        let loop_view_fns = if loops {
+            quote!(
                 /// The first node of each arena that a pre-order walk of the
                 /// subtree at `root` meets (see `plan_from_firsts`); the walk
                 /// stops once it has one of every arena, or after 16 nodes
@@ -688,13 +654,6 @@ impl Gen<'_> {
                     true
                 }
 
-                /// The arena index and id of a node.
-                fn place(n: NodeRef) -> (usize, usize) {
-                    match n {
-                        #(#place_arms)*
-                    }
-                }
-
                 /// How many child references of nodes outside the ids
                 /// `list[a]` of each arena (the list's ranges) point into
                 /// them.
@@ -703,6 +662,202 @@ impl Gen<'_> {
                     let mut refs = 0usize;
                     #(#outside_scans)*
                     refs
+                }
+
+            )
+        } else {
+            TokenStream::new()
+        };
+        let plan_split_fn = if loops {
+            quote!(
+            /// Where a loop the fuser found independent splits: chunks of
+            /// at least the grain's nodes when the elements' subtrees
+            /// (`node` of each of `items`) are contiguous id ranges one
+            /// after the other and nothing outside the list points into
+            /// them; `None` otherwise, and the caller runs the loop as it
+            /// stands, on the tree itself. The plan the run kept from the
+            /// last loop that split (`memo`) is tried first when it was
+            /// made for the same elements.
+            fn plan_split<I: Copy + Sync>(
+                tree: &Tree,
+                par: &Parallel,
+                memo: &mut Option<SplitMemo<#n_arenas>>,
+                items: &[I],
+                node: impl Fn(I) -> NodeRef + Sync,
+            ) -> Option<SplitMemo<#n_arenas>> {
+                use treefuse_runtime::rayon::prelude::*;
+                if items.len() < 2 {
+                    return None;
+                }
+                let whole: &Tree = tree;
+                let places: Vec<(usize, usize)> = items.iter().map(|&i| SubtreeView::place(node(i))).collect();
+                let lens: [usize; #n_arenas] = [#(whole.#arenas.len()),*];
+                // The cheap half of a plan's proof: its bands in the
+                // arenas, every element's root in its chunk.
+                let shaped = |plan: &SplitPlan<#n_arenas>| -> bool {
+                    let mut begin = 0;
+                    plan.is_well_formed(lens)
+                        && plan.ends.iter().enumerate().all(|(k, &e)| {
+                            let ranges = plan.chunk_ranges(k);
+                            let roots = &places[begin..e];
+                            begin = e;
+                            roots.iter().all(|&(a, id)| in_ranges(&ranges[a], id))
+                        })
+                };
+                // The proof that a plan holds, whatever guessed it: that,
+                // every chunk closed, and nothing outside the list pointing
+                // into it but the list.
+                let proven = |plan: &SplitPlan<#n_arenas>| -> bool {
+                    shaped(plan)
+                        && (0..plan.chunks())
+                            .into_par_iter()
+                            .all(|k| SubtreeView::closed(whole, &plan.chunk_ranges(k)))
+                        && SubtreeView::refs_into(whole, &plan.list_ranges()) == items.len()
+                };
+                // The kept plan: the last split loop's over the same
+                // elements, with the nodes its chunks created as a band of
+                // their own (nodes a split created lie after all others,
+                // where a fresh guess would not look). If that loop left
+                // it proven (every chunk still closed, `par_loop`) and
+                // nothing changed the tree since (`ParallelRun` forgets the
+                // proof when something does), its shape is all there is to
+                // check: the scans would find what they found before.
+                if let Some(kept) = memo.take().and_then(|m| m.recall(&places)) {
+                    if kept.is_proven() && shaped(kept.plan()) {
+                        par.note_kept_proof();
+                        return Some(kept);
+                    }
+                    let plan = kept.into_plan();
+                    if proven(&plan) {
+                        return Some(SplitMemo::new(places, plan));
+                    }
+                }
+                // Where each element's nodes start (a short pre-order walk
+                // each, on the pool's threads), where the list ends (the
+                // last elements' subtrees measured).
+                let firsts: Option<Vec<[Option<usize>; #n_arenas]>> = items
+                    .par_iter()
+                    .map_init(Vec::new, |pending, &i| SubtreeView::firsts(whole, node(i), pending))
+                    .collect();
+                let plan = firsts.and_then(|firsts| {
+                    // Per arena, the last element with nodes there ends
+                    // the list's block: measure that element.
+                    let last_with: [Option<usize>; #n_arenas] =
+                        std::array::from_fn(|a| firsts.iter().rposition(|f| f[a].is_some()));
+                    let mut end = [None; #n_arenas];
+                    let mut pending = Vec::new();
+                    for k in last_with.iter().flatten() {
+                        if (0..#n_arenas).all(|a| last_with[a] != Some(*k) || end[a].is_some()) {
+                            continue;
+                        }
+                        let span = SubtreeView::span(whole, node(items[*k]), &mut pending)?;
+                        for (a, r) in span.iter().enumerate() {
+                            if last_with[a] == Some(*k) && r.count > 0 {
+                                end[a] = Some(r.hi + 1);
+                            }
+                        }
+                    }
+                    plan_from_firsts(&firsts, end, par.grain())
+                })?;
+                proven(&plan).then(|| SplitMemo::new(places, plan))
+            }
+
+            )
+        } else {
+            TokenStream::new()
+        };
+        let plan_chain_fn = if chains {
+            quote!(
+            /// Where a chain of nodes (`Gen::chain_driver`) splits: item
+            /// `i` is the chain's node `nodes(i).0` with the subtree of its
+            /// item child `nodes(i).1`, not the rest of the chain. Every
+            /// item's subtree is walked (on the pool's threads) and the
+            /// items' nodes must be exactly consecutive ranges of ids one
+            /// after the other in every arena (`split_plan`); so no node is
+            /// reached from two items, no chain node from an item child,
+            /// and each chunk's worker reaches nothing outside its chunk.
+            /// `None` otherwise, or under two chunks of the grain.
+            fn plan_chain<I: Copy + Sync>(
+                tree: &Tree,
+                par: &Parallel,
+                items: &[I],
+                nodes: impl Fn(I) -> (NodeRef, NodeRef) + Sync,
+            ) -> Option<SplitMemo<#n_arenas>> {
+                use treefuse_runtime::rayon::prelude::*;
+                if items.len() < 2 {
+                    return None;
+                }
+                let spans: Option<Vec<[IdRange; #n_arenas]>> = items
+                    .par_iter()
+                    .map_init(Vec::new, |pending, &i| {
+                        let (link, item) = nodes(i);
+                        let mut span = SubtreeView::span(tree, item, pending)?;
+                        let (a, id) = SubtreeView::place(link);
+                        let r = &mut span[a];
+                        // The chain node itself, unless its item reaches it.
+                        if r.count > 0 && r.lo <= id && id <= r.hi {
+                            return None;
+                        }
+                        r.add(id);
+                        Some(span)
+                    })
+                    .collect();
+                let plan = split_plan(&spans?, par.grain())?;
+                let places = items.iter().map(|&i| SubtreeView::place(nodes(i).0)).collect();
+                Some(SplitMemo::new(places, plan))
+            }
+
+            )
+        } else {
+            TokenStream::new()
+        };
+        let split = quote!(
+            /// What the worker of one chunk of a parallel loop sees: per
+            /// arena, its chunk's nodes to change, the nodes outside the
+            /// list to read and the nodes it creates (`ArenaView`); per
+            /// cold table, the tree's entries and those of its new nodes.
+            pub struct SubtreeView<'a> {
+                #(#arenas: ArenaView<'a, #nodes>,)*
+                #(#tables: ColdView<'a, #cold_names>,)*
+            }
+
+            impl<'a> SubtreeView<'a> {
+                /// The nodes of the subtree at `root`, per arena; `None` if
+                /// it reaches an id that is not in the tree, or more nodes
+                /// than the tree has (a cycle). A node reached twice is
+                /// counted twice, which `split_plan` then refuses unless
+                /// its range is full all the same: a node shared inside one
+                /// element's subtree is harmless, since one worker runs the
+                /// whole element as the sequential run does.
+                #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
+                fn span(
+                    t: &Tree,
+                    root: NodeRef,
+                    pending: &mut Vec<(usize, usize)>,
+                ) -> Option<[IdRange; #n_arenas]> {
+                    let limit = t.node_count();
+                    let mut seen = 0usize;
+                    let mut span = [IdRange::default(); #n_arenas];
+                    pending.clear();
+                    let mut next = Some(root);
+                    while let Some(n) = next {
+                        match n {
+                            #(#span_arms)*
+                        }
+                        next = pending.pop().map(|(a, c)| match a {
+                            #(#refer_arms)*
+                            _ => unreachable!("an arena index of this module"),
+                        });
+                    }
+                    Some(span)
+                }
+
+                #loop_view_fns
+                /// The arena index and id of a node.
+                fn place(n: NodeRef) -> (usize, usize) {
+                    match n {
+                        #(#place_arms)*
+                    }
                 }
 
                 /// After the loop: renumbers the references of the
@@ -824,98 +979,8 @@ impl Gen<'_> {
                 )*
             }
 
-            /// Where a loop the fuser found independent splits: chunks of
-            /// at least the grain's nodes when the elements' subtrees
-            /// (`node` of each of `items`) are contiguous id ranges one
-            /// after the other and nothing outside the list points into
-            /// them; `None` otherwise, and the caller runs the loop as it
-            /// stands, on the tree itself. The plan the run kept from the
-            /// last loop that split (`memo`) is tried first when it was
-            /// made for the same elements.
-            fn plan_split<I: Copy + Sync>(
-                tree: &Tree,
-                par: &Parallel,
-                memo: &mut Option<SplitMemo<#n_arenas>>,
-                items: &[I],
-                node: impl Fn(I) -> NodeRef + Sync,
-            ) -> Option<SplitMemo<#n_arenas>> {
-                use treefuse_runtime::rayon::prelude::*;
-                if items.len() < 2 {
-                    return None;
-                }
-                let whole: &Tree = tree;
-                let places: Vec<(usize, usize)> = items.iter().map(|&i| SubtreeView::place(node(i))).collect();
-                let lens: [usize; #n_arenas] = [#(whole.#arenas.len()),*];
-                // The cheap half of a plan's proof: its bands in the
-                // arenas, every element's root in its chunk.
-                let shaped = |plan: &SplitPlan<#n_arenas>| -> bool {
-                    let mut begin = 0;
-                    plan.is_well_formed(lens)
-                        && plan.ends.iter().enumerate().all(|(k, &e)| {
-                            let ranges = plan.chunk_ranges(k);
-                            let roots = &places[begin..e];
-                            begin = e;
-                            roots.iter().all(|&(a, id)| in_ranges(&ranges[a], id))
-                        })
-                };
-                // The proof that a plan holds, whatever guessed it: that,
-                // every chunk closed, and nothing outside the list pointing
-                // into it but the list.
-                let proven = |plan: &SplitPlan<#n_arenas>| -> bool {
-                    shaped(plan)
-                        && (0..plan.chunks())
-                            .into_par_iter()
-                            .all(|k| SubtreeView::closed(whole, &plan.chunk_ranges(k)))
-                        && SubtreeView::refs_into(whole, &plan.list_ranges()) == items.len()
-                };
-                // The kept plan: the last split loop's over the same
-                // elements, with the nodes its chunks created as a band of
-                // their own (nodes a split created lie after all others,
-                // where a fresh guess would not look). If that loop left
-                // it proven (every chunk still closed, `par_loop`) and
-                // nothing changed the tree since (`ParallelRun` forgets the
-                // proof when something does), its shape is all there is to
-                // check: the scans would find what they found before.
-                if let Some(kept) = memo.take().and_then(|m| m.recall(&places)) {
-                    if kept.is_proven() && shaped(kept.plan()) {
-                        par.note_kept_proof();
-                        return Some(kept);
-                    }
-                    let plan = kept.into_plan();
-                    if proven(&plan) {
-                        return Some(SplitMemo::new(places, plan));
-                    }
-                }
-                // Where each element's nodes start (a short pre-order walk
-                // each, on the pool's threads), where the list ends (the
-                // last elements' subtrees measured).
-                let firsts: Option<Vec<[Option<usize>; #n_arenas]>> = items
-                    .par_iter()
-                    .map_init(Vec::new, |pending, &i| SubtreeView::firsts(whole, node(i), pending))
-                    .collect();
-                let plan = firsts.and_then(|firsts| {
-                    // Per arena, the last element with nodes there ends
-                    // the list's block: measure that element.
-                    let last_with: [Option<usize>; #n_arenas] =
-                        std::array::from_fn(|a| firsts.iter().rposition(|f| f[a].is_some()));
-                    let mut end = [None; #n_arenas];
-                    let mut pending = Vec::new();
-                    for k in last_with.iter().flatten() {
-                        if (0..#n_arenas).all(|a| last_with[a] != Some(*k) || end[a].is_some()) {
-                            continue;
-                        }
-                        let span = SubtreeView::span(whole, node(items[*k]), &mut pending)?;
-                        for (a, r) in span.iter().enumerate() {
-                            if last_with[a] == Some(*k) && r.count > 0 {
-                                end[a] = Some(r.hi + 1);
-                            }
-                        }
-                    }
-                    plan_from_firsts(&firsts, end, par.grain())
-                })?;
-                proven(&plan).then(|| SplitMemo::new(places, plan))
-            }
-
+            #plan_split_fn
+            #plan_chain_fn
             /// Runs `body` on each of `items`, the elements of a loop that
             /// the fuser found independent, split as `split.plan()` says
             /// (`plan_split`), the chunks on the threads of the current
@@ -1148,4 +1213,208 @@ impl Gen<'_> {
             }
         })
     }
+
+    /// Whether fused function `fi` walks a chain whose items may run in
+    /// parallel, in a module with parallel entry points: its steps are
+    /// two fused calls on distinct (non-optional) children that the fuser
+    /// found independent (`FusedFunction::independent_calls`), the first
+    /// on the *item* child, the second on the *next* child, which runs
+    /// this very function again on some type of it (a linked list's inner
+    /// node: `Inner { content, next }`). Both calls pass nothing but the
+    /// function's parameters, the second exactly its parameters in order,
+    /// so that every node of the chain runs with the same arguments and an
+    /// item's call reads nothing of the tree but the item's subtree. No
+    /// masks, guards, replacement, forwarded values or rewriting sites.
+    pub(crate) fn chain_shape(
+        &self,
+        fi: usize,
+        f: &treefuse_fusion::FusedFunction,
+    ) -> Option<ChainShape> {
+        use treefuse_fusion::{Parallelism, Step};
+        use treefuse_sema::{ExprKind, StmtKind};
+        self.tree_param.as_ref()?;
+        let [Step::Group(item), Step::Group(next)] = f.steps.as_slice() else {
+            return None;
+        };
+        let reduced = f
+            .independent_calls
+            .iter()
+            .find_map(|run| match &run.parallel {
+                Parallelism::Parallel { reduced, private }
+                    if run.steps == [0, 1] && private.is_empty() =>
+                {
+                    Some(reduced.clone())
+                }
+                _ => None,
+            })?;
+        let np = f.participants.len();
+        let plain = f.resume.is_empty()
+            && f.typed_child.is_none()
+            && !self.fn_takes_mask(treefuse_fusion::FusedFnId(fi as u32))
+            && !self.rw.fused_replaces[fi]
+            && !self.rw.fused_site[fi]
+            && !self.forwarding.borrow().by_fn.contains_key(&fi)
+            && (0..np).all(|p| !self.flagged(fi, p, &self.off));
+        let child = |g: &treefuse_fusion::CallGroup| {
+            matches!(self.p.fields[g.field.index()].kind, FieldKind::Child(_))
+                && !self.p.is_optional(g.field)
+                && g.guards.iter().all(Option::is_none)
+                && !self.disp_takes_mask(&g.targets)
+                && !self.disp_replaces(&g.targets)
+                && !self.disp_site(&g.targets)
+        };
+        let recursive = next
+            .targets
+            .iter()
+            .any(|&(t, g)| t == f.ty && g.index() == fi);
+        if !plain || !child(item) || !child(next) || !recursive {
+            return None;
+        }
+        let body = |p: usize| {
+            self.p.bodies[f.participants[p].body.index()]
+                .body
+                .as_deref()
+        };
+        // The call of each member, with its arguments: parameters only.
+        let params_only = |g: &treefuse_fusion::CallGroup, exact: bool| {
+            (!exact || g.calls.len() == np)
+                && g.calls.iter().enumerate().all(|(k, &(p, s))| {
+                    let num_params = self.p.bodies[f.participants[p].body.index()]
+                        .frame
+                        .num_params;
+                    let Some(StmtKind::Call { args, .. }) =
+                        body(p).and_then(|b| b.get(s)).map(|s| &s.kind)
+                    else {
+                        return false;
+                    };
+                    (!exact || (p == k && args.len() == num_params))
+                        && args.iter().enumerate().all(|(j, a)| match a.kind {
+                            ExprKind::Local(l) => {
+                                l.index() < num_params && (!exact || l.index() == j)
+                            }
+                            _ => false,
+                        })
+                })
+        };
+        (params_only(item, false) && params_only(next, true)).then_some(ChainShape {
+            item: item.field,
+            next: next.field,
+            reduced,
+        })
+    }
+
+    /// The body of a chain function (`Gen::chain_shape`) in a module with
+    /// parallel entry points, from the code of its two groups (`items`,
+    /// `next`), which read the children where they use them.
+    ///
+    /// Where the tree is a `ParallelRun` with splitting on, it first
+    /// follows the next child from node to node while the node is of a
+    /// type this function runs on (the *chain*), and plans the chain's
+    /// items as the chunks of a parallel loop (`plan_chain`). If the plan
+    /// holds, the item call of every chain node runs in `par_loop` (in
+    /// chain order, reduced globals combined, the first failing chunk's
+    /// error returned: the order and error of the sequential run, in
+    /// which each node's item call runs before the rest of the chain and
+    /// all commute), then the next call of the last chain node, once.
+    /// The visits of the chain nodes the recursion would have entered are
+    /// counted. Otherwise, and on every other tree, the body runs as it
+    /// stands, with splitting off below (so the nodes after this one do
+    /// not walk the chain again).
+    pub(crate) fn chain_driver(
+        &self,
+        f: &treefuse_fusion::FusedFunction,
+        shape: &ChainShape,
+        items: &TokenStream,
+        next: &TokenStream,
+    ) -> TokenStream {
+        let h = self.hier(f.ty);
+        let (id, kind) = (&h.id, &h.kind);
+        let this_ref = &self.variant[h.root.index()];
+        let (item_field, next_field) = (
+            &self.field[shape.item.index()],
+            &self.field[shape.next.index()],
+        );
+        let FieldKind::Child(item_ty) = self.p.fields[shape.item.index()].kind else {
+            return quote!(#items #next);
+        };
+        let item_ref = &self.variant[self.hier(item_ty).root.index()];
+        // The chain goes on while the next node is of this function's type.
+        let chain_type = &self.variant[f.ty.index()];
+        let count = &self.count_param;
+        let reduce = self.reduce_fn(&shape.reduced, &[]);
+        let tv = if uses_var(items, "t") {
+            quote!(t)
+        } else {
+            quote!(_t)
+        };
+        let cxv = if uses_var(items, "cx") {
+            quote!(cx)
+        } else {
+            quote!(_cx)
+        };
+        quote!(
+            // A chain of nodes this function runs on, linked by
+            // `#next_field`: its items' calls run in parallel when the
+            // tree splits there (`plan_chain`).
+            let chain = t.split().and_then(|(tree, par, _)| {
+                let tree: &Tree = tree;
+                let mut chain = vec![this];
+                let mut n = tree[this].#next_field;
+                while matches!(tree[n].kind, #kind::#chain_type) {
+                    if chain.len() > tree.node_count() {
+                        // A cycle: the sequential run's business.
+                        return None;
+                    }
+                    chain.push(n);
+                    n = tree[n].#next_field;
+                }
+                let plan = plan_chain(tree, par, &chain, |n: #id| {
+                    (NodeRef::#this_ref(n), NodeRef::#item_ref(tree[n].#item_field))
+                })?;
+                Some((chain, plan))
+            });
+            if let Some((chain, plan)) = chain {
+                if let Some((tree, par, memo)) = t.split() {
+                    let ran = par_loop(
+                        tree,
+                        par,
+                        memo,
+                        plan,
+                        cx,
+                        &chain,
+                        #reduce,
+                        |#tv: &mut SubtreeView<'_>, #cxv: &mut Cx<#count>, this: #id| -> Result<(), Fail> {
+                            #items
+                            Ok(())
+                        },
+                    );
+                    par.note_chain();
+                    // No plan kept: the next loop over these items would
+                    // have to prove it as a chain.
+                    *memo = None;
+                    ran?;
+                }
+                if #count {
+                    cx.visits += (chain.len() - 1) as u64;
+                }
+                let this = chain[chain.len() - 1];
+                #next
+            } else {
+                let splitting = t.set_splitting(false);
+                #items
+                #next
+                t.set_splitting(splitting);
+            }
+        )
+    }
+}
+
+/// A chain function's children (`Gen::chain_shape`).
+pub(crate) struct ChainShape {
+    /// The child whose call is each chain node's item.
+    pub item: treefuse_sema::FieldId,
+    /// The child that links to the next node of the chain.
+    pub next: treefuse_sema::FieldId,
+    /// The globals the items' calls update, each worker its own copy.
+    pub reduced: Vec<GlobalId>,
 }

@@ -22,6 +22,7 @@ pub struct Parallel {
     chunks: AtomicU64,
     split_loops: AtomicU64,
     kept_proofs: AtomicU64,
+    split_chains: AtomicU64,
 }
 
 impl Parallel {
@@ -36,6 +37,7 @@ impl Parallel {
             chunks: AtomicU64::new(0),
             split_loops: AtomicU64::new(0),
             kept_proofs: AtomicU64::new(0),
+            split_chains: AtomicU64::new(0),
         }
     }
 
@@ -61,6 +63,21 @@ impl Parallel {
     /// and nothing changed the tree in between ([`SplitMemo`]).
     pub fn kept_proofs(&self) -> u64 {
         self.kept_proofs.load(Ordering::Relaxed)
+    }
+
+    /// How many of those loops ran the items of a linked chain (a fused
+    /// function calling an item child and the next node of the chain,
+    /// which the fuser found independent) rather than the elements of a
+    /// list.
+    pub fn split_chains(&self) -> u64 {
+        self.split_chains.load(Ordering::Relaxed)
+    }
+
+    /// Records a loop over a chain's items (counted by
+    /// [`Parallel::note_split`] as well).
+    #[doc(hidden)]
+    pub fn note_chain(&self) {
+        self.split_chains.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Records a loop that split on a kept, still proven plan.
