@@ -59,8 +59,15 @@ fn agree(what: &str, input: &RtTree, seq: SequentialFn, par: ParallelFn) -> u64 
             ),
         }
         split += options.split_loops();
+        CHAINS_SPLIT.with(|c| c.set(c.get() + options.split_chains()));
     }
     split
+}
+
+thread_local! {
+    /// Chains split by [`agree`]'s runs on this test's thread (part of
+    /// the loops it returns).
+    static CHAINS_SPLIT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 fn example(path: &str) -> treefuse::Program {
@@ -309,7 +316,7 @@ fn random_programs() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(6);
-    let (mut pairs, mut split) = (0u64, 0u64);
+    let (mut pairs, mut split, mut chains) = (0u64, 0u64, 0u64);
     for r in g::random::PROGRAMS {
         let Some(run_parallel) = r.run_parallel else {
             continue;
@@ -337,12 +344,14 @@ fn random_programs() {
                     run_parallel(&program.model, &fuse.name, t, &args, p)
                         .expect("the fuse item exists")
                 };
+                let before = CHAINS_SPLIT.with(std::cell::Cell::get);
                 split += agree(&what, &input, &seq, &par);
+                chains += CHAINS_SPLIT.with(std::cell::Cell::get) - before;
                 pairs += 3;
             }
         }
     }
-    eprintln!("{pairs} sequential/parallel pairs, {split} loops split");
+    eprintln!("{pairs} sequential/parallel pairs, {split} loops split ({chains} of them chains)");
     assert!(pairs > 50, "{pairs}");
     assert!(split > 0, "no loop of the random programs ran in parallel");
 }

@@ -7,9 +7,10 @@
 //! cargo run --release -p treefuse-bench --bin parallel-bench -- ast-lists ast.json [ROUNDS] [GRAIN]
 //! ```
 //!
-//! CASE is `render-lists` (`examples/render/render_lists.tf`),
-//! `ast-lists` (`examples/ast/ast_lists.tf`) or `minic`
-//! (`examples/minic/`). Each round runs, on fresh clones of the tree (the
+//! CASE is `render` or `render-lists` (`examples/render/render.tf`, the
+//! faithful port, whose pages hang off a linked chain, or
+//! `render_lists.tf`), `ast` or `ast-lists` (`examples/ast/ast.tf` or
+//! `ast_lists.tf`) or `minic` (`examples/minic/`). Each round runs, on fresh clones of the tree (the
 //! clone is not timed), alternately: the fused run of the module generated
 //! without the option (`sequential`), the sequential fused entry point of
 //! the module generated with it (`sequential, parallel module`: the
@@ -52,7 +53,7 @@ macro_rules! modules {
     };
 }
 
-modules!(render_lists, ast_lists, minic);
+modules!(render_lists, ast_lists, render, ast, minic);
 
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
@@ -116,7 +117,9 @@ fn fail(message: &str) -> ! {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(case), Some(path)) = (args.first(), args.get(1)) else {
-        eprintln!("usage: parallel-bench render-lists|ast-lists|minic TREE.json [ROUNDS] [GRAIN]");
+        eprintln!(
+            "usage: parallel-bench render|render-lists|ast|ast-lists|minic TREE.json [ROUNDS] [GRAIN]"
+        );
         std::process::exit(2);
     };
     let rounds: usize = args
@@ -150,6 +153,8 @@ fn main() {
             run_optimize_fused,
             run_optimize_parallel
         ),
+        "render" => engines!(render, "Document", &text, run_render_fused, run_render_parallel),
+        "ast" => engines!(ast, "Program", &text, run_optimize_fused, run_optimize_parallel),
         "minic" => engines!(
             minic,
             "Program",
@@ -214,12 +219,13 @@ fn main() {
     }
     let (s, sp, p1, p2) = (median(seq), median(seq_par), median(par1), median(par2));
     println!(
-        "median: sequential {s:.4} s, sequential (parallel module) {sp:.4} s ({:.3}x), parallel 1 thread {p1:.4} s, 2 threads {p2:.4} s; 1->2 threads {:.2}x, 2 threads vs sequential {:.2}x; grain {grain}, {} loops split into {} chunks over all runs; same tree and globals: {}",
+        "median: sequential {s:.4} s, sequential (parallel module) {sp:.4} s ({:.3}x), parallel 1 thread {p1:.4} s, 2 threads {p2:.4} s; 1->2 threads {:.2}x, 2 threads vs sequential {:.2}x; grain {grain}, {} loops split into {} chunks over all runs ({} of them chains); same tree and globals: {}",
         sp / s,
         p1 / p2,
         s / p2,
         options.split_loops(),
         options.chunks(),
+        options.split_chains(),
         outputs.len() == 1
     );
 }
