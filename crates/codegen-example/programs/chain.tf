@@ -4,7 +4,11 @@
 // independent, so the parallel entry point runs the chain's items in
 // parallel (`plan_chain`). Each item adds to a counter and sets a flag
 // (both reduced per worker), creates a node, and fails when `d == 0`
-// (division by zero): the first failure in chain order is the error.
+// (division by zero): the first failure in chain order is the error. An
+// item's optional `side` chain is bumped through it: in a tree that is its
+// own; the tests point one at a node of the main chain through the arenas,
+// which must keep the chain from splitting (the run reads the chain's links
+// before its items run).
 global TOTAL: i64 = 0;
 global BIG: bool = false;
 
@@ -15,6 +19,7 @@ tree Root {
 abstract tree Link {
     child item: Item;
     traversal go(k: i64, m: i64);
+    traversal bump();
 }
 
 tree Inner : Link {
@@ -23,10 +28,12 @@ tree Inner : Link {
         self.item.go(k, m);
         self.next.go(k, m);
     }
+    traversal bump() { self.item.v = self.item.v + 1; }
 }
 
 tree End : Link {
     traversal go(k: i64, m: i64) { self.item.go(k, m); }
+    traversal bump() { self.item.v = self.item.v + 1; }
 }
 
 tree Item {
@@ -35,6 +42,7 @@ tree Item {
     out: i64;
     child kid: Leaf;
     child kids: [Item];
+    child side: Link?;
 }
 
 tree Leaf {
@@ -52,6 +60,7 @@ impl Item {
         self.out = k * self.v / self.d + m;
         self.kid = new Leaf { w: self.kid.w + self.out };
         for x in self.kids { x.go(k, m); }
+        self.side.bump();
     }
 }
 

@@ -591,9 +591,17 @@ fn trees_built_bottom_up_run_sequentially() {
 
 /// `programs/chain.tf` with `n` items (`n >= 1`) as JSON, read in
 /// pre-order: item `i` fails (division by zero) when `i` is in `fail_at`;
-/// every third item has an item of its own in `kids`.
+/// every third item has an item of its own in `kids`, every fourth a
+/// `side` chain of its own.
 fn chain_json(n: usize, fail_at: &[usize]) -> String {
     let item = |i: usize| {
+        let side = if i % 4 == 1 {
+            format!(
+                r#"{{"type": "End", "item": {{"type": "Item", "v": {i}, "d": 2, "out": 0, "kid": {{"type": "Leaf", "w": 0}}, "kids": []}}}}"#
+            )
+        } else {
+            "null".to_string()
+        };
         let d = if fail_at.contains(&i) { 0 } else { 1 + (i % 4) };
         let kids = if i % 3 == 0 {
             format!(
@@ -604,7 +612,7 @@ fn chain_json(n: usize, fail_at: &[usize]) -> String {
             String::new()
         };
         format!(
-            r#"{{"type": "Item", "v": {}, "d": {d}, "out": 0, "kid": {{"type": "Leaf", "w": {i}}}, "kids": [{kids}]}}"#,
+            r#"{{"type": "Item", "v": {}, "d": {d}, "out": 0, "kid": {{"type": "Leaf", "w": {i}}}, "kids": [{kids}], "side": {side}}}"#,
             i * 11 % 50
         )
     };
@@ -716,6 +724,16 @@ fn chains_that_are_not_trees_run_sequentially() {
         ("a chain skipping a node", &skipping),
     ] {
         let splits = chain_agree(what, tree, &[(2, 1), (3, 1)]);
+        assert_eq!(splits, 0, "{what}: the chain split");
+    }
+    // An item whose `side` is a node of the chain itself, the next one or
+    // one further on: in the same chunk (grains of 2 and 3 items) or in
+    // another (grain 1).
+    for (from, to) in [(1, 2), (2, 5), (6, 6)] {
+        let mut side = read.clone();
+        side.item[item(&read, links[from]).0 as usize].side = Some(links[to]);
+        let what = format!("item {from}'s side chain is chain node {to}");
+        let splits = chain_agree(&what, &side, &[(2, 1), (2, 12), (2, 18)]);
         assert_eq!(splits, 0, "{what}: the chain split");
     }
 }

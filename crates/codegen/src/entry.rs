@@ -273,7 +273,7 @@ impl Gen<'_> {
                     "{item} fused, on a parallel run of the tree and a run context (counting visits if `C`)."
                 );
                 let doc_run = format!(
-                    "Runs {item} fused on `tree`, updating `globals`, with the loops the fuser found independent on the threads of the current rayon pool (`par` says how; see `ParallelRun`). It computes what `run_*_fused` computes; after an error, which is the one the sequential run raises, the globals are the sequential run's but the tree may also hold changes of iterations after the failing one."
+                    "Runs {item} fused on `tree`, updating `globals`, with the loops (and the items of linked chains) the fuser found independent on the threads of the current rayon pool (`par` says how; see `ParallelRun`). It computes what `run_*_fused` computes; after an error, which is the one the sequential run raises, the globals are the sequential run's but the tree may also hold changes of iterations after the failing one."
                 );
                 let doc_counted = format!(
                     "Runs {item} fused and in parallel and returns the number of node visits."

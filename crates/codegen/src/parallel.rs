@@ -72,6 +72,26 @@
 //! by then: after an error, the tree holds their changes as well (the
 //! globals and the error are the sequential run's).
 //!
+//! A linked list (`Inner { content, next }`, as the faithful case studies
+//! keep their lists) has no loop: the fused function on `Inner` calls
+//! `content`, then `next`, which runs the same function on the next inner
+//! node. When the fuser found the two calls independent
+//! (`FusedFunction::independent_calls`) and they pass nothing but the
+//! function's parameters (`Gen::chain_shape`), the function's body
+//! becomes a *chain driver* (`Gen::chain_driver`): on a `ParallelRun`
+//! with splitting on, it follows `next` while the node is of its type,
+//! plans the chain's nodes as the elements of a loop (`plan_chain`), runs
+//! their `content` calls in `par_loop` and the last node's `next` call
+//! once. Sequentially the content calls run in chain order before the
+//! end's, all commuting, so the result and the first error are the
+//! sequential run's. `plan_chain` guesses as `plan_split` does (an item is
+//! its chain node and its item child's subtree, not the rest of the
+//! chain) and proves each chunk closed but for its last chain node's next
+//! child (`SubtreeView::closed_chain`), counting the children in the chunk
+//! that are chain nodes: only the chain's own links may be, so no item
+//! reaches a chain node. No plan is kept after a chain (the kept plan's
+//! proof is a loop's).
+//!
 //! Nodes a worker creates are numbered from the arena's end; after the
 //! loop each chunk's land after the earlier chunks' and the references to
 //! them move up (`SubtreeView::settle`). Only nodes the worker created
@@ -530,6 +550,43 @@ impl Gen<'_> {
                 ))
             })
             .collect();
+        // `closed_chain`'s scans: as `closed`'s, over `scan` (the chunk's
+        // ids but its last chain node), also counting the children that
+        // are chain nodes (a bit per id of the chain's arena in `links`).
+        let chain_scans: Vec<TokenStream> = self
+            .hiers
+            .iter()
+            .zip(&arena_lits)
+            .zip(&visit_children)
+            .filter_map(|((h, a), children)| {
+                let arena = &h.arena;
+                let children = children.as_ref()?;
+                Some(quote!(
+                    for range in &scan[#a] {
+                        let Some(nodes) = t.#arena.get(range.clone()) else {
+                            return None;
+                        };
+                        for block in nodes.chunks(256) {
+                            let mut outside = false;
+                            for node in block {
+                                let mut visit = |a: usize, c: usize| {
+                                    outside |= c.wrapping_sub(lo[a]) >= width[a]
+                                        && !in_ranges(&ranges[a][1..], c);
+                                    refs += usize::from(
+                                        a == links.0
+                                            && links.1.get(c / 64).is_some_and(|w| (w >> (c % 64)) & 1 == 1),
+                                    );
+                                };
+                                #children
+                            }
+                            if outside {
+                                return None;
+                            }
+                        }
+                    }
+                ))
+            })
+            .collect();
         let place_arms: Vec<TokenStream> = self
             .hiers
             .iter()
@@ -601,7 +658,7 @@ impl Gen<'_> {
         // What only the splitting of loops needs (`plan_split`), and what
         // only chains' (`plan_chain`): neither is generated where no code
         // calls it.
-        let loop_view_fns = if loops {
+        let firsts_fn = if loops || chains {
             quote!(
                 /// The first node of each arena that a pre-order walk of the
                 /// subtree at `root` meets (see `plan_from_firsts`); the walk
@@ -641,6 +698,12 @@ impl Gen<'_> {
                     Some(found)
                 }
 
+            )
+        } else {
+            TokenStream::new()
+        };
+        let loop_view_fns = if loops {
+            quote!(
                 /// Whether every node with an id in `ranges[a]` (one chunk's
                 /// ranges per arena) has its children in those ranges too.
                 #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
@@ -766,16 +829,47 @@ impl Gen<'_> {
         } else {
             TokenStream::new()
         };
+        let chain_view_fns = if chains {
+            quote!(
+                /// Whether every node with an id in `scan[a]` (a chunk's ids
+                /// per arena but the chunk's last chain node, whose next
+                /// child is the next chunk's first) has its children in
+                /// `ranges[a]` (the chunk's ids); if so, how many of those
+                /// children are chain nodes (`links`: the chain's arena and
+                /// a bit per id of it).
+                #[allow(clippy::single_match, clippy::match_single_binding, clippy::collapsible_match, unreachable_patterns)]
+                fn closed_chain(
+                    t: &Tree,
+                    ranges: &[Vec<std::ops::Range<usize>>; #n_arenas],
+                    scan: &[Vec<std::ops::Range<usize>>; #n_arenas],
+                    links: (usize, &[u64]),
+                ) -> Option<usize> {
+                    let lo: [usize; #n_arenas] = std::array::from_fn(|a| ranges[a].first().map_or(0, |r| r.start));
+                    let width: [usize; #n_arenas] = std::array::from_fn(|a| ranges[a].first().map_or(0, |r| r.len()));
+                    let _ = (lo, width);
+                    let mut refs = 0usize;
+                    #(#chain_scans)*
+                    Some(refs)
+                }
+            )
+        } else {
+            TokenStream::new()
+        };
         let plan_chain_fn = if chains {
             quote!(
             /// Where a chain of nodes (`Gen::chain_driver`) splits: item
             /// `i` is the chain's node `nodes(i).0` with the subtree of its
-            /// item child `nodes(i).1`, not the rest of the chain. Every
-            /// item's subtree is walked (on the pool's threads) and the
-            /// items' nodes must be exactly consecutive ranges of ids one
-            /// after the other in every arena (`split_plan`); so no node is
-            /// reached from two items, no chain node from an item child,
-            /// and each chunk's worker reaches nothing outside its chunk.
+            /// item child `nodes(i).1`, not the rest of the chain. As
+            /// `plan_split` does for a list, it guesses each item's nodes
+            /// from a short walk (`SubtreeView::firsts`; the chain node
+            /// comes first in pre-order) and proves the guess on the pool's
+            /// threads: each chunk holds its chain nodes and is closed
+            /// (every child of a node in it is in it) but for the next
+            /// child of its last chain node (the next chunk's first, by the
+            /// walk that found the chain), that node's item child is in
+            /// it, and the only children in it that are chain nodes are
+            /// the chain's own links. So each worker reaches nothing
+            /// outside its chunk, and no item reaches a chain node.
             /// `None` otherwise, or under two chunks of the grain.
             fn plan_chain<I: Copy + Sync>(
                 tree: &Tree,
@@ -787,24 +881,82 @@ impl Gen<'_> {
                 if items.len() < 2 {
                     return None;
                 }
-                let spans: Option<Vec<[IdRange; #n_arenas]>> = items
+                let whole: &Tree = tree;
+                // An item's chain node and its subtree's start and end.
+                let item_firsts = |pending: &mut Vec<(usize, usize)>, i: I| {
+                    let (link, item) = nodes(i);
+                    let mut found = SubtreeView::firsts(whole, item, pending)?;
+                    let (a, id) = SubtreeView::place(link);
+                    found[a] = Some(found[a].map_or(id, |f| f.min(id)));
+                    Some(found)
+                };
+                let firsts: Option<Vec<[Option<usize>; #n_arenas]>> = items
                     .par_iter()
-                    .map_init(Vec::new, |pending, &i| {
-                        let (link, item) = nodes(i);
-                        let mut span = SubtreeView::span(tree, item, pending)?;
-                        let (a, id) = SubtreeView::place(link);
-                        let r = &mut span[a];
-                        // The chain node itself, unless its item reaches it.
-                        if r.count > 0 && r.lo <= id && id <= r.hi {
-                            return None;
-                        }
-                        r.add(id);
-                        Some(span)
-                    })
+                    .map_init(Vec::new, |pending, &i| item_firsts(pending, i))
                     .collect();
-                let plan = split_plan(&spans?, par.grain())?;
-                let places = items.iter().map(|&i| SubtreeView::place(nodes(i).0)).collect();
-                Some(SplitMemo::new(places, plan))
+                let firsts = firsts?;
+                let last_with: [Option<usize>; #n_arenas] =
+                    std::array::from_fn(|a| firsts.iter().rposition(|f| f[a].is_some()));
+                let mut end = [None; #n_arenas];
+                let mut pending = Vec::new();
+                for k in last_with.iter().flatten() {
+                    if (0..#n_arenas).all(|a| last_with[a] != Some(*k) || end[a].is_some()) {
+                        continue;
+                    }
+                    let (link, item) = nodes(items[*k]);
+                    let mut span = SubtreeView::span(whole, item, &mut pending)?;
+                    let (a, id) = SubtreeView::place(link);
+                    span[a].add(id);
+                    for (a, r) in span.iter().enumerate() {
+                        if last_with[a] == Some(*k) && r.count > 0 {
+                            end[a] = Some(r.hi + 1);
+                        }
+                    }
+                }
+                let plan = plan_from_firsts(&firsts, end, par.grain())?;
+                let lens: [usize; #n_arenas] = [#(whole.#arenas.len()),*];
+                if !plan.is_well_formed(lens) {
+                    return None;
+                }
+                let places: Vec<(usize, usize)> =
+                    items.iter().map(|&i| SubtreeView::place(nodes(i).0)).collect();
+                // A bit per chain node (all of one arena).
+                let link_arena = places[0].0;
+                let mut links = vec![0u64; lens[link_arena].div_ceil(64)];
+                for &(a, id) in &places {
+                    let word = links.get_mut(id / 64).filter(|_| a == link_arena)?;
+                    *word |= 1 << (id % 64);
+                }
+                let is_link = |a: usize, id: usize| {
+                    a == link_arena && links.get(id / 64).is_some_and(|w| (w >> (id % 64)) & 1 == 1)
+                };
+                let proven = (0..plan.chunks()).into_par_iter().all(|k| {
+                    let begin = if k == 0 { 0 } else { plan.ends[k - 1] };
+                    let end = plan.ends[k];
+                    let ranges = plan.chunk_ranges(k);
+                    if !places[begin..end].iter().all(|&(a, id)| in_ranges(&ranges[a], id)) {
+                        return false;
+                    }
+                    let (_, last) = places[end - 1];
+                    let (ca, content) = SubtreeView::place(nodes(items[end - 1]).1);
+                    if !in_ranges(&ranges[ca], content) || is_link(ca, content) {
+                        return false;
+                    }
+                    let mut scan = ranges.clone();
+                    scan[link_arena] = ranges[link_arena]
+                        .iter()
+                        .flat_map(|r| {
+                            if r.contains(&last) {
+                                vec![r.start..last, last + 1..r.end]
+                            } else {
+                                vec![r.clone()]
+                            }
+                        })
+                        .collect();
+                    SubtreeView::closed_chain(whole, &ranges, &scan, (link_arena, &links))
+                        == Some(end - begin - 1)
+                });
+                proven.then(|| SplitMemo::new(places, plan))
             }
 
             )
@@ -852,7 +1004,9 @@ impl Gen<'_> {
                     Some(span)
                 }
 
+                #firsts_fn
                 #loop_view_fns
+                #chain_view_fns
                 /// The arena index and id of a node.
                 fn place(n: NodeRef) -> (usize, usize) {
                     match n {

@@ -21,9 +21,11 @@
 //! of a chunk (default `Parallel::DEFAULT_GRAIN`).
 //!
 //! For profiling (callgrind, `--toggle-collect='*run_optimize*'`), the
-//! environment variable `PARALLEL_BENCH_ONLY=sequential` or `=parallel`
-//! runs only the sequential fused run, or only the parallel entry point on
-//! a pool of one thread, ROUNDS times, and prints nothing else.
+//! environment variable `PARALLEL_BENCH_ONLY=sequential`,
+//! `=sequential-parallel-module` or `=parallel` runs only the sequential
+//! fused run, the sequential entry point of the module with parallel entry
+//! points, or the parallel entry point on a pool of one thread, ROUNDS
+//! times, and prints nothing else.
 
 use std::time::Instant;
 
@@ -153,8 +155,20 @@ fn main() {
             run_optimize_fused,
             run_optimize_parallel
         ),
-        "render" => engines!(render, "Document", &text, run_render_fused, run_render_parallel),
-        "ast" => engines!(ast, "Program", &text, run_optimize_fused, run_optimize_parallel),
+        "render" => engines!(
+            render,
+            "Document",
+            &text,
+            run_render_fused,
+            run_render_parallel
+        ),
+        "ast" => engines!(
+            ast,
+            "Program",
+            &text,
+            run_optimize_fused,
+            run_optimize_parallel
+        ),
         "minic" => engines!(
             minic,
             "Program",
@@ -182,6 +196,12 @@ fn main() {
             }
             return;
         }
+        Ok("sequential-parallel-module") => {
+            for _ in 0..rounds {
+                (engines.sequential_par_module)();
+            }
+            return;
+        }
         Ok("parallel") => {
             for _ in 0..rounds {
                 pools[0]
@@ -191,7 +211,7 @@ fn main() {
             return;
         }
         Ok(other) => fail(&format!(
-            "PARALLEL_BENCH_ONLY must be `sequential` or `parallel`, not {other:?}"
+            "PARALLEL_BENCH_ONLY must be `sequential`, `sequential-parallel-module` or `parallel`, not {other:?}"
         )),
         Err(_) => {}
     }
