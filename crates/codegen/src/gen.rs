@@ -484,6 +484,9 @@ pub(crate) struct Gen<'p> {
     pub written_flag: Vec<Option<usize>>,
     pub body_fn: Vec<Ident>,
     pub fused_fn: Vec<Ident>,
+    /// Per fused function, the function that runs it on a linked chain
+    /// (`Gen::chain_driver`); empty without `CodegenOptions::parallel`.
+    pub chain_fn: Vec<Ident>,
     pub cast_fn: Vec<Ident>,
     pub fused_disp: BTreeMap<Vec<(TypeId, FusedFnId)>, Ident>,
     /// Dispatchers of a target list for a child whose concrete type the
@@ -909,6 +912,20 @@ impl<'p> Gen<'p> {
                 top.fresh_value(&format!("fused_{i}_{}", snake(&p.types[f.ty.index()].name)))
             })
             .collect();
+        // A chain function's runner (`Gen::chain_driver`), named in every
+        // module with parallel entry points.
+        let chain_fn = fused
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|_| opts.parallel)
+            .map(|(i, f)| {
+                top.fresh_value(&format!(
+                    "fused_{i}_{}_chain",
+                    snake(&p.types[f.ty.index()].name)
+                ))
+            })
+            .collect();
         let cast_fn = p
             .types
             .iter()
@@ -958,6 +975,7 @@ impl<'p> Gen<'p> {
             },
             body_fn,
             fused_fn,
+            chain_fn,
             cast_fn,
             fused_disp: BTreeMap::new(),
             fused_disp_known: BTreeMap::new(),

@@ -1786,6 +1786,7 @@ impl Gen<'_> {
         // groups twice (`Gen::chain_driver`), once in a closure.
         let chain = self.chain_shape(fi, f);
         let mut chain_steps: Vec<TokenStream> = Vec::new();
+        let mut chain_fn: Option<(proc_macro2::Ident, TokenStream)> = None;
         let mut ns = Names::for_locals(&self.locals_reserved);
         // Locals for the receiver's child ids, named before the frames so
         // that no local of the program takes their names.
@@ -2312,7 +2313,18 @@ impl Gen<'_> {
             code.extend(self.resume(f, r, &frames));
         }
         if let (Some(shape), [items, next]) = (&chain, chain_steps.as_slice()) {
-            code = self.chain_driver(f, shape, items, next);
+            let params: Vec<proc_macro2::Ident> = f
+                .participants
+                .iter()
+                .enumerate()
+                .flat_map(|(p, part)| {
+                    let layout = &self.p.bodies[part.body.index()].frame;
+                    frames[p].locals[..layout.num_params].to_vec()
+                })
+                .collect();
+            let driver = self.chain_driver(fi, f, shape, (items, next), &params);
+            code = driver.body;
+            chain_fn = Some((driver.chain_fn, driver.chain_body));
         }
         let children = self.self_children.borrow_mut().take().unwrap_or_default();
         // A local only assigned would be dead: such slots are generated
@@ -2436,6 +2448,17 @@ impl Gen<'_> {
             self.p.types[f.ty.index()].name
         );
         let generics = self.fn_generics();
+        let chain = chain_fn.map(|(chain_name, body)| {
+            let base = self.base_params(&body, id);
+            let doc = format!("Runs fused function {fi} on a chain of `{}` nodes, its items in parallel where the tree splits.", self.p.types[f.ty.index()].name);
+            quote!(
+                #[doc = #doc]
+                #[inline(never)]
+                fn #chain_name #generics(#base #(, #params)*) -> #ret {
+                    #body
+                }
+            )
+        });
         (
             quote!(
                 #[doc = #doc]
@@ -2443,6 +2466,7 @@ impl Gen<'_> {
                 fn #name #generics(#base #site #mask #(, #params)*) -> #ret {
                     #code
                 }
+                #chain
             ),
             hoisting,
         )

@@ -1457,9 +1457,10 @@ impl Gen<'_> {
         })
     }
 
-    /// The body of a chain function (`Gen::chain_shape`) in a module with
-    /// parallel entry points, from the code of its two groups (`items`,
-    /// `next`), which read the children where they use them.
+    /// The body of chain function `fi` (`Gen::chain_shape`) in a module
+    /// with parallel entry points, from the code of its two groups
+    /// (`items`, `next`, which read the children where they use them) and
+    /// the names of its parameters (`params`).
     ///
     /// Where the tree is a `ParallelRun` with splitting on, it first
     /// follows the next child from node to node while the node is of a
@@ -1471,16 +1472,19 @@ impl Gen<'_> {
     /// which each node's item call runs before the rest of the chain and
     /// all commute), then the next call of the last chain node, once.
     /// The visits of the chain nodes the recursion would have entered are
-    /// counted. Otherwise, and on every other tree, the body runs as it
-    /// stands, with splitting off below (so the nodes after this one do
-    /// not walk the chain again).
+    /// counted. If not, the function runs again with splitting off (so
+    /// the nodes after this one do not walk the chain again). All of it is
+    /// a function of its own, called where `split` is `Some`; on every
+    /// other tree the body is the two groups' code, as in a module without
+    /// parallel entry points.
     pub(crate) fn chain_driver(
         &self,
+        fi: usize,
         f: &treefuse_fusion::FusedFunction,
         shape: &ChainShape,
-        items: &TokenStream,
-        next: &TokenStream,
-    ) -> TokenStream {
+        (items, next): (&TokenStream, &TokenStream),
+        params: &[proc_macro2::Ident],
+    ) -> ChainDriver {
         let h = self.hier(f.ty);
         let (id, kind) = (&h.id, &h.kind);
         let this_ref = &self.variant[h.root.index()];
@@ -1488,8 +1492,14 @@ impl Gen<'_> {
             &self.field[shape.item.index()],
             &self.field[shape.next.index()],
         );
+        let name = &self.fused_fn[fi];
+        let chain_name = self.chain_fn[fi].clone();
         let FieldKind::Child(item_ty) = self.p.fields[shape.item.index()].kind else {
-            return quote!(#items #next);
+            return ChainDriver {
+                body: quote!(#items #next),
+                chain_fn: chain_name,
+                chain_body: quote!(Ok(())),
+            };
         };
         let item_ref = &self.variant[self.hier(item_ty).root.index()];
         // The chain goes on while the next node is of this function's type.
@@ -1506,10 +1516,10 @@ impl Gen<'_> {
         } else {
             quote!(_cx)
         };
-        quote!(
-            // A chain of nodes this function runs on, linked by
-            // `#next_field`: its items' calls run in parallel when the
-            // tree splits there (`plan_chain`).
+        let chain_body = quote!(
+            // A chain of nodes `#name` runs on, linked by `#next_field`:
+            // its items' calls run in parallel when the tree splits there
+            // (`plan_chain`).
             let chain = t.split().and_then(|(tree, par, _)| {
                 let tree: &Tree = tree;
                 let mut chain = vec![this];
@@ -1527,40 +1537,65 @@ impl Gen<'_> {
                 })?;
                 Some((chain, plan))
             });
-            if let Some((chain, plan)) = chain {
-                if let Some((tree, par, memo)) = t.split() {
-                    let ran = par_loop(
-                        tree,
-                        par,
-                        memo,
-                        plan,
-                        cx,
-                        &chain,
-                        #reduce,
-                        |#tv: &mut SubtreeView<'_>, #cxv: &mut Cx<#count>, this: #id| -> Result<(), Fail> {
-                            #items
-                            Ok(())
-                        },
-                    );
-                    par.note_chain();
-                    // No plan kept: the next loop over these items would
-                    // have to prove it as a chain.
-                    *memo = None;
-                    ran?;
-                }
-                if #count {
-                    cx.visits += (chain.len() - 1) as u64;
-                }
-                let this = chain[chain.len() - 1];
-                #next
-            } else {
+            let Some((chain, plan)) = chain else {
+                // As the sequential run goes, without splitting below.
                 let splitting = t.set_splitting(false);
+                let ran = #name(t, cx, this #(, #params)*);
+                t.set_splitting(splitting);
+                return ran;
+            };
+            if let Some((tree, par, memo)) = t.split() {
+                let ran = par_loop(
+                    tree,
+                    par,
+                    memo,
+                    plan,
+                    cx,
+                    &chain,
+                    #reduce,
+                    |#tv: &mut SubtreeView<'_>, #cxv: &mut Cx<#count>, this: #id| -> Result<(), Fail> {
+                        #items
+                        Ok(())
+                    },
+                );
+                par.note_chain();
+                // No plan kept: the next loop over these items would have
+                // to prove it as a chain.
+                *memo = None;
+                ran?;
+            }
+            if #count {
+                cx.visits += (chain.len() - 1) as u64;
+            }
+            let this = chain[chain.len() - 1];
+            #next
+            Ok(())
+        );
+        ChainDriver {
+            body: quote!(
+                if t.split().is_some() {
+                    return #chain_name(t, cx, this #(, #params)*);
+                }
                 #items
                 #next
-                t.set_splitting(splitting);
-            }
-        )
+            ),
+            chain_fn: chain_name,
+            chain_body,
+        }
     }
+}
+
+/// What [`Gen::chain_driver`] makes of a chain function: its body, and a
+/// function of its own (not inlined, so that the body stays what it is
+/// in a module without parallel entry points) that runs a chain.
+pub(crate) struct ChainDriver {
+    /// The function's body: the groups' code, after a call of `chain_fn`
+    /// where the tree may split.
+    pub body: TokenStream,
+    /// The name of the function that runs a chain.
+    pub chain_fn: proc_macro2::Ident,
+    /// Its body (its parameters are the chain function's).
+    pub chain_body: TokenStream,
 }
 
 /// A chain function's children (`Gen::chain_shape`).
