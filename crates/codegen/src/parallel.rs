@@ -516,77 +516,59 @@ impl Gen<'_> {
                 ))
             })
             .collect();
-        let closed_scans: Vec<TokenStream> = self
-            .hiers
-            .iter()
-            .zip(&arena_lits)
-            .zip(&visit_children)
-            .filter_map(|((h, a), children)| {
-                let arena = &h.arena;
-                let children = children.as_ref()?;
-                // One comparison per child against the first band's range
-                // (`c - lo` wraps around below `lo`), the other bands
-                // only for a child outside it; no branch per node: the
-                // verdict of a block of nodes is looked at once.
-                Some(quote!(
-                    for range in &ranges[#a] {
-                        let Some(nodes) = t.#arena.get(range.clone()) else {
-                            return false;
-                        };
-                        for block in nodes.chunks(256) {
-                            let mut outside = false;
-                            for node in block {
-                                let mut visit = |a: usize, c: usize| {
-                                    outside |= c.wrapping_sub(lo[a]) >= width[a]
-                                        && !in_ranges(&ranges[a][1..], c);
+        // Per arena with children, a linear scan of the ids in `over`
+        // whose children must lie in `ranges` (`fail` returned if one
+        // does not), running `also` on every child: one comparison per
+        // child against the first band's range (`c - lo` wraps around
+        // below `lo`), the other bands only for a child outside it; no
+        // branch per node: the verdict of a block of nodes is looked at
+        // once.
+        let block_scans =
+            |over: TokenStream, fail: TokenStream, also: TokenStream| -> Vec<TokenStream> {
+                self.hiers
+                    .iter()
+                    .zip(&arena_lits)
+                    .zip(&visit_children)
+                    .filter_map(|((h, a), children)| {
+                        let arena = &h.arena;
+                        let children = children.as_ref()?;
+                        Some(quote!(
+                            for range in &#over[#a] {
+                                let Some(nodes) = t.#arena.get(range.clone()) else {
+                                    return #fail;
                                 };
-                                #children
+                                for block in nodes.chunks(256) {
+                                    let mut outside = false;
+                                    for node in block {
+                                        let mut visit = |a: usize, c: usize| {
+                                            outside |= c.wrapping_sub(lo[a]) >= width[a]
+                                                && !in_ranges(&ranges[a][1..], c);
+                                            #also
+                                        };
+                                        #children
+                                    }
+                                    if outside {
+                                        return #fail;
+                                    }
+                                }
                             }
-                            if outside {
-                                return false;
-                            }
-                        }
-                    }
-                ))
-            })
-            .collect();
-        // `closed_chain`'s scans: as `closed`'s, over `scan` (the chunk's
-        // ids but its last chain node), also counting the children that
-        // are chain nodes (a bit per id of the chain's arena in `links`).
-        let chain_scans: Vec<TokenStream> = self
-            .hiers
-            .iter()
-            .zip(&arena_lits)
-            .zip(&visit_children)
-            .filter_map(|((h, a), children)| {
-                let arena = &h.arena;
-                let children = children.as_ref()?;
-                Some(quote!(
-                    for range in &scan[#a] {
-                        let Some(nodes) = t.#arena.get(range.clone()) else {
-                            return None;
-                        };
-                        for block in nodes.chunks(256) {
-                            let mut outside = false;
-                            for node in block {
-                                let mut visit = |a: usize, c: usize| {
-                                    outside |= c.wrapping_sub(lo[a]) >= width[a]
-                                        && !in_ranges(&ranges[a][1..], c);
-                                    refs += usize::from(
-                                        a == links.0
-                                            && links.1.get(c / 64).is_some_and(|w| (w >> (c % 64)) & 1 == 1),
-                                    );
-                                };
-                                #children
-                            }
-                            if outside {
-                                return None;
-                            }
-                        }
-                    }
-                ))
-            })
-            .collect();
+                        ))
+                    })
+                    .collect()
+            };
+        let closed_scans = block_scans(quote!(ranges), quote!(false), quote!());
+        // `closed_chain`'s: over `scan` (the chunk's ids but its last
+        // chain node), also counting the children that are chain nodes (a
+        // bit per id of the chain's arena in `links`).
+        let chain_scans = block_scans(
+            quote!(scan),
+            quote!(None),
+            quote!(
+                refs += usize::from(
+                    a == links.0 && links.1.get(c / 64).is_some_and(|w| (w >> (c % 64)) & 1 == 1),
+                );
+            ),
+        );
         let place_arms: Vec<TokenStream> = self
             .hiers
             .iter()
