@@ -532,11 +532,17 @@ impl Gen<'_> {
                     .filter_map(|((h, a), children)| {
                         let arena = &h.arena;
                         let children = children.as_ref()?;
+                        // (`?` where the function returns an `Option`.)
+                        let nodes = if fail.to_string() == "None" {
+                            quote!(let nodes = t.#arena.get(range.clone())?;)
+                        } else {
+                            quote!(let Some(nodes) = t.#arena.get(range.clone()) else {
+                                return #fail;
+                            };)
+                        };
                         Some(quote!(
                             for range in &#over[#a] {
-                                let Some(nodes) = t.#arena.get(range.clone()) else {
-                                    return #fail;
-                                };
+                                #nodes
                                 for block in nodes.chunks(256) {
                                     let mut outside = false;
                                     for node in block {
