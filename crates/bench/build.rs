@@ -99,7 +99,12 @@ fn minic_with_global_fixpoint(example: &str, out: &str) -> String {
             let end = start + text[start..].find("\n}\n").expect("end of Func.settle") + 3;
             text.replace_range(start..end, "");
         }
-        std::fs::write(dir.join(&file), text).expect("write the program");
+        // Rewritten only when it changed: `compile` reruns this script
+        // when a file of the directory is newer than its last run.
+        let path = dir.join(&file);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(path, text).expect("write the program");
+        }
     }
     dir.to_string_lossy().into_owned()
 }

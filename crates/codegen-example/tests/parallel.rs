@@ -21,7 +21,7 @@
 //! (2026-12-04: 179,100 pairs, 13,288 loops split, no difference.)
 
 use treefuse_codegen_example as g;
-use treefuse_runtime::generated::Parallel;
+use treefuse_runtime::generated::{Parallel, SAMPLED_FROM};
 use treefuse_runtime::rayon;
 use treefuse_runtime::{random_tree, GenOptions, Tree as RtTree};
 
@@ -103,7 +103,10 @@ fn case_inputs(
 ) -> Vec<(String, RtTree)> {
     let mut inputs = Vec::new();
     for &size in sizes {
-        for seed in 0..3 {
+        // One large tree: lists from `SAMPLED_FROM` elements on have
+        // their plan guessed from a sample.
+        let seeds = if size >= SAMPLED_FROM { 0..1 } else { 0..3 };
+        for seed in seeds {
             let json = treefuse_casegen::generate_string(generator, 1, size, seed).unwrap();
             let tree = program.read_tree(fuse, &json).unwrap();
             inputs.push((format!("{generator} {size} seed {seed}"), tree));
@@ -152,7 +155,7 @@ fn render_chain() {
     let program = example("examples/render/render.tf");
     let (seq, par) = case_study!(render, "render");
     let mut split = 0;
-    for (what, t) in case_inputs(&program, "render", "render", &[1, 4, 20]) {
+    for (what, t) in case_inputs(&program, "render", "render", &[1, 4, 20, 600]) {
         split += agree(&format!("render {what}"), &t, &seq, &par);
     }
     assert!(split > 0, "no chain of render ran in parallel");
@@ -163,7 +166,7 @@ fn ast_chain() {
     let program = example("examples/ast/ast.tf");
     let (seq, par) = case_study!(ast, "optimize");
     let mut split = 0;
-    for (what, t) in case_inputs(&program, "optimize", "ast", &[1, 4, 20]) {
+    for (what, t) in case_inputs(&program, "optimize", "ast", &[1, 4, 20, 600]) {
         split += agree(&format!("ast {what}"), &t, &seq, &par);
     }
     assert!(split > 0, "no chain of ast ran in parallel");
@@ -174,7 +177,7 @@ fn minic() {
     let program = example("examples/minic");
     let (seq, par) = case_study!(minic, "optimize");
     let mut split = 0;
-    for (what, t) in case_inputs(&program, "optimize", "minic", &[1, 4, 20]) {
+    for (what, t) in case_inputs(&program, "optimize", "minic", &[1, 4, 20, 600]) {
         split += agree(&format!("minic {what}"), &t, &seq, &par);
     }
     assert!(split > 0, "no loop of minic ran in parallel");

@@ -231,6 +231,7 @@ pub(crate) const RUNTIME_HELPERS: &[&str] = &[
     "SplitPlan",
     "SplitMemo",
     "plan_from_firsts",
+    "guess_plan",
     "gaps",
     "in_ranges",
     "split_arena",

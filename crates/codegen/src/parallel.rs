@@ -786,30 +786,12 @@ impl Gen<'_> {
                 // Where each element's nodes start (a short pre-order walk
                 // each, on the pool's threads), where the list ends (the
                 // last elements' subtrees measured).
-                let firsts: Option<Vec<[Option<usize>; #n_arenas]>> = items
-                    .par_iter()
-                    .map_init(Vec::new, |pending, &i| SubtreeView::firsts(whole, node(i), pending))
-                    .collect();
-                let plan = firsts.and_then(|firsts| {
-                    // Per arena, the last element with nodes there ends
-                    // the list's block: measure that element.
-                    let last_with: [Option<usize>; #n_arenas] =
-                        std::array::from_fn(|a| firsts.iter().rposition(|f| f[a].is_some()));
-                    let mut end = [None; #n_arenas];
-                    let mut pending = Vec::new();
-                    for k in last_with.iter().flatten() {
-                        if (0..#n_arenas).all(|a| last_with[a] != Some(*k) || end[a].is_some()) {
-                            continue;
-                        }
-                        let span = SubtreeView::span(whole, node(items[*k]), &mut pending)?;
-                        for (a, r) in span.iter().enumerate() {
-                            if last_with[a] == Some(*k) && r.count > 0 {
-                                end[a] = Some(r.hi + 1);
-                            }
-                        }
-                    }
-                    plan_from_firsts(&firsts, end, par.grain())
-                })?;
+                let plan = guess_plan(
+                    par.grain(),
+                    items.len(),
+                    |pending, k| SubtreeView::firsts(whole, node(items[k]), pending),
+                    |pending, k| SubtreeView::span(whole, node(items[k]), pending),
+                )?;
                 proven(&plan).then(|| SplitMemo::new(places, plan))
             }
 
@@ -871,37 +853,24 @@ impl Gen<'_> {
                 }
                 let whole: &Tree = tree;
                 // An item's chain node and its subtree's start and end.
-                let item_firsts = |pending: &mut Vec<(usize, usize)>, i: I| {
-                    let (link, item) = nodes(i);
-                    let mut found = SubtreeView::firsts(whole, item, pending)?;
-                    let (a, id) = SubtreeView::place(link);
-                    found[a] = Some(found[a].map_or(id, |f| f.min(id)));
-                    Some(found)
-                };
-                let firsts: Option<Vec<[Option<usize>; #n_arenas]>> = items
-                    .par_iter()
-                    .map_init(Vec::new, |pending, &i| item_firsts(pending, i))
-                    .collect();
-                let firsts = firsts?;
-                let last_with: [Option<usize>; #n_arenas] =
-                    std::array::from_fn(|a| firsts.iter().rposition(|f| f[a].is_some()));
-                let mut end = [None; #n_arenas];
-                let mut pending = Vec::new();
-                for k in last_with.iter().flatten() {
-                    if (0..#n_arenas).all(|a| last_with[a] != Some(*k) || end[a].is_some()) {
-                        continue;
-                    }
-                    let (link, item) = nodes(items[*k]);
-                    let mut span = SubtreeView::span(whole, item, &mut pending)?;
-                    let (a, id) = SubtreeView::place(link);
-                    span[a].add(id);
-                    for (a, r) in span.iter().enumerate() {
-                        if last_with[a] == Some(*k) && r.count > 0 {
-                            end[a] = Some(r.hi + 1);
-                        }
-                    }
-                }
-                let plan = plan_from_firsts(&firsts, end, par.grain())?;
+                let plan = guess_plan(
+                    par.grain(),
+                    items.len(),
+                    |pending, k| {
+                        let (link, item) = nodes(items[k]);
+                        let mut found = SubtreeView::firsts(whole, item, pending)?;
+                        let (a, id) = SubtreeView::place(link);
+                        found[a] = Some(found[a].map_or(id, |f| f.min(id)));
+                        Some(found)
+                    },
+                    |pending, k| {
+                        let (link, item) = nodes(items[k]);
+                        let mut span = SubtreeView::span(whole, item, pending)?;
+                        let (a, id) = SubtreeView::place(link);
+                        span[a].add(id);
+                        Some(span)
+                    },
+                )?;
                 let lens: [usize; #n_arenas] = [#(whole.#arenas.len()),*];
                 if !plan.is_well_formed(lens) {
                     return None;

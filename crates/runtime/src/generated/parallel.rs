@@ -467,6 +467,108 @@ pub fn plan_from_firsts<const A: usize>(
     Some(chunked(ends, &start_at))
 }
 
+/// Lists of at least this many elements have their plan guessed from a
+/// sample ([`guess_plan`]); shorter ones walk every element.
+pub const SAMPLED_FROM: usize = 512;
+
+/// The blocks of consecutive elements a sampled guess cuts a list into
+/// ([`guess_plan`]): the chunks are runs of whole blocks.
+const SAMPLE_BLOCKS: usize = 128;
+
+/// Guesses the plan of a split of `count` elements ([`plan_from_firsts`]):
+/// `firsts(pending, i)` is where element `i`'s nodes start per arena (a
+/// short pre-order walk; `pending` is scratch space the walk may reuse);
+/// `span(pending, i)` measures element `i`'s whole subtree, asked only of
+/// the last element with nodes in each arena, whose greatest id ends the
+/// list's block there. `None` if a walk fails (`None` from either), the
+/// starts are not in list order or there would be only one chunk. The
+/// generated `plan_split` (list elements) and `plan_chain` (the items of a
+/// chain of nodes) share it; as with [`plan_from_firsts`], the caller
+/// proves the plan, so a wrong guess costs a split, never a wrong result.
+///
+/// A list of fewer than [`SAMPLED_FROM`] elements has every element
+/// walked, on the current rayon pool's threads. A longer one is cut into
+/// blocks of consecutive elements, and only each block's first element is
+/// walked (in parallel), the chunks being runs of whole blocks: where the
+/// elements are small (a page of a document, a short function) the walks
+/// of all of them cost as much as a light pass. An arena some sampled
+/// element has nodes in but a block's first has not is looked for in the
+/// block's next elements, in turn (an arena that only some elements use);
+/// the list's end in each arena is found walking back from its last
+/// element.
+pub fn guess_plan<const A: usize>(
+    grain: usize,
+    count: usize,
+    firsts: impl Fn(&mut Vec<(usize, usize)>, usize) -> Option<[Option<usize>; A]> + Sync,
+    span: impl Fn(&mut Vec<(usize, usize)>, usize) -> Option<[IdRange; A]>,
+) -> Option<SplitPlan<A>> {
+    use rayon::prelude::*;
+    let stride = if count < SAMPLED_FROM {
+        1
+    } else {
+        count.div_ceil(SAMPLE_BLOCKS)
+    };
+    let samples: Vec<usize> = (0..count).step_by(stride).collect();
+    let walked: Vec<[Option<usize>; A]> = samples
+        .par_iter()
+        .map_init(Vec::new, |pending, &i| firsts(pending, i))
+        .collect::<Option<_>>()?;
+    let mut pending = Vec::new();
+    // Where each block starts in the arenas sampled elements have nodes
+    // in: its first element with nodes there.
+    let present: [bool; A] = std::array::from_fn(|a| walked.iter().any(|f| f[a].is_some()));
+    let mut starts = walked.clone();
+    for (j, found) in starts.iter_mut().enumerate() {
+        let block_end = samples.get(j + 1).copied().unwrap_or(count);
+        let mut i = samples[j] + 1;
+        while i < block_end && (0..A).any(|a| present[a] && found[a].is_none()) {
+            let more = firsts(&mut pending, i)?;
+            for a in 0..A {
+                found[a] = found[a].or(more[a]);
+            }
+            i += 1;
+        }
+    }
+    // Per arena, the last element with nodes there ends the list's block
+    // (a walk back from the list's end, met by the last sample with nodes
+    // there at the latest); each measured once.
+    let mut last_with: [Option<usize>; A] = [None; A];
+    let mut i = count;
+    let mut j = samples.len();
+    while (0..A).any(|a| present[a] && last_with[a].is_none()) && i > 0 {
+        i -= 1;
+        let found = if j > 0 && samples[j - 1] == i {
+            j -= 1;
+            walked[j]
+        } else {
+            firsts(&mut pending, i)?
+        };
+        for a in 0..A {
+            if last_with[a].is_none() && found[a].is_some() {
+                last_with[a] = Some(i);
+            }
+        }
+    }
+    let mut end = [None; A];
+    for &k in last_with.iter().flatten() {
+        if (0..A).all(|a| last_with[a] != Some(k) || end[a].is_some()) {
+            continue;
+        }
+        let measured = span(&mut pending, k)?;
+        for (a, r) in measured.iter().enumerate() {
+            if last_with[a] == Some(k) && r.count > 0 {
+                end[a] = Some(r.hi + 1);
+            }
+        }
+    }
+    // The blocks as elements, then their ends as the elements'.
+    let mut plan = plan_from_firsts(&starts, end, grain)?;
+    for e in &mut plan.ends {
+        *e = samples.get(*e).copied().unwrap_or(count);
+    }
+    Some(plan)
+}
+
 /// One arena as a worker of a parallel loop sees it: its chunk's nodes,
 /// mutable, the nodes outside the whole list's, shared with every worker
 /// and read-only, and the nodes the worker created, which take ids from
@@ -901,6 +1003,84 @@ mod tests {
         assert!(plan_from_firsts(&twice, [Some(14)], 1).is_none());
         // Everything in one chunk: no plan.
         assert!(plan_from_firsts(&firsts, [Some(17), Some(3)], 100).is_none());
+    }
+
+    #[test]
+    fn guesses_measure_only_the_last_element_per_arena() {
+        // As above: element 2 is the last in both arenas, measured once.
+        let firsts = [[Some(10), Some(0)], [Some(12), None], [Some(15), Some(1)]];
+        let measured = std::cell::RefCell::new(Vec::new());
+        let span = |_: &mut Vec<(usize, usize)>, k: usize| {
+            measured.borrow_mut().push(k);
+            let mut r = [IdRange::default(); 2];
+            for id in 15..17 {
+                r[0].add(id);
+            }
+            r[1].add(1);
+            r[1].add(2);
+            Some(r)
+        };
+        let plan = guess_plan(3, 3, |_, k| Some(firsts[k]), span).unwrap();
+        assert_eq!(plan.ends, vec![1, 2, 3]);
+        assert_eq!(
+            plan.bands,
+            [vec![vec![10, 12, 15, 17]], vec![vec![0, 1, 1, 3]]]
+        );
+        assert_eq!(*measured.borrow(), vec![2]);
+        // A walk that fails fails the guess.
+        assert!(guess_plan(3, 3, |_, k| (k != 1).then_some(firsts[k]), span).is_none());
+        assert!(guess_plan::<2>(3, 3, |_, k| Some(firsts[k]), |_, _| None).is_none());
+    }
+
+    #[test]
+    fn long_lists_are_guessed_from_a_sample() {
+        // 1000 elements of three nodes each in arena 0 (from id 10); every
+        // third, from element 1, also has one node in arena 1 (ids from
+        // 0): a block's first element often has none there.
+        const N: usize = 1000;
+        let in_one = |i: usize| (i % 3 == 1).then_some(i / 3);
+        let walks = std::sync::atomic::AtomicUsize::new(0);
+        let firsts = |_: &mut Vec<(usize, usize)>, i: usize| {
+            walks.fetch_add(1, Ordering::Relaxed);
+            (i < N).then_some([Some(10 + 3 * i), in_one(i)])
+        };
+        let span = |_: &mut Vec<(usize, usize)>, i: usize| {
+            let mut r = [IdRange::default(); 2];
+            (0..3).for_each(|k| r[0].add(10 + 3 * i + k));
+            if let Some(id) = in_one(i) {
+                r[1].add(id);
+            }
+            Some(r)
+        };
+        let plan = guess_plan(400, N, firsts, span).unwrap();
+        assert!(
+            walks.load(Ordering::Relaxed) < N / 2,
+            "every element walked"
+        );
+        assert!(plan.chunks() >= 2);
+        assert_eq!(*plan.ends.last().unwrap(), N);
+        let in_arena_1 = (0..N).filter(|&i| in_one(i).is_some()).count();
+        let mut start = 0;
+        for (k, &e) in plan.ends.iter().enumerate() {
+            assert!(e > start);
+            // Each chunk's ranges are exactly its elements' nodes.
+            assert_eq!(plan.bands[0][0][k], 10 + 3 * start);
+            let next_in_one = (start..N).find_map(in_one).unwrap_or(in_arena_1);
+            assert_eq!(plan.bands[1][0][k], next_in_one);
+            start = e;
+        }
+        assert_eq!(plan.bands[0][0][plan.chunks()], 10 + 3 * N);
+        assert_eq!(plan.bands[1][0][plan.chunks()], in_arena_1);
+        assert!(plan.nodes.iter().all(|&n| n >= 400));
+        // A failing walk of an element that is not a block's first.
+        let failing = |p: &mut Vec<(usize, usize)>, i: usize| {
+            if i == N - 2 {
+                None
+            } else {
+                firsts(p, i)
+            }
+        };
+        assert!(guess_plan(400, N, failing, span).is_none());
     }
 
     #[test]
