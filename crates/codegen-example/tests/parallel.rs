@@ -21,7 +21,7 @@
 //! (2026-12-04: 179,100 pairs, 13,288 loops split, no difference.)
 
 use treefuse_codegen_example as g;
-use treefuse_runtime::generated::{Parallel, SAMPLED_FROM};
+use treefuse_runtime::generated::Parallel;
 use treefuse_runtime::rayon;
 use treefuse_runtime::{random_tree, GenOptions, Tree as RtTree};
 
@@ -38,12 +38,14 @@ fn pool(n: usize) -> rayon::ThreadPool {
 }
 
 /// Runs `input` sequentially and in parallel with grains 1 and 3 on two
-/// and three threads; panics on a difference. Returns the loops split.
+/// and three threads, the splits guessed from every element or (the
+/// second and third runs) from a sample from two or five elements on;
+/// panics on a difference. Returns the loops split.
 fn agree(what: &str, input: &RtTree, seq: SequentialFn, par: ParallelFn) -> u64 {
     let expected = seq(input);
     let mut split = 0;
-    for (threads, grain) in [(2, 1), (3, 1), (2, 3)] {
-        let options = Parallel::new(grain);
+    for (threads, grain, sampled) in [(2, 1, usize::MAX), (3, 1, 2), (2, 3, 5)] {
+        let options = Parallel::new(grain).sampled_from(sampled);
         let got = pool(threads).install(|| par(input, &options));
         match (&expected, &got) {
             (Ok(a), Ok(b)) => assert!(
@@ -103,9 +105,13 @@ fn case_inputs(
 ) -> Vec<(String, RtTree)> {
     let mut inputs = Vec::new();
     for &size in sizes {
-        // One large tree: lists from `SAMPLED_FROM` elements on have
-        // their plan guessed from a sample.
-        let seeds = if size >= SAMPLED_FROM { 0..1 } else { 0..3 };
+        // One large tree: lists from `Parallel::DEFAULT_SAMPLED_FROM`
+        // elements on have their plan guessed from a sample.
+        let seeds = if size >= Parallel::DEFAULT_SAMPLED_FROM {
+            0..1
+        } else {
+            0..3
+        };
         for seed in seeds {
             let json = treefuse_casegen::generate_string(generator, 1, size, seed).unwrap();
             let tree = program.read_tree(fuse, &json).unwrap();
@@ -170,6 +176,37 @@ fn ast_chain() {
         split += agree(&format!("ast {what}"), &t, &seq, &par);
     }
     assert!(split > 0, "no chain of ast ran in parallel");
+}
+
+/// Lists and chains from `Parallel::DEFAULT_SAMPLED_FROM` elements on
+/// split on a plan guessed from a sample of their elements: 600 pages of
+/// render, 600 functions of the AST program and of minic, with the
+/// default options but for the grain, split into chunks and agree.
+#[test]
+fn long_lists_split_on_a_sampled_guess() {
+    fn check(program: &str, fuse: &str, generator: &str, seq: SequentialFn, par: ParallelFn) {
+        let program = example(program);
+        let json = treefuse_casegen::generate_string(generator, 1, 600, 0).unwrap();
+        let tree = program.read_tree(fuse, &json).unwrap();
+        let options = Parallel::new(256);
+        assert_eq!(
+            seq(&tree),
+            pool(2).install(|| par(&tree, &options)),
+            "{generator}"
+        );
+        assert!(
+            options.split_loops() > 0 && options.chunks() > 2 * options.split_loops(),
+            "{generator}: no loop split on a sampled guess ({} loops, {} chunks)",
+            options.split_loops(),
+            options.chunks()
+        );
+    }
+    let (seq, par) = case_study!(render, "render");
+    check("examples/render/render.tf", "render", "render", &seq, &par);
+    let (seq, par) = case_study!(ast, "optimize");
+    check("examples/ast/ast.tf", "optimize", "ast", &seq, &par);
+    let (seq, par) = case_study!(minic, "optimize");
+    check("examples/minic", "optimize", "minic", &seq, &par);
 }
 
 #[test]

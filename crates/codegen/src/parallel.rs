@@ -787,7 +787,7 @@ impl Gen<'_> {
                 // each, on the pool's threads), where the list ends (the
                 // last elements' subtrees measured).
                 let plan = guess_plan(
-                    par.grain(),
+                    par,
                     items.len(),
                     |pending, k| SubtreeView::firsts(whole, node(items[k]), pending),
                     |pending, k| SubtreeView::span(whole, node(items[k]), pending),
@@ -854,7 +854,7 @@ impl Gen<'_> {
                 let whole: &Tree = tree;
                 // An item's chain node and its subtree's start and end.
                 let plan = guess_plan(
-                    par.grain(),
+                    par,
                     items.len(),
                     |pending, k| {
                         let (link, item) = nodes(items[k]);

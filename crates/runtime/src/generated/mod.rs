@@ -36,7 +36,7 @@ pub use map::ValueMap;
 pub use mask::WideMask;
 pub use parallel::{
     chunk_bounds, gaps, guess_plan, in_ranges, plan_from_firsts, split_arena, split_plan,
-    ArenaView, ColdView, IdRange, Parallel, SplitMemo, SplitPlan, MAX_BANDS, SAMPLED_FROM,
+    ArenaView, ColdView, IdRange, Parallel, SplitMemo, SplitPlan, MAX_BANDS,
 };
 pub use rewrite::{thicket_error, OpenList, Replaced, Site};
 

@@ -19,6 +19,7 @@ use super::ColdTable;
 #[derive(Debug)]
 pub struct Parallel {
     grain: usize,
+    sampled_from: usize,
     chunks: AtomicU64,
     split_loops: AtomicU64,
     kept_proofs: AtomicU64,
@@ -34,11 +35,27 @@ impl Parallel {
     pub fn new(grain: usize) -> Parallel {
         Parallel {
             grain: grain.max(1),
+            sampled_from: Parallel::DEFAULT_SAMPLED_FROM,
             chunks: AtomicU64::new(0),
             split_loops: AtomicU64::new(0),
             kept_proofs: AtomicU64::new(0),
             split_chains: AtomicU64::new(0),
         }
+    }
+
+    /// From this many elements on, a list's split is guessed from a
+    /// sample of its elements rather than from all of them
+    /// ([`guess_plan`]).
+    pub const DEFAULT_SAMPLED_FROM: usize = 512;
+
+    /// The same options, with lists guessed from a sample from `elements`
+    /// elements on (at least 2); the plan is proven either way, so this
+    /// changes how often and how finely a loop splits, never what it
+    /// computes (the tests set it low to run the sampled guess on small
+    /// trees).
+    pub fn sampled_from(mut self, elements: usize) -> Parallel {
+        self.sampled_from = elements.max(2);
+        self
     }
 
     /// The least number of nodes a chunk holds (the last chunk of a list
@@ -467,10 +484,6 @@ pub fn plan_from_firsts<const A: usize>(
     Some(chunked(ends, &start_at))
 }
 
-/// Lists of at least this many elements have their plan guessed from a
-/// sample ([`guess_plan`]); shorter ones walk every element.
-pub const SAMPLED_FROM: usize = 512;
-
 /// The blocks of consecutive elements a sampled guess cuts a list into
 /// ([`guess_plan`]): the chunks are runs of whole blocks.
 const SAMPLE_BLOCKS: usize = 128;
@@ -486,10 +499,11 @@ const SAMPLE_BLOCKS: usize = 128;
 /// chain of nodes) share it; as with [`plan_from_firsts`], the caller
 /// proves the plan, so a wrong guess costs a split, never a wrong result.
 ///
-/// A list of fewer than [`SAMPLED_FROM`] elements has every element
-/// walked, on the current rayon pool's threads. A longer one is cut into
-/// blocks of consecutive elements, and only each block's first element is
-/// walked (in parallel), the chunks being runs of whole blocks: where the
+/// A list of fewer than [`Parallel::sampled_from`] elements (512 by
+/// default) has every element walked, on the current rayon pool's
+/// threads. A longer one is cut into at most 128 blocks of consecutive
+/// elements and only each block's first element is walked (in
+/// parallel), the chunks being runs of whole blocks: where the
 /// elements are small (a page of a document, a short function) the walks
 /// of all of them cost as much as a light pass. An arena some sampled
 /// element has nodes in but a block's first has not is looked for in the
@@ -497,13 +511,13 @@ const SAMPLE_BLOCKS: usize = 128;
 /// the list's end in each arena is found walking back from its last
 /// element.
 pub fn guess_plan<const A: usize>(
-    grain: usize,
+    par: &Parallel,
     count: usize,
     firsts: impl Fn(&mut Vec<(usize, usize)>, usize) -> Option<[Option<usize>; A]> + Sync,
     span: impl Fn(&mut Vec<(usize, usize)>, usize) -> Option<[IdRange; A]>,
 ) -> Option<SplitPlan<A>> {
     use rayon::prelude::*;
-    let stride = if count < SAMPLED_FROM {
+    let stride = if count < par.sampled_from {
         1
     } else {
         count.div_ceil(SAMPLE_BLOCKS)
@@ -562,7 +576,7 @@ pub fn guess_plan<const A: usize>(
         }
     }
     // The blocks as elements, then their ends as the elements'.
-    let mut plan = plan_from_firsts(&starts, end, grain)?;
+    let mut plan = plan_from_firsts(&starts, end, par.grain)?;
     for e in &mut plan.ends {
         *e = samples.get(*e).copied().unwrap_or(count);
     }
@@ -1020,7 +1034,7 @@ mod tests {
             r[1].add(2);
             Some(r)
         };
-        let plan = guess_plan(3, 3, |_, k| Some(firsts[k]), span).unwrap();
+        let plan = guess_plan(&Parallel::new(3), 3, |_, k| Some(firsts[k]), span).unwrap();
         assert_eq!(plan.ends, vec![1, 2, 3]);
         assert_eq!(
             plan.bands,
@@ -1028,8 +1042,16 @@ mod tests {
         );
         assert_eq!(*measured.borrow(), vec![2]);
         // A walk that fails fails the guess.
-        assert!(guess_plan(3, 3, |_, k| (k != 1).then_some(firsts[k]), span).is_none());
-        assert!(guess_plan::<2>(3, 3, |_, k| Some(firsts[k]), |_, _| None).is_none());
+        assert!(guess_plan(
+            &Parallel::new(3),
+            3,
+            |_, k| (k != 1).then_some(firsts[k]),
+            span
+        )
+        .is_none());
+        assert!(
+            guess_plan::<2>(&Parallel::new(3), 3, |_, k| Some(firsts[k]), |_, _| None).is_none()
+        );
     }
 
     #[test]
@@ -1052,7 +1074,7 @@ mod tests {
             }
             Some(r)
         };
-        let plan = guess_plan(400, N, firsts, span).unwrap();
+        let plan = guess_plan(&Parallel::new(400), N, firsts, span).unwrap();
         assert!(
             walks.load(Ordering::Relaxed) < N / 2,
             "every element walked"
@@ -1080,7 +1102,7 @@ mod tests {
                 firsts(p, i)
             }
         };
-        assert!(guess_plan(400, N, failing, span).is_none());
+        assert!(guess_plan(&Parallel::new(400), N, failing, span).is_none());
     }
 
     #[test]
