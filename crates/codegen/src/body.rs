@@ -92,7 +92,71 @@ impl Gen<'_> {
         if let Some(ret) = child.and_then(|c| self.fwd_read(c, name)) {
             return quote!(#ret);
         }
+        if self.self_node.get() && is_self(p) {
+            return quote!(this_node.#name);
+        }
         quote!(t[#node].#name)
+    }
+
+    /// Whether statement `s` reaches the tree only through data fields of
+    /// the receiver: no call, no other node, no child slot or list, no
+    /// type test. A run of such statements in a fused function holds the
+    /// receiver's node once (`Gen::self_node`).
+    pub(crate) fn self_data_only(&self, s: &Stmt) -> bool {
+        let all = |ss: &[Stmt]| ss.iter().all(|s| self.self_data_only(s));
+        match &s.kind {
+            StmtKind::Let { value, .. } => self.self_data_expr(value),
+            StmtKind::Assign { place, value } => {
+                let root = match &place.root {
+                    PlaceRoot::Local(_) | PlaceRoot::Global(_) => true,
+                    // `x = append(x, ..)` on a field changes it through
+                    // `t[..]` (`update_array`).
+                    PlaceRoot::Field(p, f) => {
+                        is_self(p)
+                            && !self.cold[f.index()]
+                            && !matches!(&value.kind, ExprKind::Builtin(b, _) if b.updates_array())
+                    }
+                };
+                root && place.projections.iter().all(|pr| match pr {
+                    Projection::Member(_) => true,
+                    Projection::Index(e) | Projection::Key(e) => self.self_data_expr(e),
+                }) && self.self_data_expr(value)
+            }
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => self.self_data_expr(cond) && all(then_branch) && all(else_branch),
+            StmtKind::Return(value) => value.as_ref().is_none_or(|e| self.self_data_expr(e)),
+            StmtKind::Break => true,
+            _ => false,
+        }
+    }
+
+    /// [`Self::self_data_only`] of an expression.
+    fn self_data_expr(&self, e: &Expr) -> bool {
+        let all = |es: &[Expr]| es.iter().all(|e| self.self_data_expr(e));
+        match &e.kind {
+            ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::Global(_) => true,
+            ExprKind::Field(p, f) => is_self(p) && !self.cold[f.index()],
+            ExprKind::Member(x, _) | ExprKind::Unary(_, x) => self.self_data_expr(x),
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+                self.self_data_expr(a) && self.self_data_expr(b)
+            }
+            ExprKind::Builtin(_, args)
+            | ExprKind::Call(_, args)
+            | ExprKind::Array(args)
+            | ExprKind::Record(_, args) => all(args),
+            ExprKind::If(a, b, c) => [a, b, c].iter().all(|x| self.self_data_expr(x)),
+            ExprKind::Match(x, arms) => {
+                self.self_data_expr(x) && arms.iter().all(|arm| self.self_data_expr(&arm.body))
+            }
+            ExprKind::NodeCall(..)
+            | ExprKind::Is(..)
+            | ExprKind::IsNone(_)
+            | ExprKind::ListLen(_)
+            | ExprKind::InList => false,
+        }
     }
 
     /// The node a path reaches as an `Option` of the hierarchy's id type,
@@ -1747,7 +1811,9 @@ impl Gen<'_> {
                     _ => DataType::Int,
                 };
                 let path = self.path(p, fr);
-                if p.steps.is_empty() {
+                if self.self_node.get() && is_self(p) {
+                    (quote!(this_node.#name), ty)
+                } else if p.steps.is_empty() {
                     let node = self.node_for_data_write(*f, path);
                     (quote!(#node.#name), ty)
                 } else {
@@ -2032,6 +2098,11 @@ pub(crate) enum View {
     Elem(TokenStream),
     /// The whole list, as an `Arc<[Id]>`.
     All,
+}
+
+/// Whether a path is the receiver itself (`self`, no steps).
+fn is_self(p: &NodePath) -> bool {
+    p.root == PathRoot::SelfNode && p.steps.is_empty()
 }
 
 /// The local at the root of `e` when `e` is a local or a member of one.

@@ -4,7 +4,7 @@ use crate::names::{ident, snake, Names};
 use crate::options::CodegenOptions;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashSet};
 use treefuse_fusion::{FusedFnId, FusedProgram, ParticipantMask, Step, WideMask};
 use treefuse_sema::*;
@@ -419,6 +419,14 @@ pub(crate) struct Gen<'p> {
     /// While a fused function is generated: its receiver's child fields
     /// read once at its start into locals (see `Gen::fused_fn`).
     pub self_children: RefCell<Option<Vec<HoistedChild>>>,
+    /// While a run of a fused function's statements that touch no node
+    /// but the receiver's data fields is generated (`Gen::self_data_only`,
+    /// modules with parallel entry points): the receiver's node is held
+    /// in `this_node`, and its fields are read and written there rather
+    /// than looked up at every access (`t[this].x`, `t.data_mut_H(this)`),
+    /// which through a split worker's view is a range check the compiler
+    /// cannot merge across writes.
+    pub self_node: Cell<bool>,
     /// The child slots fused calls return (`forward.rs`); empty until
     /// [`Gen::fused_items`] plans them.
     pub forwarding: RefCell<crate::forward_record::Forwarding>,
@@ -980,6 +988,7 @@ impl<'p> Gen<'p> {
             fused_disp: BTreeMap::new(),
             fused_disp_known: BTreeMap::new(),
             self_children: RefCell::new(None),
+            self_node: Cell::new(false),
             forwarding: RefCell::default(),
             fwd: RefCell::default(),
             off: Vec::new(),

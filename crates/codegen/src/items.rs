@@ -1932,7 +1932,19 @@ impl Gen<'_> {
                 }
             }
         }
+        // A run of statements that touch only the receiver's data fields
+        // (`Gen::self_node`): generated into `segment`, after a binding of
+        // the receiver's node.
+        let mut segment = TokenStream::new();
         for (si, step) in f.steps.iter().enumerate() {
+            let self_only = self.tree_param.is_some()
+                && matches!(step, Step::Stmt { participant, stmt }
+                    if bodies[*participant].get(*stmt).is_some_and(|s| self.self_data_only(s)));
+            if self_only {
+                self.self_node.set(true);
+            } else {
+                self.close_self_segment(&mut code, &mut segment, f.ty);
+            }
             match step {
                 Step::Stmt {
                     participant: p,
@@ -1944,6 +1956,7 @@ impl Gen<'_> {
                         continue;
                     };
                     let fr = &frames[p];
+                    let code = if self_only { &mut segment } else { &mut code };
                     if !flagged[p] {
                         self.fwd_pieces();
                         code.extend(self.stmt(s, fr, &never, true));
@@ -2309,6 +2322,7 @@ impl Gen<'_> {
                 }
             }
         }
+        self.close_self_segment(&mut code, &mut segment, f.ty);
         for r in &f.resume {
             code.extend(self.resume(f, r, &frames));
         }
@@ -2927,5 +2941,20 @@ impl Gen<'_> {
                 return;
             }
         }
+    }
+}
+
+impl Gen<'_> {
+    /// Ends a run of statements that touch only the receiver's data fields
+    /// (`Gen::self_node`): `segment`'s code joins `code`, after the
+    /// binding of the receiver's node when the code uses it.
+    fn close_self_segment(&self, code: &mut TokenStream, segment: &mut TokenStream, ty: TypeId) {
+        self.self_node.set(false);
+        let run = std::mem::take(segment);
+        if mentions(&run, "this_node") {
+            let data_mut = &self.hier(ty).data_mut;
+            code.extend(quote!(let this_node = t.#data_mut(this);));
+        }
+        code.extend(run);
     }
 }

@@ -487,6 +487,7 @@ pub(crate) fn reserved_locals(numbered: usize) -> Vec<String> {
         "t",
         "cx",
         "this",
+        "this_node",
         "mask",
         "m",
         "n",

@@ -21,11 +21,13 @@
 //!   no `unsafe`. Everything inside a worker runs sequentially on it
 //!   (`split` is `None`), nested parallel loops included.
 //!
-//! `par_loop` plans without visiting every node: a short pre-order walk
-//! per element (`SubtreeView::firsts`, on the pool's threads) finds where
-//! its nodes start in each arena, the last elements are measured
-//! (`SubtreeView::span`) for where the list ends, and
-//! `treefuse_runtime::generated::plan_from_firsts` turns that into chunks
+//! `par_loop` plans without visiting every node
+//! (`treefuse_runtime::generated::guess_plan`): a short pre-order walk per
+//! element (`SubtreeView::firsts`, on the pool's threads; from
+//! `Parallel::sampled_from` elements on, per block of consecutive
+//! elements) finds where its nodes start in each arena, the last elements
+//! are measured (`SubtreeView::span`) for where the list ends, and
+//! `plan_from_firsts` turns that into chunks
 //! of at least the grain, guessing that each element's nodes are the ids
 //! from its first to the next element's (true of the pre-order layout that
 //! JSON reading and `Tree::from_runtime` produce). The guess is then
