@@ -493,31 +493,37 @@ impl Gen<'_> {
                 quote!(#a => NodeRef::#v(#id(c as u32)),)
             })
             .collect();
-        let outside_scans: Vec<TokenStream> = self
-            .hiers
-            .iter()
-            .zip(&arena_lits)
-            .zip(&visit_children)
-            .filter_map(|((h, a), children)| {
-                let arena = &h.arena;
-                let children = children.as_ref()?;
-                // Only the nodes before and after the ranges: the ones in
-                // them are not looked at (a tree read in pre-order has
-                // few others, the list's ancestors).
-                Some(quote!(
-                    for gap in gaps(&list[#a], t.#arena.len()) {
-                        for node in &t.#arena[gap] {
-                            let mut visit = |a: usize, c: usize| {
-                                if in_ranges(&list[a], c) {
-                                    refs += 1;
-                                }
-                            };
-                            #children
-                        }
+        // Per arena whose nodes have children: `scan(arena field, arena
+        // index, the code visiting a node's children)`.
+        let per_arena_with_children = |scan: &dyn Fn(
+            &proc_macro2::Ident,
+            &proc_macro2::Literal,
+            &TokenStream,
+        ) -> TokenStream| {
+            self.hiers
+                .iter()
+                .zip(&arena_lits)
+                .zip(&visit_children)
+                .filter_map(|((h, a), children)| Some(scan(&h.arena, a, children.as_ref()?)))
+                .collect::<Vec<TokenStream>>()
+        };
+        let outside_scans = per_arena_with_children(&|arena, a, children| {
+            // Only the nodes before and after the ranges: the ones in
+            // them are not looked at (a tree read in pre-order has
+            // few others, the list's ancestors).
+            quote!(
+                for gap in gaps(&list[#a], t.#arena.len()) {
+                    for node in &t.#arena[gap] {
+                        let mut visit = |a: usize, c: usize| {
+                            if in_ranges(&list[a], c) {
+                                refs += 1;
+                            }
+                        };
+                        #children
                     }
-                ))
-            })
-            .collect();
+                }
+            )
+        });
         // Per arena with children, a linear scan of the ids in `over`
         // whose children must lie in `ranges` (`fail` returned if one
         // does not), running `also` on every child: one comparison per
@@ -527,42 +533,35 @@ impl Gen<'_> {
         // once.
         let block_scans =
             |over: TokenStream, fail: TokenStream, also: TokenStream| -> Vec<TokenStream> {
-                self.hiers
-                    .iter()
-                    .zip(&arena_lits)
-                    .zip(&visit_children)
-                    .filter_map(|((h, a), children)| {
-                        let arena = &h.arena;
-                        let children = children.as_ref()?;
-                        // (`?` where the function returns an `Option`.)
-                        let nodes = if fail.to_string() == "None" {
-                            quote!(let nodes = t.#arena.get(range.clone())?;)
-                        } else {
-                            quote!(let Some(nodes) = t.#arena.get(range.clone()) else {
+                per_arena_with_children(&|arena, a, children| {
+                    // (`?` where the function returns an `Option`.)
+                    let nodes = if fail.to_string() == "None" {
+                        quote!(let nodes = t.#arena.get(range.clone())?;)
+                    } else {
+                        quote!(let Some(nodes) = t.#arena.get(range.clone()) else {
                                 return #fail;
                             };)
-                        };
-                        Some(quote!(
-                            for range in &#over[#a] {
-                                #nodes
-                                for block in nodes.chunks(256) {
-                                    let mut outside = false;
-                                    for node in block {
-                                        let mut visit = |a: usize, c: usize| {
-                                            outside |= c.wrapping_sub(lo[a]) >= width[a]
-                                                && !in_ranges(&ranges[a][1..], c);
-                                            #also
-                                        };
-                                        #children
-                                    }
-                                    if outside {
-                                        return #fail;
-                                    }
+                    };
+                    quote!(
+                        for range in &#over[#a] {
+                            #nodes
+                            for block in nodes.chunks(256) {
+                                let mut outside = false;
+                                for node in block {
+                                    let mut visit = |a: usize, c: usize| {
+                                        outside |= c.wrapping_sub(lo[a]) >= width[a]
+                                            && !in_ranges(&ranges[a][1..], c);
+                                        #also
+                                    };
+                                    #children
+                                }
+                                if outside {
+                                    return #fail;
                                 }
                             }
-                        ))
-                    })
-                    .collect()
+                        }
+                    )
+                })
             };
         let closed_scans = block_scans(quote!(ranges), quote!(false), quote!());
         // `closed_chain`'s: over `scan` (the chunk's ids but its last
