@@ -758,12 +758,18 @@ impl Gen<'_> {
                 } else {
                     quote!(pub fn #get(&self) -> &#ty { &self.#slot })
                 };
+                // The accessors are named after the language's field and
+                // return the slot it shares; another slot may be named
+                // after that field (clippy's `misnamed_getters`, seen with
+                // a slot `into_iterator` beside `fused_or_into_iterator_`).
                 out.extend(quote!(
                     #[doc = #doc]
                     #[inline]
+                    #[allow(clippy::misnamed_getters)]
                     #getter
                     #[doc = #doc]
                     #[inline]
+                    #[allow(clippy::misnamed_getters)]
                     pub fn #set(&mut self) -> &mut #ty { &mut self.#slot }
                 ));
             }
