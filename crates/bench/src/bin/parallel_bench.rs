@@ -25,7 +25,13 @@
 //! `=sequential-parallel-module` or `=parallel` runs only the sequential
 //! fused run, the sequential entry point of the module with parallel entry
 //! points, or the parallel entry point on a pool of one thread, ROUNDS
-//! times, and prints nothing else.
+//! times; `=parallel-2` runs the parallel entry point on the pool of two
+//! threads. The last two print the median run. Run back to back, the
+//! pool's threads are still awake when the next run starts, unlike in
+//! the alternating rounds above, where the pool of two threads sits idle
+//! while the other engines run and its second thread must be woken again
+//! (on a virtual machine that can cost milliseconds: see
+//! `crates/bench/results/parallel.md`).
 
 use std::time::Instant;
 
@@ -202,16 +208,18 @@ fn main() {
             }
             return;
         }
-        Ok("parallel") => {
+        Ok(only @ ("parallel" | "parallel-2")) => {
+            let pool = &pools[usize::from(only == "parallel-2")].1;
+            let mut times = Vec::new();
             for _ in 0..rounds {
-                pools[0]
-                    .1
-                    .install(|| (engines.parallel)(&Parallel::new(grain)));
+                let (s, _) = pool.install(|| (engines.parallel)(&Parallel::new(grain)));
+                times.push(s);
             }
+            println!("median {:.4} s", median(times));
             return;
         }
         Ok(other) => fail(&format!(
-            "PARALLEL_BENCH_ONLY must be `sequential`, `sequential-parallel-module` or `parallel`, not {other:?}"
+            "PARALLEL_BENCH_ONLY must be `sequential`, `sequential-parallel-module`, `parallel` or `parallel-2`, not {other:?}"
         )),
         Err(_) => {}
     }
