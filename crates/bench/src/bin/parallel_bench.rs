@@ -15,7 +15,7 @@
 //! without the option (`sequential`), the sequential fused entry point of
 //! the module generated with it (`sequential, parallel module`: the
 //! traversals instantiated with `Tree`), and `run_<fuse>_parallel` on rayon
-//! pools of one and of two threads. The end prints median seconds, the
+//! pools of one and of two threads. The end prints median milliseconds, the
 //! ratios, how many loops split into how many chunks, and whether every
 //! run left the same tree and globals. GRAIN is the least number of nodes
 //! of a chunk (default `Parallel::DEFAULT_GRAIN`).
@@ -215,7 +215,7 @@ fn main() {
                 let (s, _) = pool.install(|| (engines.parallel)(&Parallel::new(grain)));
                 times.push(s);
             }
-            println!("median {:.4} s", median(times));
+            println!("median {:.3} ms", median(times) * 1e3);
             return;
         }
         Ok(other) => fail(&format!(
@@ -240,15 +240,22 @@ fn main() {
             outputs.push(out);
         }
         println!(
-            "round {round}: sequential {:.4} s, sequential (parallel module) {:.4} s, parallel 1 thread {:.4} s, 2 threads {:.4} s",
-            seq[round], seq_par[round], par1[round], par2[round]
+            "round {round}: sequential {:.3} ms, sequential (parallel module) {:.3} ms, parallel 1 thread {:.3} ms, 2 threads {:.3} ms",
+            seq[round] * 1e3,
+            seq_par[round] * 1e3,
+            par1[round] * 1e3,
+            par2[round] * 1e3
         );
         outputs.dedup();
     }
     let (s, sp, p1, p2) = (median(seq), median(seq_par), median(par1), median(par2));
     println!(
-        "median: sequential {s:.4} s, sequential (parallel module) {sp:.4} s ({:.3}x), parallel 1 thread {p1:.4} s, 2 threads {p2:.4} s; 1->2 threads {:.2}x, 2 threads vs sequential {:.2}x; grain {grain}, {} loops split into {} chunks over all runs ({} of them chains); same tree and globals: {}",
+        "median: sequential {:.3} ms, sequential (parallel module) {:.3} ms ({:.3}x), parallel 1 thread {:.3} ms, 2 threads {:.3} ms; 1->2 threads {:.2}x, 2 threads vs sequential {:.2}x; grain {grain}, {} loops split into {} chunks over all runs ({} of them chains); same tree and globals: {}",
+        s * 1e3,
+        sp * 1e3,
         sp / s,
+        p1 * 1e3,
+        p2 * 1e3,
         p1 / p2,
         s / p2,
         options.split_loops(),
