@@ -1327,92 +1327,36 @@ impl Gen<'_> {
     }
 
     /// Whether fused function `fi` walks a chain whose items may run in
-    /// parallel, in a module with parallel entry points: its steps are
-    /// two fused calls on distinct (non-optional) children that the fuser
-    /// found independent (`FusedFunction::independent_calls`), the first
-    /// on the *item* child, the second on the *next* child, which runs
-    /// this very function again on some type of it (a linked list's inner
-    /// node: `Inner { content, next }`). Both calls pass nothing but the
-    /// function's parameters, the second exactly its parameters in order,
-    /// so that every node of the chain runs with the same arguments and an
-    /// item's call reads nothing of the tree but the item's subtree. No
-    /// masks, guards, replacement, forwarded values or rewriting sites.
+    /// parallel, in a module with parallel entry points: the shape
+    /// `FusedFunction::linked_chain` tests (an item child and a next child
+    /// that runs this very function again, independent calls passing the
+    /// function's parameters only), and nothing the generated function
+    /// would have to carry from node to node: no masks, replacement,
+    /// rewriting sites, forwarded values or flags.
     pub(crate) fn chain_shape(
         &self,
         fi: usize,
         f: &treefuse_fusion::FusedFunction,
     ) -> Option<ChainShape> {
-        use treefuse_fusion::{Parallelism, Step};
-        use treefuse_sema::{ExprKind, StmtKind};
         self.tree_param.as_ref()?;
-        let [Step::Group(item), Step::Group(next)] = f.steps.as_slice() else {
-            return None;
-        };
-        let reduced = f
-            .independent_calls
-            .iter()
-            .find_map(|run| match &run.parallel {
-                Parallelism::Parallel { reduced, private }
-                    if run.steps == [0, 1] && private.is_empty() =>
-                {
-                    Some(reduced.clone())
-                }
-                _ => None,
-            })?;
+        let chain = f.linked_chain(treefuse_fusion::FusedFnId(fi as u32), self.p)?;
         let np = f.participants.len();
-        let plain = f.resume.is_empty()
-            && f.typed_child.is_none()
-            && !self.fn_takes_mask(treefuse_fusion::FusedFnId(fi as u32))
+        let plain = !self.fn_takes_mask(treefuse_fusion::FusedFnId(fi as u32))
             && !self.rw.fused_replaces[fi]
             && !self.rw.fused_site[fi]
             && !self.forwarding.borrow().by_fn.contains_key(&fi)
             && (0..np).all(|p| !self.flagged(fi, p, &self.off));
-        let child = |g: &treefuse_fusion::CallGroup| {
-            matches!(self.p.fields[g.field.index()].kind, FieldKind::Child(_))
-                && !self.p.is_optional(g.field)
-                && g.guards.iter().all(Option::is_none)
-                && !self.disp_takes_mask(&g.targets)
+        let [treefuse_fusion::Step::Group(item), treefuse_fusion::Step::Group(next)] =
+            f.steps.as_slice()
+        else {
+            return None;
+        };
+        let dispatch_plain = |g: &treefuse_fusion::CallGroup| {
+            !self.disp_takes_mask(&g.targets)
                 && !self.disp_replaces(&g.targets)
                 && !self.disp_site(&g.targets)
         };
-        let recursive = next
-            .targets
-            .iter()
-            .any(|&(t, g)| t == f.ty && g.index() == fi);
-        if !plain || !child(item) || !child(next) || !recursive {
-            return None;
-        }
-        let body = |p: usize| {
-            self.p.bodies[f.participants[p].body.index()]
-                .body
-                .as_deref()
-        };
-        // The call of each member, with its arguments: parameters only.
-        let params_only = |g: &treefuse_fusion::CallGroup, exact: bool| {
-            (!exact || g.calls.len() == np)
-                && g.calls.iter().enumerate().all(|(k, &(p, s))| {
-                    let num_params = self.p.bodies[f.participants[p].body.index()]
-                        .frame
-                        .num_params;
-                    let Some(StmtKind::Call { args, .. }) =
-                        body(p).and_then(|b| b.get(s)).map(|s| &s.kind)
-                    else {
-                        return false;
-                    };
-                    (!exact || (p == k && args.len() == num_params))
-                        && args.iter().enumerate().all(|(j, a)| match a.kind {
-                            ExprKind::Local(l) => {
-                                l.index() < num_params && (!exact || l.index() == j)
-                            }
-                            _ => false,
-                        })
-                })
-        };
-        (params_only(item, false) && params_only(next, true)).then_some(ChainShape {
-            item: item.field,
-            next: next.field,
-            reduced,
-        })
+        (plain && dispatch_plain(item) && dispatch_plain(next)).then_some(chain)
     }
 
     /// The body of chain function `fi` (`Gen::chain_shape`) in a module
@@ -1557,11 +1501,4 @@ pub(crate) struct ChainDriver {
 }
 
 /// A chain function's children (`Gen::chain_shape`).
-pub(crate) struct ChainShape {
-    /// The child whose call is each chain node's item.
-    pub item: treefuse_sema::FieldId,
-    /// The child that links to the next node of the chain.
-    pub next: treefuse_sema::FieldId,
-    /// The globals the items' calls update, each worker its own copy.
-    pub reduced: Vec<GlobalId>,
-}
+pub(crate) type ChainShape = treefuse_fusion::LinkedChain;

@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod build;
+mod chain;
 mod commute;
 mod fits;
 pub mod ir;
@@ -20,6 +21,7 @@ pub mod report;
 mod verify;
 
 pub use build::{fuse_program, FusionOptions};
+pub use chain::LinkedChain;
 pub use commute::{reductions, Reduction};
 pub use ir::*;
 pub use mask::{ParticipantMask, WideMask};

@@ -70,6 +70,11 @@ struct FnPlan<'p, M> {
     /// Slot of [`treefuse_fusion::FusedFunction::typed_child`]: the child whose type, read
     /// when the function starts, decides the groups' type guards.
     typed_child: Option<u32>,
+    /// What the workers share when the function walks a linked chain
+    /// whose items may run in parallel
+    /// ([`treefuse_fusion::FusedFunction::linked_chain`]: its two steps
+    /// are the item's and the next node's groups).
+    chain: Option<Shares>,
 }
 
 /// A [`Step`], resolved. Statements the model lacks (none, for a fused
@@ -246,7 +251,8 @@ impl<'p, M: Mask> Plan<'p, M> {
         let functions = fused
             .functions
             .iter()
-            .map(|function| {
+            .enumerate()
+            .map(|(fi, function)| {
                 let stmt = |p: usize, i: usize| -> Option<&'p Stmt> {
                     let body = function.participants.get(p)?.body;
                     program.bodies[body.index()].body.as_ref()?.get(i)
@@ -390,6 +396,12 @@ impl<'p, M: Mask> Plan<'p, M> {
                     locals,
                     node_vars,
                     typed_child: function.typed_child.map(|f| program.fields[f.index()].slot),
+                    chain: function
+                        .linked_chain(FusedFnId(fi as u32), program)
+                        .map(|chain| Shares {
+                            reduced: chain.reduced,
+                            private: Vec::new(),
+                        }),
                 }
             })
             .collect();
@@ -523,10 +535,40 @@ impl<'p> Interpreter<'p> {
             if tree.abandoned() {
                 return Err(abandoned());
             }
-            self.visits += 1;
-            if let Some(count) = self.profile.by_fused.get_mut(id.index()) {
-                *count += 1;
+            let chain = plan.functions[id.index()].chain.as_ref();
+            if let Some((shares, whole)) = chain
+                .filter(|_| self.grain.is_some())
+                .and_then(|shares| Some((shares, tree.as_tree()?)))
+            {
+                // A linked chain, on the whole tree of a run that splits
+                // loops: its items as a split loop (or in order), then
+                // the last node's call on `next` as the function's last
+                // step.
+                let Some((last, last_frames, last_mask)) =
+                    self.run_chain(whole, fused, plan, id, shares, node, mask, frames, site)?
+                else {
+                    return Ok(());
+                };
+                let PlanStep::Group(next) = &plan.functions[id.index()].steps[1] else {
+                    unreachable!("a chain function's second step is a group");
+                };
+                let admitted = next.admit.first().cloned().unwrap_or(M::ALL);
+                match self.fused_group_last(
+                    tree,
+                    plan,
+                    next,
+                    last,
+                    last_frames,
+                    (last_mask, admitted),
+                )? {
+                    Some(call) => {
+                        (id, node, mask, frames, site) = call;
+                        continue 'call;
+                    }
+                    None => return Ok(()),
+                }
             }
+            self.count_visit(id);
             let mut run = Active {
                 mask,
                 postponed: None,
@@ -596,6 +638,15 @@ impl<'p> Interpreter<'p> {
             }
             self.recycle_frame(frames.frame);
             return Ok(());
+        }
+    }
+
+    /// A visit of fused function `id`, counted.
+    #[inline(always)]
+    fn count_visit(&mut self, id: FusedFnId) {
+        self.visits += 1;
+        if let Some(count) = self.profile.by_fused.get_mut(id.index()) {
+            *count += 1;
         }
     }
 

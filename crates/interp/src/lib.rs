@@ -176,6 +176,9 @@ pub struct RunStats {
 pub struct SplitStats {
     /// Loops whose chunks ran on the pool's threads and were kept.
     pub split_loops: u64,
+    /// Of those, the linked chains (`FusedFunction::linked_chain`) whose
+    /// items ran as the elements of a split loop.
+    pub split_chains: u64,
     /// Chunks those loops ran in.
     pub chunks: u64,
     /// Node visits made in those chunks: what ran on several threads.

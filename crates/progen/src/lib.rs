@@ -65,6 +65,8 @@ pub struct Stats {
     /// Loops the split runs ([`Engine::FusedSplit`]) ran on several
     /// threads, and those they ran again sequentially after a conflict.
     pub split_loops: u64,
+    /// Of the split loops, the linked chains whose items ran as one.
+    pub split_chains: u64,
     /// See `split_loops`.
     pub split_reruns: u64,
 }
@@ -85,6 +87,7 @@ impl Stats {
         self.fewer_visits += o.fewer_visits;
         self.more_visits += o.more_visits;
         self.split_loops += o.split_loops;
+        self.split_chains += o.split_chains;
         self.split_reruns += o.split_reruns;
     }
 }
@@ -411,6 +414,7 @@ pub fn check_program(src: &str, trees: usize, nodes: usize, seed: u64) -> Result
                 Ok((err, uv, fv, split)) => {
                     stats.pairs += 1;
                     stats.split_loops += split.split_loops;
+                    stats.split_chains += split.split_chains;
                     stats.split_reruns += split.rerun;
                     if let Some(m) = err {
                         stats.errors += 1;

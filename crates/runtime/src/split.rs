@@ -209,6 +209,14 @@ impl LoopSplit {
         })
     }
 
+    /// Whether some element's walk reached node `n` (which a chunk may
+    /// then change): an engine that read `n` before the loop, as the
+    /// interpreter reads the nodes of a linked chain whose items it
+    /// splits, must not split when it is.
+    pub fn owns(&self, n: NodeId) -> bool {
+        self.owner.get(n.index()).is_some_and(|o| o.0 != UNOWNED)
+    }
+
     /// Number of chunks (at least two).
     pub fn chunks(&self) -> usize {
         self.chunks.len()

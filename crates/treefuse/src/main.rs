@@ -788,6 +788,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     "traversal_loops": traversal_loops_json(&program, &run_stats),
                     "threads": threads,
                     "split_loops": run_stats.split.split_loops,
+                    "split_chains": run_stats.split.split_chains,
                     "split_chunks": run_stats.split.chunks,
                     "split_visits": run_stats.split.chunk_visits,
                     "split_rerun": run_stats.split.rerun,

@@ -94,6 +94,65 @@ fn case_studies_split_as_they_run() {
 }
 
 #[test]
+fn linked_chains_split_as_they_run() {
+    // The faithful ports keep their lists as chains of `Inner { content,
+    // next }`: their items run as the elements of a split loop.
+    for (rel, gen, size, fuse) in [
+        ("ast/ast.tf", "ast", 60, "optimize"),
+        ("render/render.tf", "render", 60, "render"),
+    ] {
+        let (program, tree) = case(rel, gen, size, fuse);
+        for grain in [1, 50, 1000, 1 << 20] {
+            let split = agree(&program, fuse, &tree, grain);
+            assert_eq!(split.rerun, 0, "{rel}: nothing to run again on a tree");
+            assert_eq!(split.split_chains, split.split_loops, "{rel}: {split:?}");
+            if grain == 1 {
+                assert!(split.split_chains > 0, "{rel}: no chain split");
+                assert!(split.chunk_visits > 0);
+            }
+            if grain == 1 << 20 {
+                assert_eq!(split, SplitStats::default(), "{rel}: too short to split");
+            }
+        }
+    }
+}
+
+/// The nodes of the chain of `Inner { content, next }` hanging off the
+/// root's `functions` (the AST port): each inner node, in order.
+fn chain_of(tree: &Tree) -> Vec<treefuse_runtime::NodeId> {
+    let mut out = Vec::new();
+    let mut at = tree.child(tree.root, 0);
+    while tree.slot_count(at) == 2 {
+        out.push(at);
+        at = tree.child(at, 1);
+    }
+    out
+}
+
+#[test]
+fn a_chain_that_is_not_a_tree_runs_in_order() {
+    let (program, tree) = case("ast/ast.tf", "ast", 12, "optimize");
+    let chain = chain_of(&tree);
+    assert!(chain.len() >= 4, "a chain of functions");
+    // One function's body shared by two chain nodes in different chunks:
+    // the later chunk meets a node the earlier owns and the chain runs
+    // again in order.
+    let mut shared = tree.clone();
+    let first = shared.child(chain[0], 0);
+    shared.set_slot(chain[chain.len() - 1], 0, Slot::Child(first));
+    let split = agree(&program, "optimize", &shared, 1);
+    assert!(split.rerun >= 1, "{split:?}");
+    assert_eq!(split.split_chains, 0, "{split:?}");
+    // An item reaching a chain node (a function's body replaced by a later
+    // link of the chain): the items' walk owns a chain node, so the chain
+    // is not split at all.
+    let mut linked = tree.clone();
+    linked.set_slot(chain[0], 0, Slot::Child(chain[2]));
+    let split = agree(&program, "optimize", &linked, 1);
+    assert_eq!(split.split_chains, 0, "{split:?}");
+}
+
+#[test]
 fn a_short_list_stays_on_one_thread() {
     let (program, tree) = case("minic", "minic", 3, "optimize");
     let split = agree(&program, "optimize", &tree, 1 << 20);

@@ -29,14 +29,28 @@
 //! assigned them. Visits, the visit profile and the `while` loop counts
 //! add up.
 //!
-//! Loops inside a chunk run sequentially in the chunk's worker; calls on
-//! distinct children ([`treefuse_fusion::IndependentCalls`]) are not split
-//! by the interpreter.
+//! A linked chain ([`treefuse_fusion::FusedFunction::linked_chain`]: a
+//! fused function calling its `content` child, then its `next` child,
+//! which runs the same function on the next node, the two calls
+//! independent and passing the function's parameters only) runs its items
+//! as such a loop ([`Interpreter::run_chain`]): the run follows `next`
+//! while the node's type runs the function, splits the `content` children
+//! as a list's elements (no element's walk may reach a chain node: the
+//! links were read before the items ran), runs each chunk's nodes' item
+//! calls on a worker with the first node's arguments, then the last
+//! node's call on `next`. A chain that does not split runs node by node
+//! in order, as `call_fused` would, without trying again.
+//!
+//! Loops inside a chunk run sequentially in the chunk's worker; other
+//! calls on distinct children ([`treefuse_fusion::IndependentCalls`]) run
+//! in order.
 
-use super::{Active, LoopPlan, Parts, Plan, Shares};
+use super::{Active, GroupPlan, LoopPlan, Parts, Plan, PlanStep, Shares};
+use crate::rewrite::Site;
+use crate::Failure;
 use crate::Interpreter;
 use rayon::prelude::*;
-use treefuse_fusion::{FusedProgram, ParticipantMask as Mask, Reduction};
+use treefuse_fusion::{FusedFnId, FusedProgram, ParticipantMask as Mask, Reduction};
 use treefuse_runtime::{ChunkChanges, LoopSplit, NodeId, NodeList, SlotRef, Tree, TreeStore};
 use treefuse_sema::Value;
 
@@ -105,6 +119,19 @@ impl<'p> Interpreter<'p> {
                 kept.then(|| (worker, view.into_changes()))
             })
             .collect();
+        self.keep(tree, outcomes, shares)
+    }
+
+    /// Takes in what the chunks of a split loop did, in list order: their
+    /// changes into the tree and their workers' counts and globals
+    /// ([`Self::absorb`]); `false`, with nothing changed, if a chunk was
+    /// abandoned or failed (`None`), and the loop must run again.
+    fn keep(
+        &mut self,
+        tree: &mut Tree,
+        outcomes: Vec<Option<(Interpreter<'p>, ChunkChanges)>>,
+        shares: &Shares,
+    ) -> bool {
         if outcomes.iter().any(Option::is_none) {
             self.split_stats.rerun += 1;
             return false;
@@ -117,6 +144,183 @@ impl<'p> Interpreter<'p> {
             self.absorb(worker, &before, shares);
         }
         true
+    }
+
+    /// Runs the linked chain of chain function `id` (`FnPlan::chain`)
+    /// that starts at `node`, which the run calls with `mask` and
+    /// `frames` from `site`, up to the call on its last node's `next`
+    /// child, and returns that node with the frames and mask its call
+    /// runs with (`None` when a call on `next` in the chain took no part,
+    /// so the run of the chain ends there). The items' calls run as a
+    /// split loop when [`Self::split_chain`] can, else in chain order
+    /// ([`Self::chain_in_order`]); either way the result is the
+    /// sequential run's.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    pub(super) fn run_chain<'a, M: Mask>(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        plan: &'a Plan<'p, M>,
+        id: FusedFnId,
+        shares: &Shares,
+        node: NodeId,
+        mask: M,
+        mut frames: Parts<'a>,
+        site: Site,
+    ) -> Result<Option<(NodeId, Parts<'a>, M)>, Failure> {
+        if let Some((last, before_last)) = self.grain.and_then(|grain| {
+            self.split_chain(
+                tree, fused, plan, id, shares, node, &mask, &frames, site, grain,
+            )
+        }) {
+            // Every node of the chain runs with the first one's arguments
+            // (`linked_chain`): the last one's call is the first one's,
+            // moved down the chain.
+            let next_slot = chain_groups(plan, id).1.slot;
+            retarget(&mut frames, last, Site::Child(before_last, next_slot));
+            return Ok(Some((last, frames, mask)));
+        }
+        self.chain_in_order(tree, fused, plan, id, node, mask, frames)
+    }
+
+    /// The chain of [`Self::run_chain`] node by node, as `call_fused` runs
+    /// it (each node's item call, then the call on `next`, which runs
+    /// this function on the next node), but in a loop that does not try to
+    /// split the rest of the chain again.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn chain_in_order<'a, M: Mask>(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        plan: &'a Plan<'p, M>,
+        id: FusedFnId,
+        mut node: NodeId,
+        mut mask: M,
+        mut frames: Parts<'a>,
+    ) -> Result<Option<(NodeId, Parts<'a>, M)>, Failure> {
+        let (item, next) = chain_groups(plan, id);
+        let all = |g: &GroupPlan<'p, M>| g.admit.first().cloned().unwrap_or(M::ALL);
+        loop {
+            self.count_visit(id);
+            self.fused_group(
+                tree,
+                fused,
+                plan,
+                item,
+                node,
+                &mut frames,
+                (mask.clone(), all(item)),
+            )?;
+            let following = tree.child(node, next.slot);
+            if next.targets.get(tree.type_of(following)) != Some(id) {
+                return Ok(Some((node, frames, mask)));
+            }
+            let site = Site::Child(node, next.slot);
+            let live = self.live_frames(
+                tree,
+                plan,
+                &next.calls,
+                &next.targets,
+                &mut frames,
+                (mask.clone(), all(next)),
+                following,
+                site,
+                "no fused function for the child's type",
+            );
+            self.recycle_frame(frames.frame);
+            let Some((_, callee, callee_mask)) = live? else {
+                return Ok(None);
+            };
+            (node, frames, mask) = (following, callee, callee_mask);
+        }
+    }
+
+    /// Runs the items of the linked chain of chain function `id` that
+    /// starts at `node` as a split loop: follows `next` while the node's
+    /// type runs this function, splits the items (each node's item child)
+    /// into chunks ([`LoopSplit`]) and runs each chunk's nodes' item calls
+    /// on a worker, each with the first node's arguments (`frames`:
+    /// `linked_chain` makes every node's the same). Returns the chain's
+    /// last node and the one before it, after the chunks' changes went
+    /// into the tree; `None`, with nothing changed, when the chain is too
+    /// short to split, an item's walk reaches a chain node (a graph: an
+    /// item could change the links the chain was read from), or a chunk
+    /// was abandoned or failed.
+    #[allow(clippy::too_many_arguments)]
+    fn split_chain<M: Mask>(
+        &mut self,
+        tree: &mut Tree,
+        fused: &FusedProgram,
+        plan: &Plan<'p, M>,
+        id: FusedFnId,
+        shares: &Shares,
+        node: NodeId,
+        mask: &M,
+        frames: &Parts<'_>,
+        site: Site,
+        grain: usize,
+    ) -> Option<(NodeId, NodeId)> {
+        let (item, next) = chain_groups(plan, id);
+        self.sync_all_open_lists(tree);
+        let mut chain = vec![node];
+        let mut at = node;
+        loop {
+            let following = tree.child(at, next.slot);
+            if next.targets.get(tree.type_of(following)) != Some(id) {
+                break;
+            }
+            if chain.len() > tree.allocated() {
+                // A cycle of links: the sequential run never ends either.
+                return None;
+            }
+            chain.push(following);
+            at = following;
+        }
+        let items: Vec<NodeId> = chain.iter().map(|&c| tree.child(c, item.slot)).collect();
+        let split = LoopSplit::plan(tree, &items, grain)?;
+        if chain.iter().any(|&c| split.owns(c)) {
+            return None;
+        }
+        let admitted = item.admit.first().cloned().unwrap_or(M::ALL);
+        let base: &Tree = tree;
+        let this: &Interpreter<'p> = self;
+        let outcomes: Vec<Option<(Interpreter<'p>, ChunkChanges)>> = (0..split.chunks())
+            .into_par_iter()
+            .map(|k| {
+                let mut worker = this.fork(shares);
+                let mut view = split.view(base, this.program, k);
+                for i in split.elements(k) {
+                    let c = chain[i];
+                    let from = match i.checked_sub(1) {
+                        Some(before) => Site::Child(chain[before], next.slot),
+                        None => site,
+                    };
+                    let mut parts = frames.duplicate();
+                    retarget(&mut parts, c, from);
+                    worker.count_visit(id);
+                    let ran = worker.fused_group(
+                        &mut view,
+                        fused,
+                        plan,
+                        item,
+                        c,
+                        &mut parts,
+                        (mask.clone(), admitted.clone()),
+                    );
+                    worker.recycle_frame(parts.frame);
+                    if ran.is_err() || view.abandoned() {
+                        return None;
+                    }
+                }
+                Some((worker, view.into_changes()))
+            })
+            .collect();
+        if !self.keep(tree, outcomes, shares) {
+            return None;
+        }
+        self.split_stats.split_chains += 1;
+        let n = chain.len();
+        Some((chain[n - 1], chain[n - 2]))
     }
 
     /// A worker for one chunk of a split loop: the program, host and
@@ -190,4 +394,25 @@ fn combine(reduction: Reduction, mine: &Value, theirs: &Value, before: &Value) -
         (_, _, t, b) if t != b => t.clone(),
         _ => return None,
     })
+}
+
+/// The item's and the next node's groups of chain function `id`.
+fn chain_groups<'a, 'p, M>(
+    plan: &'a Plan<'p, M>,
+    id: FusedFnId,
+) -> (&'a GroupPlan<'p, M>, &'a GroupPlan<'p, M>) {
+    match plan.functions[id.index()].steps.as_slice() {
+        [PlanStep::Group(item), PlanStep::Group(next)] => (item, next),
+        _ => unreachable!("a chain function's steps are its two groups"),
+    }
+}
+
+/// Makes `frames`, a chain function's frames on one node of the chain,
+/// the frames of its call on `node`, reached from `site`: the arguments
+/// stay (every node of a chain runs with the same), the node variables
+/// all start at the node, as a fresh frame's do.
+fn retarget(frames: &mut Parts<'_>, node: NodeId, site: Site) {
+    frames.frame.self_node = node;
+    frames.frame.site = site;
+    frames.frame.nodes.fill(node);
 }

@@ -191,7 +191,7 @@ fn main() {
         let p = pairs.load(Ordering::Relaxed);
         let sl = *slowest.lock().unwrap();
         eprintln!(
-            "{}pairs {p}/{} ({:.0}/s, {:.0}s) programs ~{} | unfused errors {:.1}% (div {} cast {} index {}) | visits fused/unfused {:.3} (small cut-offs {:.3}), fewer {} more {} | split loops {} (rerun {}) | slowest program {:.2}s (seed {})",
+            "{}pairs {p}/{} ({:.0}/s, {:.0}s) programs ~{} | unfused errors {:.1}% (div {} cast {} index {}) | visits fused/unfused {:.3} (small cut-offs {:.3}), fewer {} more {} | split loops {} (chains {}, rerun {}) | slowest program {:.2}s (seed {})",
             if done { "done: " } else { "" },
             args.pairs,
             p as f64 / el.max(1e-9),
@@ -206,6 +206,7 @@ fn main() {
             t.fewer_visits,
             t.more_visits,
             t.split_loops,
+            t.split_chains,
             t.split_reruns,
             sl.0.as_secs_f64(),
             sl.1,
