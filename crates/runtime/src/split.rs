@@ -161,7 +161,7 @@ impl LoopSplit {
     /// into chunks of consecutive elements whose subtrees hold at least
     /// `grain` nodes each; `None` when that makes fewer than two chunks.
     pub fn plan(tree: &Tree, items: &[NodeId], grain: usize) -> Option<Self> {
-        if items.len() < 2 {
+        if items.len() < 2 || !holds_at_least(tree, items, grain.saturating_add(grain / 2)) {
             return None;
         }
         let mut owner = vec![(UNOWNED, 0u32); tree.allocated()];
@@ -244,6 +244,34 @@ impl LoopSplit {
             abandoned: std::cell::Cell::new(false),
         }
     }
+}
+
+/// Whether the subtrees of `items` reach at least `nodes` nodes, a node
+/// reached twice counting twice; the walk stops there, so it costs at
+/// most `nodes` steps. Two chunks of at least a grain each need a grain
+/// and a half of nodes ([`crate::generated::chunk_bounds`] merges a last
+/// chunk under half a grain into the one before), so a list whose
+/// subtrees hold fewer is refused before [`LoopSplit::plan`] sets up its
+/// table of every node's owner: without this test, every inner loop of a
+/// loop that did not split (a short list of large elements) paid a pass
+/// over the whole tree's table.
+fn holds_at_least(tree: &Tree, items: &[NodeId], nodes: usize) -> bool {
+    let mut stack: Vec<NodeId> = Vec::new();
+    let mut seen = 0usize;
+    for &item in items {
+        stack.push(item);
+        while let Some(n) = stack.pop() {
+            if n.index() >= tree.allocated() {
+                continue;
+            }
+            seen += 1;
+            if seen >= nodes {
+                return true;
+            }
+            tree.push_children(n, &mut stack);
+        }
+    }
+    false
 }
 
 /// Where a node of a [`ChunkView`] is kept.

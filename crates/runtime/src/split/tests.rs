@@ -50,6 +50,33 @@ fn plans_chunks_of_a_grain() {
 }
 
 #[test]
+fn lists_under_a_grain_and_a_half_are_refused_before_the_owner_table() {
+    let p = program();
+    // 4 items of 3 nodes: 12 nodes.
+    let t = tree(&p, 4);
+    let list = items(&t);
+    // A grain of 6: two chunks of 6 nodes (a grain and a half is 9).
+    assert_eq!(LoopSplit::plan(&t, &list, 6).map(|s| s.chunks()), Some(2));
+    // A grain of 8: the walk lets it through (12 nodes, a grain and a
+    // half), the chunking does not (9 nodes, then 3 merged into them).
+    assert!(holds_at_least(&t, &list, 8 + 8 / 2));
+    assert!(LoopSplit::plan(&t, &list, 8).is_none());
+    // A grain of 9: refused by the walk (13 nodes needed), as the
+    // chunking would refuse it.
+    assert!(!holds_at_least(&t, &list, 9 + 9 / 2));
+    assert_eq!(crate::generated::chunk_bounds(&[3, 3, 3, 3], 9).len(), 1);
+    assert!(LoopSplit::plan(&t, &list, 9).is_none());
+    // The walk stops at the bound, and counts a node reached twice twice.
+    assert!(holds_at_least(&t, &list, 12));
+    assert!(!holds_at_least(&t, &list, 13));
+    assert!(holds_at_least(
+        &t,
+        &[list[0], list[0], list[0], list[0], list[0]],
+        13
+    ));
+}
+
+#[test]
 fn a_chunk_changes_and_creates_its_own_nodes() {
     let p = program();
     let mut t = tree(&p, 4);
