@@ -89,6 +89,11 @@ enum PlanStep<'p, M> {
     Loop(LoopPlan<'p, M>),
     /// A participant's `while` loop whose iterations fuse their calls.
     While(WhilePlan<'p, M>),
+    /// The whole of a chain function (`FnPlan::chain`) in a run that
+    /// splits loops, before its two groups, which it runs itself
+    /// (`Interpreter::chain_call`). Only such runs' plans have it, so the
+    /// sequential engine pays nothing for chains.
+    Chain,
 }
 
 /// What a participant's frame needs, read once from its body's
@@ -247,7 +252,9 @@ impl Dispatch {
 }
 
 impl<'p, M: Mask> Plan<'p, M> {
-    fn new(program: &'p Program, fused: &FusedProgram) -> Plan<'p, M> {
+    /// The plan of `fused`; `chains`: chain functions start with
+    /// [`PlanStep::Chain`] (a run that splits loops).
+    fn new(program: &'p Program, fused: &FusedProgram, chains: bool) -> Plan<'p, M> {
         let functions = fused
             .functions
             .iter()
@@ -257,122 +264,130 @@ impl<'p, M: Mask> Plan<'p, M> {
                     let body = function.participants.get(p)?.body;
                     program.bodies[body.index()].body.as_ref()?.get(i)
                 };
-                let steps = function
-                    .steps
-                    .iter()
-                    .filter_map(|step| match step {
-                        Step::Stmt {
-                            participant,
-                            stmt: i,
-                        } => Some(PlanStep::Stmt {
-                            participant: *participant,
-                            stmt: stmt(*participant, *i)?,
-                        }),
-                        Step::Group(group) => Some(PlanStep::Group(GroupPlan {
-                            slot: program.fields[group.field.index()].slot,
-                            calls: group
-                                .calls
-                                .iter()
-                                .map(|&(p, i)| CallPlan::new(p, stmt(p, i)))
-                                .collect(),
-                            targets: Dispatch::new(&group.targets),
-                            admit: admit_table(&group.targets, &group.guards),
-                        })),
-                        Step::While(w) => {
-                            let lp = stmt(w.participant, w.stmt)?;
-                            let StmtKind::While { cond, limit, body } = &lp.kind else {
-                                return None;
-                            };
-                            let steps = w
-                                .steps
-                                .iter()
-                                .filter_map(|ws| match ws {
-                                    WhileStep::Stmt(i) => body.get(*i).map(WhilePlanStep::Stmt),
-                                    WhileStep::Call {
-                                        field,
-                                        calls,
-                                        targets,
-                                    } => Some(WhilePlanStep::Call(GroupPlan {
-                                        slot: program.fields[field.index()].slot,
-                                        calls: calls
-                                            .iter()
-                                            .map(|&i| CallPlan::new(w.participant, body.get(i)))
-                                            .collect(),
-                                        targets: Dispatch::new(targets),
-                                        admit: Vec::new(),
-                                    })),
-                                })
-                                .collect();
-                            Some(PlanStep::While(WhilePlan {
-                                participant: w.participant,
-                                span: lp.span,
-                                cond,
-                                limit,
-                                steps,
-                            }))
-                        }
-                        Step::Loop(group) => {
-                            let members: Vec<_> = group
-                                .loops
-                                .iter()
-                                .filter_map(|&(p, i)| match &stmt(p, i)?.kind {
-                                    StmtKind::ForChildren { var, body, .. } => {
-                                        Some((p, *var, &body[..]))
-                                    }
-                                    _ => None,
-                                })
-                                .collect();
-                            let steps = group
-                                .steps
-                                .iter()
-                                .filter_map(|step| match step {
-                                    LoopStep::Stmt { member, stmt } => {
-                                        let &(participant, _, body) = members.get(*member)?;
-                                        Some(LoopPlanStep::Stmt {
-                                            participant,
-                                            stmt: body.get(*stmt)?,
-                                        })
-                                    }
-                                    LoopStep::Call {
-                                        calls,
-                                        targets,
-                                        guards,
-                                    } => Some(LoopPlanStep::Call {
-                                        calls: calls
-                                            .iter()
-                                            .map(|&(member, i)| match members.get(member) {
-                                                Some(&(p, _, body)) => {
-                                                    CallPlan::new(p, body.get(i))
-                                                }
-                                                None => CallPlan::new(0, None),
-                                            })
-                                            .collect(),
-                                        targets: Dispatch::new(targets),
-                                        admit: admit_table(targets, guards),
-                                    }),
-                                })
-                                .collect();
-                            let rebound = group
-                                .rebound
-                                .iter()
-                                .filter_map(|&m| members.get(m).map(|&(p, var, _)| (p, var)))
-                                .collect();
-                            let parallel = match &group.parallel {
-                                Parallelism::Parallel { reduced, private } => Some(Shares {
-                                    reduced: reduced.clone(),
-                                    private: private.clone(),
-                                }),
-                                Parallelism::Sequential { .. } => None,
-                            };
-                            Some(PlanStep::Loop(LoopPlan {
+                let chain = function
+                    .linked_chain(FusedFnId(fi as u32), program)
+                    .map(|chain| Shares {
+                        reduced: chain.reduced,
+                        private: Vec::new(),
+                    });
+                let first = (chains && chain.is_some()).then_some(PlanStep::Chain);
+                let steps = first
+                    .into_iter()
+                    .chain(function.steps.iter().filter_map(|step| {
+                        match step {
+                            Step::Stmt {
+                                participant,
+                                stmt: i,
+                            } => Some(PlanStep::Stmt {
+                                participant: *participant,
+                                stmt: stmt(*participant, *i)?,
+                            }),
+                            Step::Group(group) => Some(PlanStep::Group(GroupPlan {
                                 slot: program.fields[group.field.index()].slot,
-                                members,
-                                steps,
-                                rebound,
-                                parallel,
-                            }))
+                                calls: group
+                                    .calls
+                                    .iter()
+                                    .map(|&(p, i)| CallPlan::new(p, stmt(p, i)))
+                                    .collect(),
+                                targets: Dispatch::new(&group.targets),
+                                admit: admit_table(&group.targets, &group.guards),
+                            })),
+                            Step::While(w) => {
+                                let lp = stmt(w.participant, w.stmt)?;
+                                let StmtKind::While { cond, limit, body } = &lp.kind else {
+                                    return None;
+                                };
+                                let steps = w
+                                    .steps
+                                    .iter()
+                                    .filter_map(|ws| match ws {
+                                        WhileStep::Stmt(i) => body.get(*i).map(WhilePlanStep::Stmt),
+                                        WhileStep::Call {
+                                            field,
+                                            calls,
+                                            targets,
+                                        } => Some(WhilePlanStep::Call(GroupPlan {
+                                            slot: program.fields[field.index()].slot,
+                                            calls: calls
+                                                .iter()
+                                                .map(|&i| CallPlan::new(w.participant, body.get(i)))
+                                                .collect(),
+                                            targets: Dispatch::new(targets),
+                                            admit: Vec::new(),
+                                        })),
+                                    })
+                                    .collect();
+                                Some(PlanStep::While(WhilePlan {
+                                    participant: w.participant,
+                                    span: lp.span,
+                                    cond,
+                                    limit,
+                                    steps,
+                                }))
+                            }
+                            Step::Loop(group) => {
+                                let members: Vec<_> = group
+                                    .loops
+                                    .iter()
+                                    .filter_map(|&(p, i)| match &stmt(p, i)?.kind {
+                                        StmtKind::ForChildren { var, body, .. } => {
+                                            Some((p, *var, &body[..]))
+                                        }
+                                        _ => None,
+                                    })
+                                    .collect();
+                                let steps = group
+                                    .steps
+                                    .iter()
+                                    .filter_map(|step| match step {
+                                        LoopStep::Stmt { member, stmt } => {
+                                            let &(participant, _, body) = members.get(*member)?;
+                                            Some(LoopPlanStep::Stmt {
+                                                participant,
+                                                stmt: body.get(*stmt)?,
+                                            })
+                                        }
+                                        LoopStep::Call {
+                                            calls,
+                                            targets,
+                                            guards,
+                                        } => Some(LoopPlanStep::Call {
+                                            calls: calls
+                                                .iter()
+                                                .map(|&(member, i)| match members.get(member) {
+                                                    Some(&(p, _, body)) => {
+                                                        CallPlan::new(p, body.get(i))
+                                                    }
+                                                    None => CallPlan::new(0, None),
+                                                })
+                                                .collect(),
+                                            targets: Dispatch::new(targets),
+                                            admit: admit_table(targets, guards),
+                                        }),
+                                    })
+                                    .collect();
+                                let rebound = group
+                                    .rebound
+                                    .iter()
+                                    .filter_map(|&m| members.get(m).map(|&(p, var, _)| (p, var)))
+                                    .collect();
+                                let parallel = match &group.parallel {
+                                    Parallelism::Parallel { reduced, private } => Some(Shares {
+                                        reduced: reduced.clone(),
+                                        private: private.clone(),
+                                    }),
+                                    Parallelism::Sequential { .. } => None,
+                                };
+                                Some(PlanStep::Loop(LoopPlan {
+                                    slot: program.fields[group.field.index()].slot,
+                                    members,
+                                    steps,
+                                    rebound,
+                                    parallel,
+                                }))
+                            }
                         }
-                    })
+                    }))
                     .collect();
                 let (mut locals, mut node_vars) = (0, 0);
                 let parts = function
@@ -396,12 +411,7 @@ impl<'p, M: Mask> Plan<'p, M> {
                     locals,
                     node_vars,
                     typed_child: function.typed_child.map(|f| program.fields[f.index()].slot),
-                    chain: function
-                        .linked_chain(FusedFnId(fi as u32), program)
-                        .map(|chain| Shares {
-                            reduced: chain.reduced,
-                            private: Vec::new(),
-                        }),
+                    chain,
                 }
             })
             .collect();
@@ -461,7 +471,7 @@ impl<'p> Interpreter<'p> {
         };
         self.open_lists.clear();
         self.loop_counts.clear();
-        let plan = Plan::<M>::new(self.program, fused);
+        let plan = Plan::<M>::new(self.program, fused, self.grain.is_some());
         let mut stats = RunStats::default();
         let start = self.visits;
         self.profile = VisitProfile::new(self.program, fused.functions.len());
@@ -535,39 +545,6 @@ impl<'p> Interpreter<'p> {
             if tree.abandoned() {
                 return Err(abandoned());
             }
-            let chain = plan.functions[id.index()].chain.as_ref();
-            if let Some((shares, whole)) = chain
-                .filter(|_| self.grain.is_some())
-                .and_then(|shares| Some((shares, tree.as_tree()?)))
-            {
-                // A linked chain, on the whole tree of a run that splits
-                // loops: its items as a split loop (or in order), then
-                // the last node's call on `next` as the function's last
-                // step.
-                let Some((last, last_frames, last_mask)) =
-                    self.run_chain(whole, fused, plan, id, shares, node, mask, frames, site)?
-                else {
-                    return Ok(());
-                };
-                let PlanStep::Group(next) = &plan.functions[id.index()].steps[1] else {
-                    unreachable!("a chain function's second step is a group");
-                };
-                let admitted = next.admit.first().cloned().unwrap_or(M::ALL);
-                match self.fused_group_last(
-                    tree,
-                    plan,
-                    next,
-                    last,
-                    last_frames,
-                    (last_mask, admitted),
-                )? {
-                    Some(call) => {
-                        (id, node, mask, frames, site) = call;
-                        continue 'call;
-                    }
-                    None => return Ok(()),
-                }
-            }
             self.count_visit(id);
             let mut run = Active {
                 mask,
@@ -588,6 +565,20 @@ impl<'p> Interpreter<'p> {
                             if let Flow::Return = self.exec(tree, frames.at(p), stmt)? {
                                 run.leave(frames.frame.replaced, p);
                             }
+                        }
+                    }
+                    PlanStep::Chain => {
+                        // A linked chain in a run that splits loops (its
+                        // only other steps are its two groups, which
+                        // `chain_call` runs).
+                        match self
+                            .chain_call(tree, fused, plan, id, node, run.mask, frames, site)?
+                        {
+                            Some(call) => {
+                                (id, node, mask, frames, site) = call;
+                                continue 'call;
+                            }
+                            None => return Ok(()),
                         }
                     }
                     PlanStep::Loop(group) => {

@@ -146,6 +146,40 @@ impl<'p> Interpreter<'p> {
         true
     }
 
+    /// The call of chain function `id` (`FnPlan::chain`) on `node`, whose
+    /// visit `call_fused` counted, in a run that splits loops
+    /// ([`PlanStep::Chain`]): the chain's items ([`Self::run_chain`] on
+    /// the whole tree, in order on a chunk's view), then the last node's
+    /// call on `next` as the function's last step, returned for
+    /// `call_fused` to run in place of its own (`None` when no call takes
+    /// part).
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    #[inline(never)]
+    pub(super) fn chain_call<'a, M: Mask, S: TreeStore>(
+        &mut self,
+        tree: &mut S,
+        fused: &FusedProgram,
+        plan: &'a Plan<'p, M>,
+        id: FusedFnId,
+        node: NodeId,
+        mask: M,
+        frames: Parts<'a>,
+        site: Site,
+    ) -> Result<Option<(FusedFnId, NodeId, M, Parts<'a>, Site)>, Failure> {
+        let ran = match (&plan.functions[id.index()].chain, tree.as_tree()) {
+            (Some(shares), Some(whole)) => {
+                self.run_chain(whole, fused, plan, id, shares, node, mask, frames, site)?
+            }
+            _ => self.chain_in_order(tree, fused, plan, id, node, mask, frames)?,
+        };
+        let Some((last, last_frames, last_mask)) = ran else {
+            return Ok(None);
+        };
+        let next = chain_groups(plan, id).1;
+        let admitted = next.admit.first().cloned().unwrap_or(M::ALL);
+        self.fused_group_last(tree, plan, next, last, last_frames, (last_mask, admitted))
+    }
+
     /// Runs the linked chain of chain function `id` (`FnPlan::chain`)
     /// that starts at `node`, which the run calls with `mask` and
     /// `frames` from `site`, up to the call on its last node's `next`
@@ -188,9 +222,9 @@ impl<'p> Interpreter<'p> {
     /// this function on the next node), but in a loop that does not try to
     /// split the rest of the chain again.
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
-    fn chain_in_order<'a, M: Mask>(
+    fn chain_in_order<'a, M: Mask, S: TreeStore>(
         &mut self,
-        tree: &mut Tree,
+        tree: &mut S,
         fused: &FusedProgram,
         plan: &'a Plan<'p, M>,
         id: FusedFnId,
@@ -201,7 +235,6 @@ impl<'p> Interpreter<'p> {
         let (item, next) = chain_groups(plan, id);
         let all = |g: &GroupPlan<'p, M>| g.admit.first().cloned().unwrap_or(M::ALL);
         loop {
-            self.count_visit(id);
             self.fused_group(
                 tree,
                 fused,
@@ -232,6 +265,7 @@ impl<'p> Interpreter<'p> {
                 return Ok(None);
             };
             (node, frames, mask) = (following, callee, callee_mask);
+            self.count_visit(id);
         }
     }
 
@@ -297,7 +331,10 @@ impl<'p> Interpreter<'p> {
                     };
                     let mut parts = frames.duplicate();
                     retarget(&mut parts, c, from);
-                    worker.count_visit(id);
+                    if i > 0 {
+                        // The first node's visit is the call's own.
+                        worker.count_visit(id);
+                    }
                     let ran = worker.fused_group(
                         &mut view,
                         fused,
@@ -396,14 +433,15 @@ fn combine(reduction: Reduction, mine: &Value, theirs: &Value, before: &Value) -
     })
 }
 
-/// The item's and the next node's groups of chain function `id`.
+/// The item's and the next node's groups of chain function `id` (after
+/// its [`PlanStep::Chain`]).
 fn chain_groups<'a, 'p, M>(
     plan: &'a Plan<'p, M>,
     id: FusedFnId,
 ) -> (&'a GroupPlan<'p, M>, &'a GroupPlan<'p, M>) {
     match plan.functions[id.index()].steps.as_slice() {
-        [PlanStep::Group(item), PlanStep::Group(next)] => (item, next),
-        _ => unreachable!("a chain function's steps are its two groups"),
+        [PlanStep::Chain, PlanStep::Group(item), PlanStep::Group(next)] => (item, next),
+        _ => unreachable!("a chain function's steps are its chain step and two groups"),
     }
 }
 
