@@ -9,7 +9,7 @@
 //! ([`LoopSplit`]) and runs each chunk, in list order, on a worker of the
 //! current rayon pool: a copy of the interpreter with the globals as they
 //! are before the loop and a copy of the fused call's frame, on a
-//! [`ChunkView`] of the tree (the tree before the loop, read-only, with
+//! [`ChunkView`](treefuse_runtime::ChunkView) of the tree (the tree before the loop, read-only, with
 //! the nodes the chunk changes copied into the view and the nodes it
 //! creates numbered from the tree's end).
 //!
@@ -33,7 +33,10 @@
 //! fused function calling its `content` child, then its `next` child,
 //! which runs the same function on the next node, the two calls
 //! independent and passing the function's parameters only) runs its items
-//! as such a loop ([`Interpreter::run_chain`]): the run follows `next`
+//! as such a loop: in a run that splits, the chain function's plan
+//! starts with a chain step ([`Interpreter::chain_call`]; a run that does
+//! not split has no such step, so the sequential engine pays nothing for
+//! chains), and on the whole tree ([`Interpreter::run_chain`]) the run follows `next`
 //! while the node's type runs the function, splits the `content` children
 //! as a list's elements (no element's walk may reach a chain node: the
 //! links were read before the items ran), runs each chunk's nodes' item
