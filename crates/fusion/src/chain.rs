@@ -103,3 +103,74 @@ impl FusedFunction {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{fuse_program, FusedFnId, FusionOptions};
+
+    /// The chains the fused program of `source` walks: the type name of
+    /// each chain function, sorted.
+    fn chains(source: &str) -> Vec<String> {
+        let program = treefuse_sema::compile(source).expect("the test program checks");
+        let analysis = treefuse_analysis::Analysis::new(&program);
+        let fused = fuse_program(&program, &analysis, &FusionOptions::default());
+        let mut out: Vec<String> = fused
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| f.linked_chain(FusedFnId(*i as u32), &program).is_some())
+            .map(|(_, f)| program.types[f.ty.index()].name.clone())
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// A chain of `Inner` nodes over `Item`s, whose `walk` makes
+    /// `item_call` and then `next_call`.
+    fn source(item_call: &str, next_call: &str) -> String {
+        format!(
+            "
+            global SEEN: i64 = 0;
+            tree List {{ traversal walk(d: i64) {{}} traversal mark(d: i64) {{}} }}
+            tree Inner : List {{
+                child item: Item;
+                child next: List;
+                traversal walk(d: i64) {{ {item_call} {next_call} }}
+                traversal mark(d: i64) {{ self.item.mark(d); self.next.mark(d); }}
+            }}
+            tree End : List {{ }}
+            tree Item {{
+                v: i64;
+                traversal walk(d: i64) {{ self.v = self.v + d; SEEN = SEEN + 1; }}
+                traversal mark(d: i64) {{ self.v = self.v * 2; }}
+            }}
+            tree Root {{ child list: List; traversal go() {{ self.list.walk(3); self.list.mark(1); }} }}
+            fuse run(r: Root) {{ r.go(); }}
+            "
+        )
+    }
+
+    #[test]
+    fn a_linked_list_of_items_is_a_chain() {
+        let chains = chains(&source("self.item.walk(d);", "self.next.walk(d);"));
+        assert_eq!(chains, ["Inner"], "the counter is reduced: still a chain");
+    }
+
+    #[test]
+    fn a_next_call_with_other_arguments_is_not() {
+        // Every node of a chain must run with the first one's arguments.
+        assert!(chains(&source("self.item.walk(d);", "self.next.walk(d + 1);")).is_empty());
+        assert!(chains(&source("self.item.walk(d + 1);", "self.next.walk(d);")).is_empty());
+    }
+
+    #[test]
+    fn dependent_calls_are_not() {
+        // The chain's end doubles the counter the items add to: the
+        // calls do not commute, so the items cannot run apart.
+        let src = source("self.item.walk(d);", "self.next.walk(d);").replace(
+            "tree End : List { }",
+            "tree End : List { traversal walk(d: i64) { SEEN = SEEN * 2; } }",
+        );
+        assert!(chains(&src).is_empty(), "{src}");
+    }
+}
