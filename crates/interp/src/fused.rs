@@ -270,125 +270,126 @@ impl<'p, M: Mask> Plan<'p, M> {
                         reduced: chain.reduced,
                         private: Vec::new(),
                     });
-                let first = (chains && chain.is_some()).then_some(PlanStep::Chain);
-                let steps = first
-                    .into_iter()
-                    .chain(function.steps.iter().filter_map(|step| {
-                        match step {
-                            Step::Stmt {
-                                participant,
-                                stmt: i,
-                            } => Some(PlanStep::Stmt {
-                                participant: *participant,
-                                stmt: stmt(*participant, *i)?,
-                            }),
-                            Step::Group(group) => Some(PlanStep::Group(GroupPlan {
-                                slot: program.fields[group.field.index()].slot,
-                                calls: group
-                                    .calls
-                                    .iter()
-                                    .map(|&(p, i)| CallPlan::new(p, stmt(p, i)))
-                                    .collect(),
-                                targets: Dispatch::new(&group.targets),
-                                admit: admit_table(&group.targets, &group.guards),
-                            })),
-                            Step::While(w) => {
-                                let lp = stmt(w.participant, w.stmt)?;
-                                let StmtKind::While { cond, limit, body } = &lp.kind else {
-                                    return None;
-                                };
-                                let steps = w
-                                    .steps
-                                    .iter()
-                                    .filter_map(|ws| match ws {
-                                        WhileStep::Stmt(i) => body.get(*i).map(WhilePlanStep::Stmt),
-                                        WhileStep::Call {
-                                            field,
-                                            calls,
-                                            targets,
-                                        } => Some(WhilePlanStep::Call(GroupPlan {
-                                            slot: program.fields[field.index()].slot,
-                                            calls: calls
-                                                .iter()
-                                                .map(|&i| CallPlan::new(w.participant, body.get(i)))
-                                                .collect(),
-                                            targets: Dispatch::new(targets),
-                                            admit: Vec::new(),
-                                        })),
-                                    })
-                                    .collect();
-                                Some(PlanStep::While(WhilePlan {
-                                    participant: w.participant,
-                                    span: lp.span,
-                                    cond,
-                                    limit,
-                                    steps,
-                                }))
-                            }
-                            Step::Loop(group) => {
-                                let members: Vec<_> = group
-                                    .loops
-                                    .iter()
-                                    .filter_map(|&(p, i)| match &stmt(p, i)?.kind {
-                                        StmtKind::ForChildren { var, body, .. } => {
-                                            Some((p, *var, &body[..]))
-                                        }
-                                        _ => None,
-                                    })
-                                    .collect();
-                                let steps = group
-                                    .steps
-                                    .iter()
-                                    .filter_map(|step| match step {
-                                        LoopStep::Stmt { member, stmt } => {
-                                            let &(participant, _, body) = members.get(*member)?;
-                                            Some(LoopPlanStep::Stmt {
-                                                participant,
-                                                stmt: body.get(*stmt)?,
-                                            })
-                                        }
-                                        LoopStep::Call {
-                                            calls,
-                                            targets,
-                                            guards,
-                                        } => Some(LoopPlanStep::Call {
-                                            calls: calls
-                                                .iter()
-                                                .map(|&(member, i)| match members.get(member) {
-                                                    Some(&(p, _, body)) => {
-                                                        CallPlan::new(p, body.get(i))
-                                                    }
-                                                    None => CallPlan::new(0, None),
-                                                })
-                                                .collect(),
-                                            targets: Dispatch::new(targets),
-                                            admit: admit_table(targets, guards),
-                                        }),
-                                    })
-                                    .collect();
-                                let rebound = group
-                                    .rebound
-                                    .iter()
-                                    .filter_map(|&m| members.get(m).map(|&(p, var, _)| (p, var)))
-                                    .collect();
-                                let parallel = match &group.parallel {
-                                    Parallelism::Parallel { reduced, private } => Some(Shares {
-                                        reduced: reduced.clone(),
-                                        private: private.clone(),
-                                    }),
-                                    Parallelism::Sequential { .. } => None,
-                                };
-                                Some(PlanStep::Loop(LoopPlan {
-                                    slot: program.fields[group.field.index()].slot,
-                                    members,
-                                    steps,
-                                    rebound,
-                                    parallel,
-                                }))
-                            }
+                let mut steps: Vec<PlanStep<'p, M>> = function
+                    .steps
+                    .iter()
+                    .filter_map(|step| match step {
+                        Step::Stmt {
+                            participant,
+                            stmt: i,
+                        } => Some(PlanStep::Stmt {
+                            participant: *participant,
+                            stmt: stmt(*participant, *i)?,
+                        }),
+                        Step::Group(group) => Some(PlanStep::Group(GroupPlan {
+                            slot: program.fields[group.field.index()].slot,
+                            calls: group
+                                .calls
+                                .iter()
+                                .map(|&(p, i)| CallPlan::new(p, stmt(p, i)))
+                                .collect(),
+                            targets: Dispatch::new(&group.targets),
+                            admit: admit_table(&group.targets, &group.guards),
+                        })),
+                        Step::While(w) => {
+                            let lp = stmt(w.participant, w.stmt)?;
+                            let StmtKind::While { cond, limit, body } = &lp.kind else {
+                                return None;
+                            };
+                            let steps = w
+                                .steps
+                                .iter()
+                                .filter_map(|ws| match ws {
+                                    WhileStep::Stmt(i) => body.get(*i).map(WhilePlanStep::Stmt),
+                                    WhileStep::Call {
+                                        field,
+                                        calls,
+                                        targets,
+                                    } => Some(WhilePlanStep::Call(GroupPlan {
+                                        slot: program.fields[field.index()].slot,
+                                        calls: calls
+                                            .iter()
+                                            .map(|&i| CallPlan::new(w.participant, body.get(i)))
+                                            .collect(),
+                                        targets: Dispatch::new(targets),
+                                        admit: Vec::new(),
+                                    })),
+                                })
+                                .collect();
+                            Some(PlanStep::While(WhilePlan {
+                                participant: w.participant,
+                                span: lp.span,
+                                cond,
+                                limit,
+                                steps,
+                            }))
                         }
-                    }))
+                        Step::Loop(group) => {
+                            let members: Vec<_> = group
+                                .loops
+                                .iter()
+                                .filter_map(|&(p, i)| match &stmt(p, i)?.kind {
+                                    StmtKind::ForChildren { var, body, .. } => {
+                                        Some((p, *var, &body[..]))
+                                    }
+                                    _ => None,
+                                })
+                                .collect();
+                            let steps = group
+                                .steps
+                                .iter()
+                                .filter_map(|step| match step {
+                                    LoopStep::Stmt { member, stmt } => {
+                                        let &(participant, _, body) = members.get(*member)?;
+                                        Some(LoopPlanStep::Stmt {
+                                            participant,
+                                            stmt: body.get(*stmt)?,
+                                        })
+                                    }
+                                    LoopStep::Call {
+                                        calls,
+                                        targets,
+                                        guards,
+                                    } => Some(LoopPlanStep::Call {
+                                        calls: calls
+                                            .iter()
+                                            .map(|&(member, i)| match members.get(member) {
+                                                Some(&(p, _, body)) => {
+                                                    CallPlan::new(p, body.get(i))
+                                                }
+                                                None => CallPlan::new(0, None),
+                                            })
+                                            .collect(),
+                                        targets: Dispatch::new(targets),
+                                        admit: admit_table(targets, guards),
+                                    }),
+                                })
+                                .collect();
+                            let rebound = group
+                                .rebound
+                                .iter()
+                                .filter_map(|&m| members.get(m).map(|&(p, var, _)| (p, var)))
+                                .collect();
+                            let parallel = match &group.parallel {
+                                Parallelism::Parallel { reduced, private } => Some(Shares {
+                                    reduced: reduced.clone(),
+                                    private: private.clone(),
+                                }),
+                                Parallelism::Sequential { .. } => None,
+                            };
+                            Some(PlanStep::Loop(LoopPlan {
+                                slot: program.fields[group.field.index()].slot,
+                                members,
+                                steps,
+                                rebound,
+                                parallel,
+                            }))
+                        }
+                    })
                     .collect();
+                if chains && chain.is_some() {
+                    steps.insert(0, PlanStep::Chain);
+                }
                 let (mut locals, mut node_vars) = (0, 0);
                 let parts = function
                     .participants
