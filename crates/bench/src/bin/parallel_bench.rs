@@ -26,7 +26,7 @@
 //! fused run, the sequential entry point of the module with parallel entry
 //! points, or the parallel entry point on a pool of one thread, ROUNDS
 //! times; `=parallel-2` runs the parallel entry point on the pool of two
-//! threads. The last two print the median run. Run back to back, the
+//! threads. Each prints the median run. Run back to back, the
 //! pool's threads are still awake when the next run starts, unlike in
 //! the alternating rounds above, where the pool of two threads sits idle
 //! while the other engines run and its second thread must be woken again
@@ -196,16 +196,14 @@ fn main() {
         })
         .collect();
     match std::env::var("PARALLEL_BENCH_ONLY").as_deref() {
-        Ok("sequential") => {
-            for _ in 0..rounds {
-                (engines.sequential)();
-            }
-            return;
-        }
-        Ok("sequential-parallel-module") => {
-            for _ in 0..rounds {
-                (engines.sequential_par_module)();
-            }
+        Ok(only @ ("sequential" | "sequential-parallel-module")) => {
+            let engine = if only == "sequential" {
+                &engines.sequential
+            } else {
+                &engines.sequential_par_module
+            };
+            let times: Vec<f64> = (0..rounds).map(|_| engine().0).collect();
+            println!("median {:.3} ms", median(times) * 1e3);
             return;
         }
         Ok(only @ ("parallel" | "parallel-2")) => {
